@@ -1,0 +1,62 @@
+# gpuprof top-level Makefile.
+#
+# Each part of the tree keeps its own rules in a fragment (module.mk) that this
+# file includes; a fragment appends to these variables:
+#   ALL_TARGETS   what `make` builds
+#   UNIT_TESTS    test binaries `make test` runs (no GPU needed; each prints
+#                 "<suite>: N passed, N failed, N skipped")
+#   GPU_TESTS     GPU programs `make test` only builds; `make gpu-test` runs them
+#   TEST_SCRIPTS  shell tests run by `make test` (same output convention)
+#   CLEAN_FILES   extra files for `make clean`
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+CC        ?= cc
+BUILD     ?= build
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fPIC -MMD -MP
+CPPFLAGS += -Iinclude -I$(BUILD)/gen
+NVCCFLAGS ?= -O2 -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
+
+ALL_TARGETS  :=
+UNIT_TESTS   :=
+GPU_TESTS    :=
+TEST_SCRIPTS :=
+CLEAN_FILES  :=
+
+.PHONY: all test gpu-test demo clean format check-deps
+all: check-deps real-all
+
+# Every fragment in the tree.
+include $(sort $(wildcard */module.mk */*/module.mk))
+
+real-all: $(ALL_TARGETS) $(GPU_TESTS)
+.PHONY: real-all
+
+check-deps:
+	@sh tests/check-deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+test: check-deps $(UNIT_TESTS) $(GPU_TESTS)
+	@sh tests/run-tests.sh $(UNIT_TESTS) $(TEST_SCRIPTS)
+
+# GPU tests: run on a machine with a GPU (see docs/contributing.md).
+gpu-test: all
+	@sh tests/gpu/run-gpu-tests.sh
+
+# The main job: build, then profile the given program (or the demo).
+# make demo [APP="./prog args"]
+demo: all
+	@sh tests/demo.sh $(APP)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu')
+
+clean:
+	rm -rf $(BUILD) $(CLEAN_FILES)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
