@@ -15,8 +15,8 @@ CC        ?= cc
 BUILD     ?= build
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fPIC -MMD -MP
-CPPFLAGS += -Iinclude -I$(BUILD)/gen
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC -MMD -MP
+CPPFLAGS += -I. -Iinclude -I$(BUILD)/gen
 NVCCFLAGS ?= -O2 -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
 
 ALL_TARGETS  :=

@@ -1,0 +1,448 @@
+/* callbacks.c - the CUPTI boundary: subscribes to the driver API and resource
+ * callbacks, turns CUPTI's callback data into core calls, and reads the
+ * activity records that count what the GPU executed.
+ *
+ * Driver-API callbacks fire inside libcuda however the program reached the
+ * entry point: shared or static cudart, a driver-API program, or a handle from
+ * cuGetProcAddress.  Each handler only translates and forwards. */
+#include "preload/callbacks.h"
+
+#include <cupti.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preload/core.h"
+#include "replay/alloc_track.h"
+#include "util/log.h"
+
+static CUpti_SubscriberHandle subscriber;
+static int activity_on;
+
+/* What each driver callback id is, found once from CUPTI's own names. */
+enum cb_class { CB_OTHER = 0, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_ALLOC, CB_FREE, CB_COPY, CB_SET };
+static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
+
+static int starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+static int classify(const char *name)
+{
+    if (starts_with(name, "cuLaunchKernel") || starts_with(name, "cuLaunchCooperativeKernel"))
+        return strstr(name, "MultiDevice") ? CB_OTHER : CB_LAUNCH;
+    if (starts_with(name, "cuGraphLaunch"))
+        return CB_GRAPH_LAUNCH;
+    if (starts_with(name, "cuMemAlloc") || starts_with(name, "cuMemHostAlloc") ||
+        starts_with(name, "cuMemHostRegister") || starts_with(name, "cuMemMap"))
+        return starts_with(name, "cuMemMapArray") ? CB_OTHER : CB_ALLOC;
+    if (starts_with(name, "cuMemFree") || starts_with(name, "cuMemHostUnregister") ||
+        starts_with(name, "cuMemUnmap"))
+        return CB_FREE;
+    if (starts_with(name, "cuMemcpy"))
+        return CB_COPY;
+    if (starts_with(name, "cuMemset"))
+        return CB_SET;
+    return CB_OTHER;
+}
+
+uint64_t gp_cupti_stream_id(CUcontext ctx, CUstream stream, int per_thread)
+{
+    uint32_t id = 0;
+    if (cuptiGetStreamIdEx(ctx, stream, (uint8_t)per_thread, &id) != CUPTI_SUCCESS)
+        return 0;
+    return id;
+}
+
+/* ---- launches ---------------------------------------------------------- */
+
+static int launch_event(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, gp_launch_event *ev)
+{
+    memset(ev, 0, sizeof(*ev));
+    ev->ctx = cb->context;
+    ev->ctx_id = cb->contextUid;
+    ev->symbol = cb->symbolName;
+    ev->api = cb->functionName;
+    ev->correlation = cb->correlationId;
+    gp_launch_exec *e = &ev->exec;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_params *p = cb->functionParams;
+        e->api = GP_API_LAUNCH_KERNEL;
+        e->f = p->f;
+        e->grid[0] = p->gridDimX, e->grid[1] = p->gridDimY, e->grid[2] = p->gridDimZ;
+        e->block[0] = p->blockDimX, e->block[1] = p->blockDimY, e->block[2] = p->blockDimZ;
+        e->smem = p->sharedMemBytes;
+        e->stream = p->hStream;
+        e->params = p->kernelParams;
+        e->extra = p->extra;
+        ev->per_thread_stream = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
+        return 0;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_params *p = cb->functionParams;
+        e->api = GP_API_LAUNCH_COOPERATIVE;
+        e->f = p->f;
+        e->grid[0] = p->gridDimX, e->grid[1] = p->gridDimY, e->grid[2] = p->gridDimZ;
+        e->block[0] = p->blockDimX, e->block[1] = p->blockDimY, e->block[2] = p->blockDimZ;
+        e->smem = p->sharedMemBytes;
+        e->stream = p->hStream;
+        e->params = p->kernelParams;
+        ev->per_thread_stream = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+        return 0;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_params *p = cb->functionParams;
+        const CUlaunchConfig *c = p->config;
+        if (!c)
+            return -1;
+        e->api = GP_API_LAUNCH_KERNEL_EX;
+        e->f = p->f;
+        e->config = c;
+        e->grid[0] = c->gridDimX, e->grid[1] = c->gridDimY, e->grid[2] = c->gridDimZ;
+        e->block[0] = c->blockDimX, e->block[1] = c->blockDimY, e->block[2] = c->blockDimZ;
+        e->smem = c->sharedMemBytes;
+        e->stream = c->hStream;
+        e->params = p->kernelParams;
+        e->extra = p->extra;
+        for (unsigned i = 0; c->attrs && i < c->numAttrs; i++) {
+            if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+                ev->cluster[0] = c->attrs[i].value.clusterDim.x;
+                ev->cluster[1] = c->attrs[i].value.clusterDim.y;
+                ev->cluster[2] = c->attrs[i].value.clusterDim.z;
+            }
+        }
+        ev->per_thread_stream = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+        return 0;
+    }
+    default:
+        return -1; /* legacy cuLaunch/cuLaunchGrid: counted, not replayed */
+    }
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+static void on_alloc_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *a = cb->functionParams;
+    CUcontext ctx = cb->context;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
+        const cuMemAlloc_v2_params *p = a;
+        gp_core_mem_alloc(*p->dptr, p->bytesize, GP_MEM_DEVICE, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
+        const cuMemAllocPitch_v2_params *p = a;
+        gp_core_mem_alloc(*p->dptr, (uint64_t)*p->pPitch * p->Height, GP_MEM_PITCH, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged: {
+        const cuMemAllocManaged_params *p = a;
+        gp_core_mem_alloc(*p->dptr, p->bytesize, GP_MEM_MANAGED, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz: {
+        const cuMemAllocAsync_params *p = a;
+        gp_core_mem_alloc(*p->dptr, p->bytesize, GP_MEM_ASYNC, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz: {
+        const cuMemAllocFromPoolAsync_params *p = a;
+        gp_core_mem_alloc(*p->dptr, p->bytesize, GP_MEM_ASYNC, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2: {
+        const cuMemAllocHost_v2_params *p = a;
+        gp_core_mem_alloc((uint64_t)(uintptr_t)*p->pp, p->bytesize, GP_MEM_HOST, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc: {
+        const cuMemHostAlloc_params *p = a;
+        gp_core_mem_alloc((uint64_t)(uintptr_t)*p->pp, p->bytesize, GP_MEM_HOST, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2: {
+        const cuMemHostRegister_v2_params *p = a;
+        gp_core_mem_alloc((uint64_t)(uintptr_t)p->p, p->bytesize, GP_MEM_HOST, ctx);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemMap: {
+        const cuMemMap_params *p = a;
+        gp_core_mem_alloc(p->ptr, p->size, GP_MEM_VMM, ctx);
+        break;
+    }
+    default:
+        gp_log_once(GP_LOG_INFO, cb->functionName,
+                    "%s is seen but its memory is not tracked for replay", cb->functionName);
+    }
+}
+
+static void on_free_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *a = cb->functionParams;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+        gp_core_mem_free(((const cuMemFree_v2_params *)a)->dptr);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+        gp_core_mem_free(((const cuMemFreeAsync_params *)a)->dptr);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
+        gp_core_mem_free((uint64_t)(uintptr_t)((const cuMemFreeHost_params *)a)->p);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
+        gp_core_mem_free((uint64_t)(uintptr_t)((const cuMemHostUnregister_params *)a)->p);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemUnmap:
+        gp_core_mem_free(((const cuMemUnmap_params *)a)->ptr);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Records where the program's copies and memsets wrote. */
+static void on_write_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *a = cb->functionParams;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds: {
+        const cuMemcpyHtoD_v2_params *p = a;
+        gp_core_mem_write(p->dstDevice, p->ByteCount);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz: {
+        const cuMemcpyHtoDAsync_v2_params *p = a;
+        gp_core_mem_write(p->dstDevice, p->ByteCount);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds: {
+        const cuMemcpyDtoD_v2_params *p = a;
+        gp_core_mem_write(p->dstDevice, p->ByteCount);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz: {
+        const cuMemcpyDtoDAsync_v2_params *p = a;
+        gp_core_mem_write(p->dstDevice, p->ByteCount);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds: {
+        const cuMemcpy_params *p = a;
+        gp_core_mem_write(p->dst, p->ByteCount);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz: {
+        const cuMemcpyAsync_params *p = a;
+        gp_core_mem_write(p->dst, p->ByteCount);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds: {
+        const cuMemsetD8_v2_params *p = a;
+        gp_core_mem_write(p->dstDevice, p->N);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz: {
+        const cuMemsetD8Async_params *p = a;
+        gp_core_mem_write(p->dstDevice, p->N);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds: {
+        const cuMemsetD32_v2_params *p = a;
+        gp_core_mem_write(p->dstDevice, 4 * (uint64_t)p->N);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz: {
+        const cuMemsetD32Async_params *p = a;
+        gp_core_mem_write(p->dstDevice, 4 * (uint64_t)p->N);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds: {
+        const CUDA_MEMCPY2D *c = ((const cuMemcpy2D_v2_params *)a)->pCopy;
+        if (c && c->dstMemoryType != CU_MEMORYTYPE_HOST)
+            gp_core_mem_write(c->dstDevice, (uint64_t)c->dstPitch * c->Height);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz: {
+        const CUDA_MEMCPY2D *c = ((const cuMemcpy2DAsync_v2_params *)a)->pCopy;
+        if (c && c->dstMemoryType != CU_MEMORYTYPE_HOST)
+            gp_core_mem_write(c->dstDevice, (uint64_t)c->dstPitch * c->Height);
+        break;
+    }
+    default:
+        break; /* other shapes (3D, arrays, peer, batches): counted only */
+    }
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE)
+        return;
+    int cls = cb_class_of[cbid];
+    int enter = cb->callbackSite == CUPTI_API_ENTER;
+    if (gp_core_in_profiler()) { /* the profiler's own calls */
+        if (cls == CB_LAUNCH && enter)
+            gp_core_count_internal_launch();
+        return;
+    }
+    switch (cls) {
+    case CB_LAUNCH: {
+        gp_launch_event ev;
+        if (launch_event(cbid, cb, &ev) != 0) {
+            if (enter)
+                gp_core_launch_unprofilable(cb->functionName);
+            return;
+        }
+        if (enter)
+            gp_core_launch_enter(&ev, cb->correlationData);
+        else
+            gp_core_launch_exit(&ev, *(const CUresult *)cb->functionReturnValue,
+                                cb->correlationData);
+        return;
+    }
+    case CB_GRAPH_LAUNCH:
+        if (enter) {
+            gp_core_launch_unprofilable("(graph)");
+            gp_core_api_enter(cb->correlationData);
+        } else {
+            gp_core_api_exit(cb->correlationData);
+        }
+        return;
+    case CB_ALLOC:
+    case CB_FREE:
+    case CB_COPY:
+    case CB_SET:
+        if (enter) {
+            gp_core_api_enter(cb->correlationData);
+            gp_core_memop_seen(cls == CB_ALLOC ? 0 : cls == CB_FREE ? 1 : cls == CB_COPY ? 2 : 3);
+            if (cls == CB_FREE)
+                on_free_enter(cbid, cb);
+            return;
+        }
+        if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            if (cls == CB_ALLOC)
+                on_alloc_exit(cbid, cb);
+            else if (cls == CB_COPY || cls == CB_SET)
+                on_write_exit(cbid, cb);
+        }
+        gp_core_api_exit(cb->correlationData);
+        return;
+    default:
+        return;
+    }
+}
+
+static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    switch (cbid) {
+    case CUPTI_CBID_RESOURCE_MODULE_LOADED: {
+        const CUpti_ModuleResourceData *m = rd->resourceDescriptor;
+        if (m)
+            gp_core_module_loaded(m->pCubin, m->cubinSize);
+        break;
+    }
+    case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+        gp_core_context_destroying(rd->context);
+        break;
+    default:
+        break;
+    }
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId cbid, const void *data)
+{
+    (void)userdata;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        on_driver(cbid, data);
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
+        on_resource(cbid, data);
+}
+
+/* ---- activity records (the second count) ----------------------------------- */
+
+#define ACTIVITY_BUFFER (4u << 20)
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = aligned_alloc(8, ACTIVITY_BUFFER);
+    *size = *buffer ? ACTIVITY_BUFFER : 0;
+    *max_records = 0;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
+                                      size_t size, size_t valid)
+{
+    (void)ctx;
+    (void)stream;
+    (void)size;
+    CUpti_Activity *rec = NULL;
+    while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
+        if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+            rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+            continue;
+        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+        gp_core_activity_kernel(k->correlationId, k->start, k->end, k->name, k->graphId != 0);
+    }
+    free(buffer);
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+int gp_callbacks_subscribe(int crosscheck)
+{
+    CUptiResult r = cuptiSubscribe(&subscriber, on_callback, NULL);
+    if (r != CUPTI_SUCCESS) {
+        const char *s = NULL;
+        cuptiGetResultString(r, &s);
+        if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+            gp_error("another CUPTI tool is attached to this program (Nsight Compute, Nsight "
+                     "Systems, compute-sanitizer, or the program itself); gpuprof stays out and "
+                     "the program runs unprofiled");
+        else
+            gp_error("cannot subscribe to CUDA callbacks (%s); not profiling", s ? s : "?");
+        return -1;
+    }
+    for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
+        const char *name = NULL;
+        if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS || !name)
+            continue;
+        cb_class_of[id] = (unsigned char)classify(name);
+        if (cb_class_of[id] != CB_OTHER)
+            cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    }
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    if (crosscheck) {
+        if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS &&
+            cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS)
+            activity_on = 1;
+        else
+            gp_warn("CUPTI activity records are unavailable: the launch cross-check is off");
+    }
+    return 0;
+}
+
+void gp_callbacks_flush(void)
+{
+    if (activity_on)
+        cuptiActivityFlushAll(1);
+}

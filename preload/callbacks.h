@@ -1,0 +1,11 @@
+/* callbacks.h - the CUPTI callback/activity boundary (see callbacks.c). */
+#ifndef GP_CALLBACKS_H
+#define GP_CALLBACKS_H
+
+/* Subscribes to the driver-API and resource callbacks; with crosscheck, also
+ * enables kernel activity records.  Returns 0 or -1 (message already given). */
+int gp_callbacks_subscribe(int crosscheck);
+/* Delivers the activity records still buffered (at exit). */
+void gp_callbacks_flush(void);
+
+#endif

@@ -1,0 +1,263 @@
+/* config.c - see config.h */
+#include "preload/config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+#include "util/strutil.h"
+
+struct parse_state {
+    char *err;
+    size_t errlen, used;
+    int bad;
+};
+
+static void bad_value(struct parse_state *st, const char *var, const char *val, const char *fmt,
+                      ...) __attribute__((format(printf, 4, 5)));
+
+static void bad_value(struct parse_state *st, const char *var, const char *val, const char *fmt,
+                      ...)
+{
+    st->bad++;
+    if (!st->err || st->used >= st->errlen)
+        return;
+    int n = snprintf(st->err + st->used, st->errlen - st->used, "%s%s='%s' is not valid: ",
+                     st->used ? "\n" : "", var, val);
+    if (n < 0)
+        return;
+    st->used += (size_t)n;
+    if (st->used >= st->errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    n = vsnprintf(st->err + st->used, st->errlen - st->used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        st->used += (size_t)n;
+    if (st->used > st->errlen)
+        st->used = st->errlen;
+}
+
+static void parse_long(struct parse_state *st, gp_env_lookup env, const char *var, long min,
+                       long *out)
+{
+    const char *v = env(var);
+    if (!v)
+        return;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end != '\0' || x < min) {
+        bad_value(st, var, v, "expected a whole number >= %ld", min);
+        return;
+    }
+    *out = x;
+}
+
+/* Matches v against names[i]; returns the index or -1. */
+static int parse_choice(struct parse_state *st, gp_env_lookup env, const char *var,
+                        const char *const *names, int n, int *out)
+{
+    const char *v = env(var);
+    if (!v)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return i;
+        }
+    }
+    char accepted[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(accepted + used, sizeof(accepted) - used, "%s%s", i ? ", " : "",
+                                 names[i]);
+    bad_value(st, var, v, "accepted values: %s", accepted);
+    return -1;
+}
+
+static void parse_regex(struct parse_state *st, gp_env_lookup env, const char *var, regex_t *re,
+                        int *have)
+{
+    const char *v = env(var);
+    if (!v || !*v)
+        return;
+    /* Nsight Compute's "regex:" prefix is accepted and ignored. */
+    if (strncmp(v, "regex:", 6) == 0)
+        v += 6;
+    int rc = regcomp(re, v, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, re, why, sizeof(why));
+        bad_value(st, var, v, "not a POSIX extended regular expression (%s)", why);
+        return;
+    }
+    *have = 1;
+}
+
+static int metric_name_ok(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *cfg)
+{
+    const char *v = env("GPUPROF_METRICS");
+    if (!v)
+        return;
+    char *copy = strdup(v);
+    char *items[GP_MAX_METRICS];
+    if (!copy)
+        return;
+    size_t n = gp_split(copy, ',', items, GP_MAX_METRICS);
+    if (n == (size_t)-1) {
+        bad_value(st, "GPUPROF_METRICS", v, "more than %d names", GP_MAX_METRICS);
+        free(copy);
+        return;
+    }
+    if (n == 0) {
+        bad_value(st, "GPUPROF_METRICS", v,
+                  "expected a comma-separated list of PerfWorks metric names, '+name' to add to "
+                  "the default set, or the groups @default and @extended");
+        free(copy);
+        return;
+    }
+    int replace = items[0][0] != '+';
+    for (size_t i = 0; i < n; i++) {
+        char *name = items[i];
+        if (*name == '+')
+            name++;
+        if (strcmp(name, "@default") == 0) {
+            replace = 0;
+            continue;
+        }
+        if (strcmp(name, "@extended") == 0) {
+            cfg->metrics_extended = 1;
+            replace = 0;
+            continue;
+        }
+        if (!*name || !metric_name_ok(name)) {
+            bad_value(st, "GPUPROF_METRICS", v,
+                      "'%s' is not a metric name (letters, digits, '_' and '.'); accepted: "
+                      "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended",
+                      name);
+            continue;
+        }
+        cfg->metrics[cfg->n_metrics] = strdup(name);
+        if (cfg->metrics[cfg->n_metrics])
+            cfg->n_metrics++;
+    }
+    cfg->metrics_replace = replace;
+    free(copy);
+}
+
+static void parse_format(struct parse_state *st, gp_env_lookup env, gp_config *cfg)
+{
+    const char *v = env("GPUPROF_FORMAT");
+    if (!v)
+        return;
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", v);
+    char *items[4];
+    size_t n = gp_split(buf, ',', items, 4);
+    int csv = 0, json = 0, ok = n != (size_t)-1 && n > 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (strcmp(items[i], "csv") == 0)
+            csv = 1;
+        else if (strcmp(items[i], "json") == 0)
+            json = 1;
+        else if (strcmp(items[i], "none") == 0)
+            ;
+        else
+            ok = 0;
+    }
+    if (!ok) {
+        bad_value(st, "GPUPROF_FORMAT", v, "accepted values: csv, json, csv,json, none");
+        return;
+    }
+    cfg->write_csv = csv;
+    cfg->write_json = json;
+}
+
+static void set_defaults(gp_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->enabled = 1;
+    snprintf(cfg->output, sizeof(cfg->output), "gpuprof-%%p");
+    cfg->write_csv = 1;
+    cfg->write_json = 1;
+    cfg->name_base = GP_NAME_FUNCTION;
+    cfg->launch_skip = 0;
+    cfg->launch_count = -1;
+    cfg->max_per_kernel = -1;
+    cfg->log_level = GP_LOG_WARN;
+    cfg->reserve_mb = 1024;
+    cfg->snapshot_where = GP_SNAP_AUTO;
+    cfg->flush_caches = 1;
+    cfg->summary = 1;
+    cfg->crosscheck = 1;
+}
+
+int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
+{
+    struct parse_state st = {err, errlen, 0, 0};
+    static const char *const onoff[] = {"0", "1"};
+    static const char *const bases[] = {"function", "demangled", "mangled"};
+    static const char *const levels[] = {"error", "warn", "info", "debug"};
+    static const char *const wheres[] = {"auto", "device", "host", "none"};
+    static const char *const caches[] = {"none", "flush"};
+
+    if (err && errlen)
+        err[0] = '\0';
+    set_defaults(cfg);
+    parse_choice(&st, env, "GPUPROF_ENABLE", onoff, 2, &cfg->enabled);
+    const char *out = env("GPUPROF_OUTPUT");
+    if (out) {
+        char probe[1024];
+        if (!*out || gp_expand_path(out, 1, "host", probe, sizeof(probe)) != 0)
+            bad_value(&st, "GPUPROF_OUTPUT", out,
+                      "expected a path (placeholders: %%p = process id, %%h = host name, %%%% = "
+                      "a percent sign), shorter than %zu characters",
+                      sizeof(cfg->output));
+        else
+            snprintf(cfg->output, sizeof(cfg->output), "%s", out);
+    }
+    parse_format(&st, env, cfg);
+    parse_metrics(&st, env, cfg);
+    parse_regex(&st, env, "GPUPROF_KERNEL_INCLUDE", &cfg->include_re, &cfg->have_include);
+    parse_regex(&st, env, "GPUPROF_KERNEL_EXCLUDE", &cfg->exclude_re, &cfg->have_exclude);
+    parse_choice(&st, env, "GPUPROF_KERNEL_NAME_BASE", bases, 3, &cfg->name_base);
+    parse_long(&st, env, "GPUPROF_LAUNCH_SKIP", 0, &cfg->launch_skip);
+    parse_long(&st, env, "GPUPROF_LAUNCH_COUNT", 0, &cfg->launch_count);
+    parse_long(&st, env, "GPUPROF_MAX_PER_KERNEL", 0, &cfg->max_per_kernel);
+    parse_choice(&st, env, "GPUPROF_LOG_LEVEL", levels, 4, &cfg->log_level);
+    const char *lf = env("GPUPROF_LOG_FILE");
+    if (lf)
+        snprintf(cfg->log_file, sizeof(cfg->log_file), "%s", lf);
+    parse_long(&st, env, "GPUPROF_SNAPSHOT_RESERVE_MB", 0, &cfg->reserve_mb);
+    parse_choice(&st, env, "GPUPROF_SNAPSHOT", wheres, 4, &cfg->snapshot_where);
+    parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
+    parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
+    parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);
+    return st.bad;
+}
+
+void gp_config_free(gp_config *cfg)
+{
+    for (size_t i = 0; i < cfg->n_metrics; i++)
+        free(cfg->metrics[i]);
+    cfg->n_metrics = 0;
+    if (cfg->have_include)
+        regfree(&cfg->include_re);
+    if (cfg->have_exclude)
+        regfree(&cfg->exclude_re);
+    cfg->have_include = cfg->have_exclude = 0;
+}

@@ -1,0 +1,46 @@
+/* config.h - every GPUPROF_* environment variable, read once at start-up into
+ * one struct with its defaults in one place.  docs/user-guide.md lists them. */
+#ifndef GP_CONFIG_H
+#define GP_CONFIG_H
+
+#include <regex.h>
+#include <stddef.h>
+
+enum gp_name_base { GP_NAME_FUNCTION, GP_NAME_DEMANGLED, GP_NAME_MANGLED };
+enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NONE };
+
+#define GP_MAX_METRICS 256
+
+typedef struct gp_config {
+    int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */
+    char output[1024];          /* GPUPROF_OUTPUT: base path, %p and %h expanded */
+    int write_csv, write_json;  /* GPUPROF_FORMAT */
+    int metrics_replace;        /* GPUPROF_METRICS without a leading '+' */
+    int metrics_extended;       /* @extended named */
+    size_t n_metrics;           /* names given (beyond the groups) */
+    char *metrics[GP_MAX_METRICS];
+    int have_include, have_exclude;
+    regex_t include_re, exclude_re; /* GPUPROF_KERNEL_INCLUDE / _EXCLUDE */
+    int name_base;              /* GPUPROF_KERNEL_NAME_BASE */
+    long launch_skip;           /* GPUPROF_LAUNCH_SKIP */
+    long launch_count;          /* GPUPROF_LAUNCH_COUNT, -1 = no limit */
+    long max_per_kernel;        /* GPUPROF_MAX_PER_KERNEL, -1 = no limit */
+    int log_level;              /* GPUPROF_LOG_LEVEL */
+    char log_file[1024];        /* GPUPROF_LOG_FILE, "" = stderr */
+    long reserve_mb;            /* GPUPROF_SNAPSHOT_RESERVE_MB */
+    int snapshot_where;         /* GPUPROF_SNAPSHOT */
+    int flush_caches;           /* GPUPROF_CACHE_CONTROL */
+    int summary;                /* GPUPROF_SUMMARY */
+    int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
+} gp_config;
+
+typedef const char *(*gp_env_lookup)(const char *name);
+
+/* Fills cfg from the environment (lookup = getenv in the library, a table in
+ * tests).  Returns the number of malformed variables; for each, one line in
+ * err naming the variable, the value and the accepted values.  Malformed
+ * variables keep their defaults. */
+int gp_config_parse(gp_config *cfg, gp_env_lookup lookup, char *err, size_t errlen);
+void gp_config_free(gp_config *cfg);
+
+#endif

@@ -1,0 +1,987 @@
+/* core.c - the profiler's policy: which launch is profiled, how, and what is
+ * written.  See core.h.
+ *
+ * Locking.  `launch_lock` is a writer-preferring rwlock: every tracked API
+ * call of the program (launch, allocation, copy, memset) holds it shared from
+ * its enter to its exit callback; a profiled launch holds it exclusively, so
+ * that while its passes run and its memory is saved and restored, no other
+ * thread enqueues work or changes memory.  Launches that are not profiled only
+ * pay for an uncontended shared lock.  `state_lock` guards the small tables
+ * (kernels, contexts, statistics) for short moments. */
+#include "preload/core.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "preload/config.h"
+#include "preload/cubin.h"
+#include "preload/filter.h"
+#include "preload/names.h"
+#include "preload/output.h"
+#include "preload/record.h"
+#include "preload/summary.h"
+#include "replay/alloc_track.h"
+#include "replay/cupti_host.h"
+#include "replay/driver.h"
+#include "replay/range_profiler.h"
+#include "replay/replay.h"
+#include "util/gp_uthash.h"
+#include "util/log.h"
+#include "util/strutil.h"
+
+/* ---- tables ------------------------------------------------------------ */
+
+typedef struct kernel_name_entry { /* per mangled name */
+    char *mangled;
+    char *demangled;
+    int name_matches;
+    uint64_t profiled;
+    UT_hash_handle hh;
+} kernel_name_entry;
+
+typedef struct kernel_key {
+    CUfunction f;
+    CUcontext ctx;
+} kernel_key;
+
+typedef struct kernel_entry { /* per (handle, context) */
+    kernel_key key;
+    kernel_name_entry *name;
+    int attrs_done;
+    CUfunction func; /* resolved CUfunction (f may be a CUkernel) */
+    CUmodule module;
+    int regs;
+    size_t static_smem, local_bytes;
+    unsigned req_cluster[3];
+    int failures;
+    UT_hash_handle hh;
+} kernel_entry;
+
+typedef struct module_entry {
+    CUmodule module;
+    unsigned globals_gen; /* cubin generation its globals were resolved at */
+    UT_hash_handle hh;
+} module_entry;
+
+typedef struct ctx_state {
+    CUcontext ctx;
+    int device;
+    int unusable;         /* counters cannot be read in this context */
+    char why[600];
+    gp_replay_ctx replay;
+    gp_device_facts facts;
+    int facts_written;
+    UT_hash_handle hh;
+} ctx_state;
+
+typedef struct launch_state { /* a profiled launch between enter and exit */
+    kernel_entry *kernel;
+    ctx_state *cs;
+    gp_replay_state rs;
+    gp_replay_opts opts;
+    gp_range *ranges;
+    uint64_t launch_id;
+    char range_name[32];
+} launch_state;
+
+/* What a slot holds between enter and exit. */
+enum { SLOT_NONE = 0, SLOT_SHARED = 1 };
+
+static struct {
+    gp_config cfg;
+    int active;          /* configuration valid, driver loaded */
+    int cuda_ready;
+    int counters_off;    /* counters unreadable for the whole process */
+    int n_config_errors;
+    char config_errors[2048];
+    int profiler_started;
+    char counters_why[512];
+    pthread_rwlock_t launch_lock;
+    pthread_mutex_t state_lock;
+    pthread_mutex_t out_lock;
+    gp_alloc_table *allocs;
+    kernel_name_entry *names;
+    kernel_entry *kernels;
+    module_entry *modules;
+    ctx_state *contexts;
+    gp_filter_state filter;
+    /* metrics */
+    const char **metric_names;
+    const char **metric_units;
+    size_t n_metrics;
+    int metrics_checked;
+    /* globals of loaded modules (names from every cubin) */
+    gp_cubin_global *globals;
+    int n_globals, cap_globals;
+    unsigned globals_gen;
+    /* output */
+    FILE *csv, *json;
+    int outputs_opened, csv_header_done;
+    char out_base[1100];
+    char host[256];
+    gp_summary summary;
+    double init_s;
+} gp;
+
+static __thread int t_in_profiler; /* the profiler's own driver calls */
+static __thread int t_api_depth;   /* tracked API calls nested on this thread */
+static atomic_uint_fast64_t launch_seq;
+
+int gp_core_in_profiler(void) { return t_in_profiler; }
+int gp_core_crosscheck(void) { return gp.cfg.crosscheck; }
+
+/* ---- metric list ------------------------------------------------------- */
+
+static const struct {
+    const char *name, *unit, *set;
+} known_counters[] = {
+#define GP_COUNTER(n, u, c, s, d) {n, u, s},
+#include "metrics/counters.def"
+#undef GP_COUNTER
+};
+
+static const char *counter_unit(const char *name)
+{
+    for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++)
+        if (strcmp(known_counters[i].name, name) == 0)
+            return known_counters[i].unit;
+    return "";
+}
+
+static void metric_add(const char *name)
+{
+    for (size_t i = 0; i < gp.n_metrics; i++)
+        if (strcmp(gp.metric_names[i], name) == 0)
+            return;
+    gp.metric_names[gp.n_metrics] = name;
+    gp.metric_units[gp.n_metrics] = counter_unit(name);
+    gp.n_metrics++;
+}
+
+static int build_metric_list(void)
+{
+    size_t cap = sizeof(known_counters) / sizeof(known_counters[0]) + gp.cfg.n_metrics;
+    gp.metric_names = calloc(cap, sizeof(char *));
+    gp.metric_units = calloc(cap, sizeof(char *));
+    if (!gp.metric_names || !gp.metric_units)
+        return -1;
+    for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
+        int is_default = strcmp(known_counters[i].set, "default") == 0;
+        if ((is_default && !gp.cfg.metrics_replace) ||
+            (!is_default && gp.cfg.metrics_extended))
+            metric_add(known_counters[i].name);
+    }
+    for (size_t i = 0; i < gp.cfg.n_metrics; i++)
+        metric_add(gp.cfg.metrics[i]);
+    return 0;
+}
+
+/* Drops names CUPTI does not know for this chip, saying so once, so that the
+ * rest is still collected. */
+static void check_metric_names(const char *chip)
+{
+    if (gp.metrics_checked)
+        return;
+    gp.metrics_checked = 1;
+    size_t keep = 0;
+    for (size_t i = 0; i < gp.n_metrics; i++) {
+        char err[768];
+        if (gp_host_check_names(chip, &gp.metric_names[i], 1, err, sizeof(err)) != 0) {
+            gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected",
+                     err);
+            continue;
+        }
+        gp.metric_names[keep] = gp.metric_names[i];
+        gp.metric_units[keep] = gp.metric_units[i];
+        keep++;
+    }
+    gp.n_metrics = keep;
+}
+
+/* ---- start-up and shutdown ------------------------------------------------ */
+
+static const char *env_lookup(const char *name) { return getenv(name); }
+
+int gp_core_init(void)
+{
+    char err[2048];
+    int bad = gp_config_parse(&gp.cfg, env_lookup, err, sizeof(err));
+    FILE *sink = NULL;
+    if (gp.cfg.log_file[0]) {
+        sink = fopen(gp.cfg.log_file, "a");
+        if (!sink)
+            fprintf(stderr, "[gpuprof %d] error: GPUPROF_LOG_FILE='%s' cannot be opened; "
+                            "logging to stderr\n", (int)getpid(), gp.cfg.log_file);
+    }
+    gp_log_setup(gp.cfg.log_level, sink);
+    if (bad) {
+        /* said once CUDA starts (gp_core_cuda_ready): a program that never
+         * touches CUDA hears nothing from gpuprof */
+        snprintf(gp.config_errors, sizeof(gp.config_errors), "%s", err);
+        gp.n_config_errors = bad;
+        return 0;
+    }
+    pthread_rwlockattr_t ra;
+    pthread_rwlockattr_init(&ra);
+    pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&gp.launch_lock, &ra);
+    pthread_rwlockattr_destroy(&ra);
+    pthread_mutex_init(&gp.state_lock, NULL);
+    pthread_mutex_init(&gp.out_lock, NULL);
+    gp.allocs = gp_alloc_table_create();
+    if (!gp.allocs || build_metric_list() != 0) {
+        gp_error("out of memory at start-up; not profiling");
+        return -1;
+    }
+    if (gethostname(gp.host, sizeof(gp.host)) != 0)
+        snprintf(gp.host, sizeof(gp.host), "unknown");
+    gp.host[sizeof(gp.host) - 1] = '\0';
+    gp_summary_init(&gp.summary);
+    gp.active = 1;
+    return 0;
+}
+
+int gp_core_cuda_ready(void)
+{
+    char err[256];
+    double t0 = gp_now_s();
+    if (gp.n_config_errors) {
+        /* one line per malformed variable, then stay out of the program */
+        char *line = gp.config_errors, *next;
+        for (; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            gp_error("%s", line);
+        }
+        gp_error("gpuprof is not profiling this run because of the configuration error%s above",
+                 gp.n_config_errors > 1 ? "s" : "");
+        return -1;
+    }
+    if (!gp.active)
+        return -1;
+    if (gp_driver_load(err, sizeof(err)) != 0) {
+        gp_error("%s; not profiling", err);
+        gp.active = 0;
+        return -1;
+    }
+    gp.cuda_ready = 1;
+    gp.init_s += gp_now_s() - t0;
+    return 0;
+}
+
+static void open_outputs(void)
+{
+    if (gp.outputs_opened)
+        return;
+    gp.outputs_opened = 1;
+    char path[1200];
+    if (gp_expand_path(gp.cfg.output, (long)getpid(), gp.host, gp.out_base,
+                       sizeof(gp.out_base)) != 0)
+        snprintf(gp.out_base, sizeof(gp.out_base), "gpuprof-%d", (int)getpid());
+    size_t l = strlen(gp.out_base);
+    if (l > 4 && strcmp(gp.out_base + l - 4, ".csv") == 0)
+        gp.out_base[l - 4] = '\0';
+    else if (l > 6 && strcmp(gp.out_base + l - 6, ".jsonl") == 0)
+        gp.out_base[l - 6] = '\0';
+    if (gp.cfg.write_json) {
+        snprintf(path, sizeof(path), "%s.jsonl", gp.out_base);
+        gp.json = fopen(path, "w");
+        if (!gp.json)
+            gp_error("cannot write %s (GPUPROF_OUTPUT): %m", path);
+    }
+    if (gp.cfg.write_csv) {
+        snprintf(path, sizeof(path), "%s.csv", gp.out_base);
+        gp.csv = fopen(path, "w");
+        if (!gp.csv)
+            gp_error("cannot write %s (GPUPROF_OUTPUT): %m", path);
+    }
+}
+
+static void note_unprofiled(uint64_t launch_id, const char *kernel, const char *reason)
+{
+    pthread_mutex_lock(&gp.state_lock);
+    gp_summary_unprofiled(&gp.summary, launch_id, kernel, reason);
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+void gp_core_shutdown(void)
+{
+    if (!gp.active)
+        return;
+    /* count, print and close; the process is exiting */
+    pthread_mutex_lock(&gp.out_lock);
+    gp.summary.profiler_s += gp.init_s;
+    if (gp.json) {
+        gp_summary_write_json(&gp.summary, gp.json);
+        fclose(gp.json);
+        gp.json = NULL;
+    }
+    if (gp.csv) {
+        fclose(gp.csv);
+        gp.csv = NULL;
+    }
+    if (gp.cfg.summary && gp.summary.launches_seen > 0)
+        gp_summary_print(&gp.summary, stderr, gp.outputs_opened ? gp.out_base : NULL,
+                         gp.cfg.crosscheck);
+    pthread_mutex_unlock(&gp.out_lock);
+}
+
+/* ---- kernels ------------------------------------------------------------ */
+
+/* Caller holds state_lock. */
+static kernel_entry *kernel_lookup(const gp_launch_event *ev)
+{
+    kernel_key key;
+    memset(&key, 0, sizeof(key));
+    key.f = ev->exec.f;
+    key.ctx = ev->ctx;
+    kernel_entry *k;
+    HASH_FIND(hh, gp.kernels, &key, sizeof(key), k);
+    if (k)
+        return k;
+    const char *mangled = ev->symbol ? ev->symbol : "?";
+    kernel_name_entry *n;
+    HASH_FIND_STR(gp.names, mangled, n);
+    if (!n) {
+        n = calloc(1, sizeof(*n));
+        if (!n)
+            return NULL;
+        n->mangled = strdup(mangled);
+        n->demangled = gp_demangle(mangled);
+        if (!n->mangled || !n->demangled) {
+            free(n->mangled);
+            free(n->demangled);
+            free(n);
+            return NULL;
+        }
+        char buf[1024];
+        n->name_matches = gp_filter_name_matches(
+            &gp.cfg, gp_filter_name(&gp.cfg, n->demangled, n->mangled, buf, sizeof(buf)));
+        gp_uthash_oom = 0;
+        HASH_ADD_KEYPTR(hh, gp.names, n->mangled, strlen(n->mangled), n);
+        if (gp_uthash_oom) {
+            free(n->mangled);
+            free(n->demangled);
+            free(n);
+            return NULL;
+        }
+    }
+    k = calloc(1, sizeof(*k));
+    if (!k)
+        return NULL;
+    k->key = key;
+    k->name = n;
+    gp_uthash_oom = 0;
+    HASH_ADD(hh, gp.kernels, key, sizeof(key), k);
+    if (gp_uthash_oom) {
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* Resolves the CUfunction (the handle may be a CUkernel) and reads the
+ * attributes.  Runs under the exclusive launch lock with the guard set. */
+static void kernel_attrs(kernel_entry *k)
+{
+    if (k->attrs_done)
+        return;
+    k->attrs_done = 1;
+    CUfunction fn = k->key.f;
+    int v = 0;
+    if (gp_drv.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) != CUDA_SUCCESS) {
+        CUfunction resolved = NULL;
+        if (gp_drv.cuKernelGetFunction(&resolved, (CUkernel)fn) == CUDA_SUCCESS && resolved)
+            fn = resolved;
+    }
+    k->func = fn;
+    if (gp_drv.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) == CUDA_SUCCESS)
+        k->regs = v;
+    if (gp_drv.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) == CUDA_SUCCESS)
+        k->static_smem = (size_t)v;
+    if (gp_drv.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS)
+        k->local_bytes = (size_t)v;
+    static const CUfunction_attribute cl[3] = {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+                                               CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+                                               CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH};
+    for (int i = 0; i < 3; i++)
+        if (gp_drv.cuFuncGetAttribute(&v, cl[i], fn) == CUDA_SUCCESS && v > 0)
+            k->req_cluster[i] = (unsigned)v;
+    CUmodule mod = NULL;
+    if (gp_drv.cuFuncGetModule(&mod, fn) == CUDA_SUCCESS)
+        k->module = mod;
+}
+
+/* ---- __device__ globals --------------------------------------------------- */
+
+void gp_core_module_loaded(const void *cubin, size_t size)
+{
+    if (!gp.active || !cubin || size == 0)
+        return;
+    gp_cubin_global *g = NULL;
+    int n = gp_cubin_globals(cubin, size, &g);
+    if (n <= 0) {
+        gp_cubin_globals_free(g, n > 0 ? n : 0);
+        return;
+    }
+    pthread_mutex_lock(&gp.state_lock);
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int k = 0; k < gp.n_globals && !dup; k++)
+            dup = strcmp(gp.globals[k].name, g[i].name) == 0;
+        if (dup) {
+            free(g[i].name);
+            continue;
+        }
+        if (gp.n_globals == gp.cap_globals) {
+            int cap = gp.cap_globals ? 2 * gp.cap_globals : 64;
+            gp_cubin_global *ng = realloc(gp.globals, (size_t)cap * sizeof(*ng));
+            if (!ng) {
+                free(g[i].name);
+                continue;
+            }
+            gp.globals = ng;
+            gp.cap_globals = cap;
+        }
+        gp.globals[gp.n_globals++] = g[i];
+    }
+    gp.globals_gen++;
+    pthread_mutex_unlock(&gp.state_lock);
+    free(g); /* names now owned by gp.globals (or freed) */
+}
+
+/* Registers the addresses of every known global that this module holds.
+ * Runs under the exclusive launch lock with the guard set. */
+static void resolve_globals(CUmodule mod, CUcontext ctx)
+{
+    if (!mod)
+        return;
+    module_entry *m;
+    HASH_FIND(hh, gp.modules, &mod, sizeof(mod), m);
+    if (!m) {
+        m = calloc(1, sizeof(*m));
+        if (!m)
+            return;
+        m->module = mod;
+        gp_uthash_oom = 0;
+        HASH_ADD(hh, gp.modules, module, sizeof(m->module), m);
+        if (gp_uthash_oom) {
+            free(m);
+            return;
+        }
+    } else if (m->globals_gen == gp.globals_gen) {
+        return;
+    }
+    m->globals_gen = gp.globals_gen;
+    for (int i = 0; i < gp.n_globals; i++) {
+        CUdeviceptr p = 0;
+        size_t bytes = 0;
+        if (gp_drv.cuModuleGetGlobal(&p, &bytes, mod, gp.globals[i].name) == CUDA_SUCCESS &&
+            p && bytes)
+            gp_alloc_add(gp.allocs, (uint64_t)p, bytes, GP_MEM_GLOBAL, (uint64_t)(uintptr_t)ctx);
+    }
+}
+
+/* ---- contexts ------------------------------------------------------------- */
+
+static void device_facts(int dev, gp_device_facts *d, const char *chip)
+{
+    memset(d, 0, sizeof(*d));
+    d->ordinal = dev;
+    gp_drv.cuDeviceGetName(d->name, sizeof(d->name), dev);
+    snprintf(d->chip, sizeof(d->chip), "%s", chip);
+#define ATTR(field, a) gp_drv.cuDeviceGetAttribute(&d->field, a, dev)
+    ATTR(cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    ATTR(cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    ATTR(sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    ATTR(max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    ATTR(max_blocks_per_sm, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    ATTR(warp_size, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    ATTR(regs_per_sm, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    ATTR(max_regs_per_block, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    ATTR(smem_per_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    ATTR(smem_per_block, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    ATTR(smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    ATTR(smem_reserved_per_block, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    ATTR(l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    ATTR(mem_bus_width_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    ATTR(mem_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    ATTR(sm_clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+#undef ATTR
+}
+
+static const char *const permission_advice =
+    "cannot read GPU performance counters: permission denied (ERR_NVGPUCTRPERM). Run the "
+    "program as root, or let all users profile: put 'options nvidia "
+    "NVreg_RestrictProfilingToAdminUsers=0' in a file under /etc/modprobe.d/ and reload the "
+    "driver (or reboot). Launches are counted, not profiled; the program runs on unchanged";
+
+/* Runs under the exclusive launch lock with the guard set. */
+static ctx_state *context_get(CUcontext ctx)
+{
+    ctx_state *cs;
+    HASH_FIND(hh, gp.contexts, &ctx, sizeof(ctx), cs);
+    if (cs)
+        return cs;
+    cs = calloc(1, sizeof(*cs));
+    if (!cs)
+        return NULL;
+    cs->ctx = ctx;
+    CUdevice dev = 0;
+    gp_drv.cuCtxGetDevice(&dev);
+    cs->device = (int)dev;
+    gp_uthash_oom = 0;
+    HASH_ADD(hh, gp.contexts, ctx, sizeof(cs->ctx), cs);
+    if (gp_uthash_oom) {
+        free(cs);
+        return NULL;
+    }
+    /* the profiler starts with the first profiled launch: inside cuInit,
+     * where the injection entry point runs, it cannot */
+    if (!gp.profiler_started && !gp.counters_off) {
+        char err[256];
+        gp.profiler_started = 1;
+        if (gp_rp_global_init(err, sizeof(err)) != 0) {
+            gp.counters_off = 1;
+            snprintf(gp.counters_why, sizeof(gp.counters_why), "%s", err);
+            gp_error("cannot start the CUPTI profiler (%s); launches are counted, not profiled",
+                     err);
+        }
+    }
+    if (gp.counters_off) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "%s", gp.counters_why);
+        return cs;
+    }
+    /* learn the chip, check the metric names, then enable */
+    int errclass = 0;
+    char err[768] = "";
+    const char *chip = NULL;
+    gp_rp *probe = NULL;
+    {
+        /* the chip name comes with the profiler object; names are checked
+         * against it before the real configuration is built */
+        static const char *const one[] = {"gpu__time_duration.sum"};
+        probe = gp_rp_create(ctx, cs->device, one, 1, &errclass, err, sizeof(err));
+        if (probe)
+            chip = gp_rp_chip(probe);
+    }
+    if (!probe) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "%s", err);
+        if (errclass == GP_RP_ERR_PERMISSION) {
+            gp.counters_off = 1;
+            snprintf(gp.counters_why, sizeof(gp.counters_why), "no permission to read counters");
+            snprintf(cs->why, sizeof(cs->why), "no permission to read counters");
+            gp_log_once(GP_LOG_ERROR, "perm", "%s", permission_advice);
+        } else {
+            gp_log_once(GP_LOG_ERROR, "ctx-unusable", "device %d: %s; launches are counted, not "
+                        "profiled", cs->device, err);
+        }
+        return cs;
+    }
+    device_facts(cs->device, &cs->facts, chip);
+    check_metric_names(chip);
+    gp_rp_destroy(probe);
+    if (gp.n_metrics == 0) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "no valid metric to collect");
+        return cs;
+    }
+    cs->replay.rp = gp_rp_create(ctx, cs->device, gp.metric_names, gp.n_metrics, &errclass, err,
+                                 sizeof(err));
+    if (!cs->replay.rp) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "%s", err);
+        gp_log_once(GP_LOG_ERROR, "ctx-config", "device %d: %s; launches are counted, not "
+                    "profiled", cs->device, err);
+        return cs;
+    }
+    gp_info("device %d (%s, %s): %zu metrics in %zu passes", cs->device, cs->facts.name, chip,
+            gp.n_metrics, gp_rp_passes(cs->replay.rp, GP_RP_FULL));
+    return cs;
+}
+
+void gp_core_context_destroying(CUcontext ctx)
+{
+    if (!gp.cuda_ready)
+        return;
+    pthread_rwlock_wrlock(&gp.launch_lock);
+    pthread_mutex_lock(&gp.state_lock);
+    ctx_state *cs;
+    HASH_FIND(hh, gp.contexts, &ctx, sizeof(ctx), cs);
+    if (cs) {
+        HASH_DEL(gp.contexts, cs);
+        t_in_profiler++;
+        gp_replay_ctx_free(&cs->replay);
+        t_in_profiler--;
+        free(cs);
+    }
+    kernel_entry *k, *tmp;
+    HASH_ITER(hh, gp.kernels, k, tmp)
+    {
+        if (k->key.ctx == ctx) {
+            HASH_DEL(gp.kernels, k);
+            free(k);
+        }
+    }
+    pthread_mutex_unlock(&gp.state_lock);
+    pthread_rwlock_unlock(&gp.launch_lock);
+}
+
+/* ---- launches ------------------------------------------------------------ */
+
+static void shared_lock(uint64_t *slot)
+{
+    if (t_api_depth++ == 0) {
+        pthread_rwlock_rdlock(&gp.launch_lock);
+        *slot = SLOT_SHARED;
+    } else {
+        *slot = SLOT_NONE;
+    }
+}
+
+static void shared_unlock(uint64_t *slot)
+{
+    t_api_depth--;
+    if (*slot == SLOT_SHARED)
+        pthread_rwlock_unlock(&gp.launch_lock);
+    *slot = SLOT_NONE;
+}
+
+void gp_core_api_enter(uint64_t *slot)
+{
+    *slot = SLOT_NONE;
+    if (!gp.cuda_ready)
+        return;
+    shared_lock(slot);
+}
+
+void gp_core_api_exit(uint64_t *slot)
+{
+    if (*slot == SLOT_NONE && t_api_depth == 0)
+        return;
+    shared_unlock(slot);
+}
+
+void gp_core_count_internal_launch(void)
+{
+    atomic_fetch_add(&gp.summary.internal_launches, 1);
+}
+
+void gp_core_launch_unprofilable(const char *what)
+{
+    if (!gp.active)
+        return;
+    uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.launches_seen++;
+    gp.summary.graph_launches++;
+    pthread_mutex_unlock(&gp.state_lock);
+    note_unprofiled(id, what, "graph launch: kernels inside CUDA graphs are not profiled");
+}
+
+static void write_record(launch_state *ls, const gp_launch_event *ev, const double *values,
+                         const char **missing)
+{
+    kernel_entry *k = ls->kernel;
+    gp_launch_record r;
+    memset(&r, 0, sizeof(r));
+    r.launch_id = ls->launch_id;
+    r.pid = (long)getpid();
+    r.host = gp.host;
+    r.device = ls->cs->device;
+    r.context = ev->ctx_id;
+    r.stream = gp_cupti_stream_id(ev->ctx, ev->exec.stream, ev->per_thread_stream);
+    r.kernel = k->name->demangled;
+    r.mangled = k->name->mangled;
+    r.api = ev->api;
+    for (int i = 0; i < 3; i++) {
+        r.grid[i] = ev->exec.grid[i];
+        r.block[i] = ev->exec.block[i];
+        r.cluster[i] = ev->cluster[i] ? ev->cluster[i] : (k->req_cluster[i] ? k->req_cluster[i] : 1);
+    }
+    r.regs_per_thread = k->regs;
+    r.static_smem = k->static_smem;
+    r.dynamic_smem = ev->exec.smem;
+    r.local_bytes_per_thread = k->local_bytes;
+    r.passes = ls->rs.passes;
+    r.snapshot = ls->rs.snapshot_failed ? "unavailable" : gp_snap_place_name(ls->rs.snapshot_place);
+    r.bytes_saved = ls->rs.bytes_saved;
+    r.bytes_restored = ls->rs.bytes_restored;
+    r.replay_ms = ls->rs.ms;
+    r.caches_flushed = ls->rs.flushed;
+    r.n_metrics = gp.n_metrics;
+    r.metric_names = gp.metric_names;
+    r.metric_units = gp.metric_units;
+    r.values = values;
+    r.missing = missing;
+
+    pthread_mutex_lock(&gp.out_lock);
+    open_outputs();
+    if (gp.json && !ls->cs->facts_written)
+        gp_json_write_device(gp.json, &ls->cs->facts);
+    ls->cs->facts_written = 1;
+    if (gp.json) {
+        gp_json_write_launch(gp.json, &r);
+        fflush(gp.json);
+    }
+    if (gp.csv) {
+        if (!gp.csv_header_done)
+            gp_csv_write_header(gp.csv, &r);
+        gp.csv_header_done = 1;
+        gp_csv_write_launch(gp.csv, &r);
+        fflush(gp.csv);
+    }
+    pthread_mutex_unlock(&gp.out_lock);
+}
+
+static void abandon(launch_state *ls, const char *why)
+{
+    gp_log_once(GP_LOG_WARN, ls->kernel->name->mangled, "kernel %s (launch %llu) not profiled: %s",
+                ls->kernel->name->demangled, (unsigned long long)ls->launch_id, why);
+    note_unprofiled(ls->launch_id, ls->kernel->name->demangled, why);
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.failed++;
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
+{
+    *slot = SLOT_NONE;
+    if (!gp.cuda_ready)
+        return;
+    uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
+    int decision;
+    const char *reason = NULL;
+
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.launches_seen++;
+    kernel_entry *k = kernel_lookup(ev);
+    if (!k) {
+        reason = "out of memory for the kernel table";
+        decision = -1;
+    } else if (!gp.cfg.enabled) {
+        reason = "profiling disabled (GPUPROF_ENABLE=0)";
+        decision = -1;
+    } else if (t_api_depth > 0) {
+        reason = "launched from inside another CUDA call";
+        decision = -1;
+    } else {
+        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches,
+                                    &k->name->profiled);
+        if (decision == GP_PROFILE && gp.counters_off) {
+            reason = gp.counters_why;
+            decision = -1;
+        }
+    }
+    if (decision != GP_PROFILE)
+        gp_summary_skip(&gp.summary, decision >= 0 ? gp_decision_name(decision) : reason);
+    if (k)
+        gp_summary_kernel_seen(&gp.summary, ev->correlation, k->name->demangled,
+                               decision == GP_PROFILE);
+    pthread_mutex_unlock(&gp.state_lock);
+
+    if (decision != GP_PROFILE) {
+        if (decision < 0 && k)
+            note_unprofiled(id, k->name->demangled, reason);
+        shared_lock(slot);
+        return;
+    }
+
+    /* A profiled launch: nothing else may run or change memory meanwhile. */
+    pthread_rwlock_wrlock(&gp.launch_lock);
+    t_api_depth++;
+    t_in_profiler++;
+    double t0 = gp_now_s();
+    launch_state *ls = calloc(1, sizeof(*ls));
+    const char *why = NULL;
+    char whybuf[700];
+    if (!ls) {
+        why = "out of memory";
+        goto not_profiled;
+    }
+    ls->kernel = k;
+    ls->launch_id = id;
+    CUresult sr = gp_drv.cuCtxSynchronize();
+    if (sr != CUDA_SUCCESS) {
+        snprintf(whybuf, sizeof(whybuf), "the context was already in error (%s)",
+                 gp_driver_strerror(sr));
+        why = whybuf;
+        goto not_profiled;
+    }
+    CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (gp_drv.cuStreamIsCapturing(ev->exec.stream, &cap) == CUDA_SUCCESS &&
+        cap != CU_STREAM_CAPTURE_STATUS_NONE) {
+        why = "launched during stream capture (it does not execute now)";
+        goto not_profiled;
+    }
+    pthread_mutex_lock(&gp.state_lock);
+    ls->cs = context_get(ev->ctx);
+    pthread_mutex_unlock(&gp.state_lock);
+    if (!ls->cs || ls->cs->unusable) {
+        snprintf(whybuf, sizeof(whybuf), "counters unavailable: %s",
+                 ls->cs ? ls->cs->why : "out of memory");
+        why = whybuf;
+        goto not_profiled;
+    }
+    kernel_attrs(k);
+    pthread_mutex_lock(&gp.state_lock);
+    resolve_globals(k->module, ev->ctx);
+    pthread_mutex_unlock(&gp.state_lock);
+
+    size_t cap_r = 64, n;
+    uint64_t total = 0;
+    for (;;) {
+        ls->ranges = malloc(cap_r * sizeof(gp_range));
+        if (!ls->ranges) {
+            why = "out of memory";
+            goto not_profiled;
+        }
+        n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ev->ctx, ls->ranges, cap_r, &total);
+        if (n <= cap_r)
+            break;
+        free(ls->ranges);
+        cap_r = n + 16;
+    }
+    ls->opts.flush_caches = gp.cfg.flush_caches;
+    ls->opts.l2_bytes = (uint64_t)ls->cs->facts.l2_bytes;
+    ls->opts.allow_device = gp.cfg.snapshot_where == GP_SNAP_AUTO ||
+                            gp.cfg.snapshot_where == GP_SNAP_DEVICE;
+    ls->opts.allow_host = gp.cfg.snapshot_where == GP_SNAP_AUTO ||
+                          gp.cfg.snapshot_where == GP_SNAP_HOST;
+    ls->opts.reserve_bytes = (uint64_t)gp.cfg.reserve_mb << 20;
+    snprintf(ls->range_name, sizeof(ls->range_name), "launch%llu", (unsigned long long)id);
+    ls->opts.range_name = ls->range_name;
+    if (gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts, &ls->rs) !=
+        0) {
+        snprintf(whybuf, sizeof(whybuf), "%s", ls->rs.why);
+        why = whybuf;
+        goto not_profiled;
+    }
+    if (ls->rs.snapshot_failed)
+        gp_log_once(GP_LOG_WARN, "snapshot", "%s (first seen at launch %llu of %s)", ls->rs.why,
+                    (unsigned long long)id, k->name->demangled);
+    t_in_profiler--;
+    *slot = (uint64_t)(uintptr_t)ls;
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.profiler_s += gp_now_s() - t0;
+    pthread_mutex_unlock(&gp.state_lock);
+    return;
+
+not_profiled:
+    t_in_profiler--;
+    if (ls && ls->kernel)
+        abandon(ls, why);
+    else
+        note_unprofiled(id, k->name->demangled, why);
+    if (ls)
+        free(ls->ranges);
+    free(ls);
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.profiler_s += gp_now_s() - t0;
+    pthread_mutex_unlock(&gp.state_lock);
+    /* hold the exclusive lock until exit all the same: simpler, and rare */
+    t_api_depth--;
+    pthread_rwlock_unlock(&gp.launch_lock);
+    shared_lock(slot);
+}
+
+void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot)
+{
+    if (*slot == SLOT_NONE) {
+        if (t_api_depth > 0 && gp.cuda_ready)
+            t_api_depth--; /* nested call: enter took no lock */
+        return;
+    }
+    if (*slot == SLOT_SHARED) {
+        shared_unlock(slot);
+        return;
+    }
+    launch_state *ls = (launch_state *)(uintptr_t)*slot;
+    *slot = SLOT_NONE;
+    t_in_profiler++;
+    double t0 = gp_now_s();
+    double *values = malloc(gp.n_metrics * sizeof(double));
+    const char **missing = calloc(gp.n_metrics ? gp.n_metrics : 1, sizeof(char *));
+    int ok = values && missing &&
+             gp_replay_exit(&ls->cs->replay, &ev->exec, status, &ls->opts, &ls->rs, values) == 0;
+    if (ok) {
+        for (size_t i = 0; i < gp.n_metrics; i++) {
+            if (!isnan(values[i]))
+                continue;
+            if (ls->rs.set == GP_RP_ONE_PASS && !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, i))
+                missing[i] = "not collected: no memory for a replay snapshot, one pass only";
+            else
+                missing[i] = "CUPTI returned no value for this launch";
+        }
+        write_record(ls, ev, values, missing);
+        pthread_mutex_lock(&gp.state_lock);
+        gp.summary.launches_profiled++;
+        gp.summary.passes += (uint64_t)ls->rs.passes;
+        gp.summary.bytes_saved += ls->rs.bytes_saved;
+        gp.summary.bytes_restored += ls->rs.bytes_restored;
+        if (ls->rs.snapshot_failed)
+            gp.summary.reduced++;
+        pthread_mutex_unlock(&gp.state_lock);
+    } else {
+        abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
+    }
+    free(values);
+    free(missing);
+    t_in_profiler--;
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.profiler_s += gp_now_s() - t0;
+    pthread_mutex_unlock(&gp.state_lock);
+    free(ls->ranges);
+    free(ls);
+    t_api_depth--;
+    pthread_rwlock_unlock(&gp.launch_lock);
+}
+
+/* ---- memory ----------------------------------------------------------------- */
+
+void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx)
+{
+    if (!gp.active || !base)
+        return;
+    if (gp_alloc_add(gp.allocs, base, size, kind, (uint64_t)(uintptr_t)ctx) != 0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
+void gp_core_mem_free(uint64_t base)
+{
+    if (gp.active && base)
+        gp_alloc_remove(gp.allocs, base);
+}
+
+void gp_core_mem_write(uint64_t dst, uint64_t bytes)
+{
+    if (gp.active && dst)
+        gp_alloc_note_host_write(gp.allocs, dst, bytes);
+}
+
+void gp_core_memop_seen(int kind)
+{
+    if (!gp.active)
+        return;
+    atomic_fetch_add(&gp.summary.memops[kind & 3], 1);
+}
+
+void gp_core_activity_kernel(uint64_t correlation, uint64_t start_ns, uint64_t end_ns,
+                             const char *name, int in_graph)
+{
+    if (!gp.active)
+        return;
+    pthread_mutex_lock(&gp.state_lock);
+    gp_summary_activity(&gp.summary, correlation, end_ns > start_ns ? end_ns - start_ns : 0, name,
+                        in_graph);
+    pthread_mutex_unlock(&gp.state_lock);
+}

@@ -1,0 +1,65 @@
+/* core.h - what gpuprof does with each event the CUDA boundary reports.
+ * callbacks.c turns CUPTI callback data into these calls; nothing here sees
+ * a CUPTI type.  Every entry point is cheap when the event is not profiled. */
+#ifndef GP_CORE_H
+#define GP_CORE_H
+
+#include <cuda.h>
+#include <stdint.h>
+
+#include "replay/replay.h"
+
+typedef struct gp_launch_event {
+    CUcontext ctx;
+    uint32_t ctx_id;
+    const char *symbol;  /* mangled name, from CUPTI */
+    const char *api;     /* driver entry point name */
+    int per_thread_stream;
+    uint64_t correlation;
+    unsigned cluster[3];
+    gp_launch_exec exec;
+} gp_launch_event;
+
+/* Start-up: reads the configuration once (errors are kept until CUDA starts).
+ * Returns 0, or -1 when out of memory. */
+int gp_core_init(void);
+/* Called once CUDA is initialized: reports configuration errors (then
+ * returns -1: gpuprof stays out), loads the driver table. */
+int gp_core_cuda_ready(void);
+void gp_core_shutdown(void);
+/* GPUPROF_CROSSCHECK: count executions from activity records too. */
+int gp_core_crosscheck(void);
+
+/* The calls made by the profiler itself re-enter the callbacks: this
+ * thread-local flag tells the boundary to ignore them. */
+int gp_core_in_profiler(void);
+
+/* Kernel launches.  *slot is per-call storage kept between enter and exit. */
+void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot);
+void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot);
+/* A launch the profiler saw but does not profile by design (graph launch). */
+void gp_core_launch_unprofilable(const char *what);
+/* Launches the profiler made itself (replay passes). */
+void gp_core_count_internal_launch(void);
+
+/* Any other tracked API call (memory): waits while a launch is profiled. */
+void gp_core_api_enter(uint64_t *slot);
+void gp_core_api_exit(uint64_t *slot);
+
+void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx);
+void gp_core_mem_free(uint64_t base);
+void gp_core_mem_write(uint64_t dst, uint64_t bytes);
+void gp_core_memop_seen(int kind); /* 0 alloc, 1 free, 2 copy, 3 set */
+
+void gp_core_module_loaded(const void *cubin, size_t size);
+void gp_core_context_destroying(CUcontext ctx);
+
+/* The second source of truth: kernel executions reported by CUPTI's
+ * activity records (correlation id, duration, name). */
+void gp_core_activity_kernel(uint64_t correlation, uint64_t start_ns, uint64_t end_ns,
+                             const char *name, int in_graph);
+
+/* Provided by the boundary (callbacks.c). */
+uint64_t gp_cupti_stream_id(CUcontext ctx, CUstream stream, int per_thread);
+
+#endif

@@ -1,0 +1,85 @@
+/* cubin.c - see cubin.h.  Reads the section headers, the symbol table and its
+ * string table; every bound check is against the image size, since the image
+ * comes from the program. */
+#include "preload/cubin.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int in_image(size_t size, uint64_t off, uint64_t len)
+{
+    return off <= size && len <= size - off;
+}
+
+static const char *str_at(const uint8_t *img, size_t size, const Elf64_Shdr *strtab, uint32_t off)
+{
+    if (off >= strtab->sh_size || !in_image(size, strtab->sh_offset, strtab->sh_size))
+        return NULL;
+    const char *s = (const char *)img + strtab->sh_offset + off;
+    if (!memchr(s, '\0', strtab->sh_size - off))
+        return NULL;
+    return s;
+}
+
+int gp_cubin_globals(const void *image, size_t size, gp_cubin_global **out)
+{
+    const uint8_t *img = image;
+    *out = NULL;
+    if (!image || size < sizeof(Elf64_Ehdr) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+        img[EI_CLASS] != ELFCLASS64)
+        return -1;
+    Elf64_Ehdr eh;
+    memcpy(&eh, img, sizeof(eh));
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
+        !in_image(size, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)) ||
+        eh.e_shstrndx >= eh.e_shnum)
+        return -1;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh.e_shoff);
+    if ((uintptr_t)sh % _Alignof(Elf64_Shdr))
+        return -1;
+    const Elf64_Shdr *shstr = &sh[eh.e_shstrndx];
+    int count = 0, cap = 0;
+    gp_cubin_global *g = NULL;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_entsize != sizeof(Elf64_Sym) ||
+            sh[i].sh_link >= eh.e_shnum || !in_image(size, sh[i].sh_offset, sh[i].sh_size))
+            continue;
+        const Elf64_Shdr *strtab = &sh[sh[i].sh_link];
+        size_t nsym = sh[i].sh_size / sizeof(Elf64_Sym);
+        for (size_t k = 0; k < nsym; k++) {
+            Elf64_Sym sym;
+            memcpy(&sym, img + sh[i].sh_offset + k * sizeof(Elf64_Sym), sizeof(sym));
+            if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_size == 0 ||
+                sym.st_shndx == SHN_UNDEF || sym.st_shndx >= eh.e_shnum)
+                continue;
+            const char *sec = str_at(img, size, shstr, sh[sym.st_shndx].sh_name);
+            if (!sec || strncmp(sec, ".nv.global", 10) != 0)
+                continue;
+            const char *name = str_at(img, size, strtab, sym.st_name);
+            if (!name || !*name)
+                continue;
+            if (count == cap) {
+                cap = cap ? cap * 2 : 8;
+                gp_cubin_global *ng = realloc(g, (size_t)cap * sizeof(*g));
+                if (!ng)
+                    break;
+                g = ng;
+            }
+            g[count].name = strdup(name);
+            if (!g[count].name)
+                break;
+            g[count].size = sym.st_size;
+            count++;
+        }
+    }
+    *out = g;
+    return count;
+}
+
+void gp_cubin_globals_free(gp_cubin_global *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(g[i].name);
+    free(g);
+}

@@ -1,0 +1,41 @@
+# libgpuprof.so and the unit tests of the profiler core (no GPU needed).
+
+CUPTI_CPPFLAGS := -Iinclude/private -I$(CUDA_HOME)/include
+CUDA_LIBDIR    := $(CUDA_HOME)/lib64
+CUPTI_LDLIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcupti
+
+LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strutil.c util/gp_uthash.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/lib/%.o)
+
+$(BUILD)/lib/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/libgpuprof.so: $(LIB_OBJS)
+	$(CC) -shared -o $@ $^ $(CUPTI_LDLIBS) -ldl -lpthread -lstdc++ -lm \
+	    -Wl,--no-undefined -Wl,-z,defs
+
+ALL_TARGETS += $(BUILD)/libgpuprof.so
+
+# Unit tests: each links only the modules it exercises.
+UT := $(BUILD)/tests
+$(UT)/%: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(TEST_LDLIBS_$*) -lm
+
+$(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
+TEST_LDLIBS_test_alloc_track := -lpthread
+$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c util/strutil.c util/log.c
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c util/strutil.c util/gp_uthash.c
+$(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c
+TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
+$(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
+$(UT)/globals.cubin: tests/unit/globals.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -arch=sm_90 -o $@ $<
+$(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so
+TEST_LDLIBS_test_library := -ldl
+
+UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_output $(UT)/test_cupti_host \
+              $(UT)/test_cubin $(UT)/test_library
+TEST_SCRIPTS += tests/unit/test_preload.sh

@@ -1,0 +1,236 @@
+/* summary.c - see summary.h */
+#include "preload/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "preload/output.h"
+#include "util/gp_uthash.h"
+
+struct gp_corr {
+    uint64_t id;
+    int profiled;
+    UT_hash_handle hh;
+};
+
+struct gp_kernel_time {
+    char *name;
+    uint64_t count, total_ns;
+    UT_hash_handle hh;
+};
+
+void gp_summary_init(gp_summary *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void gp_summary_skip(gp_summary *s, const char *reason)
+{
+    for (int i = 0; i < s->n_reasons; i++) {
+        if (strcmp(s->reason[i], reason) == 0) {
+            s->reason_count[i]++;
+            return;
+        }
+    }
+    if (s->n_reasons == GP_SUMMARY_MAX_REASONS)
+        reason = "other reasons";
+    for (int i = 0; i < s->n_reasons; i++) {
+        if (strcmp(s->reason[i], reason) == 0) {
+            s->reason_count[i]++;
+            return;
+        }
+    }
+    char *copy = strdup(reason);
+    if (!copy)
+        return;
+    if (s->n_reasons == GP_SUMMARY_MAX_REASONS) { /* reuse the last slot */
+        free(s->reason[GP_SUMMARY_MAX_REASONS - 1]);
+        s->n_reasons--;
+    }
+    s->reason[s->n_reasons] = copy;
+    s->reason_count[s->n_reasons++] = 1;
+}
+
+void gp_summary_unprofiled(gp_summary *s, uint64_t launch_id, const char *kernel,
+                           const char *reason)
+{
+    s->unprofiled_total++;
+    if (s->n_unprofiled == GP_SUMMARY_MAX_UNPROFILED)
+        return;
+    gp_unprofiled *u = &s->unprofiled[s->n_unprofiled];
+    u->kernel = strdup(kernel ? kernel : "?");
+    u->reason = strdup(reason ? reason : "?");
+    u->launch_id = launch_id;
+    if (u->kernel && u->reason)
+        s->n_unprofiled++;
+}
+
+void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *kernel, int profiled)
+{
+    (void)kernel;
+    gp_corr *c = calloc(1, sizeof(*c));
+    if (!c)
+        return;
+    c->id = correlation;
+    c->profiled = profiled;
+    gp_uthash_oom = 0;
+    HASH_ADD(hh, s->corr, id, sizeof(c->id), c);
+    if (gp_uthash_oom)
+        free(c);
+}
+
+void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_ns,
+                         const char *name, int in_graph)
+{
+    s->activity_records++;
+    if (in_graph) {
+        s->activity_graph++;
+        return;
+    }
+    gp_corr *c;
+    HASH_FIND(hh, s->corr, &correlation, sizeof(correlation), c);
+    if (!c)
+        return; /* one of the profiler's own replay passes */
+    s->activity_matched++;
+    HASH_DEL(s->corr, c);
+    free(c);
+    const char *key = name ? name : "?";
+    gp_kernel_time *t;
+    HASH_FIND_STR(s->times, key, t);
+    if (!t) {
+        t = calloc(1, sizeof(*t));
+        if (!t || !(t->name = strdup(key))) {
+            free(t);
+            return;
+        }
+        gp_uthash_oom = 0;
+        HASH_ADD_KEYPTR(hh, s->times, t->name, strlen(t->name), t);
+        if (gp_uthash_oom) {
+            free(t->name);
+            free(t);
+            return;
+        }
+    }
+    t->count++;
+    t->total_ns += duration_ns;
+}
+
+static uint64_t skipped_total(const gp_summary *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->n_reasons; i++)
+        n += s->reason_count[i];
+    return n;
+}
+
+void gp_summary_write_json(const gp_summary *s, FILE *f)
+{
+    fprintf(f,
+            "{\"type\":\"summary\",\"schema\":1,\"launches_seen\":%llu,\"launches_profiled\":%llu,"
+            "\"launches_failed\":%llu,\"launches_reduced\":%llu,\"graph_launches\":%llu,"
+            "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,"
+            "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,"
+            "\"activity_graph_kernels\":%llu,\"launches_not_executed\":%llu,\"memops\":{\"alloc\":%llu,\"free\":%llu,"
+            "\"copy\":%llu,\"set\":%llu},\"skipped\":{",
+            (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
+            (unsigned long long)s->failed, (unsigned long long)s->reduced,
+            (unsigned long long)s->graph_launches, (unsigned long long)s->passes,
+            (unsigned long long)s->bytes_saved, (unsigned long long)s->bytes_restored,
+            s->profiler_s * 1e3, (unsigned long long)s->internal_launches,
+            (unsigned long long)s->launches_seen, (unsigned long long)s->activity_matched,
+            (unsigned long long)s->activity_graph, (unsigned long long)HASH_COUNT(s->corr),
+            (unsigned long long)s->memops[0],
+            (unsigned long long)s->memops[1], (unsigned long long)s->memops[2],
+            (unsigned long long)s->memops[3]);
+    for (int i = 0; i < s->n_reasons; i++) {
+        if (i)
+            fputc(',', f);
+        gp_json_string(f, s->reason[i]);
+        fprintf(f, ":%llu", (unsigned long long)s->reason_count[i]);
+    }
+    fputs("},\"unprofiled\":[", f);
+    for (size_t i = 0; i < s->n_unprofiled; i++) {
+        fprintf(f, "%s{\"launch_id\":%llu,\"kernel\":", i ? "," : "",
+                (unsigned long long)s->unprofiled[i].launch_id);
+        gp_json_string(f, s->unprofiled[i].kernel);
+        fputs(",\"reason\":", f);
+        gp_json_string(f, s->unprofiled[i].reason);
+        fputc('}', f);
+    }
+    fputs("],\"kernel_times\":[", f);
+    int first = 1;
+    for (const gp_kernel_time *t = s->times; t; t = t->hh.next) {
+        fprintf(f, "%s{\"kernel\":", first ? "" : ",");
+        gp_json_string(f, t->name);
+        fprintf(f, ",\"launches\":%llu,\"total_ns\":%llu}", (unsigned long long)t->count,
+                (unsigned long long)t->total_ns);
+        first = 0;
+    }
+    fputs("]}\n", f);
+}
+
+static int by_time_desc(const void *a, const void *b)
+{
+    const gp_kernel_time *x = *(gp_kernel_time *const *)a, *y = *(gp_kernel_time *const *)b;
+    return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : 0;
+}
+
+void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int crosscheck)
+{
+    int pid = (int)getpid();
+    fprintf(f,
+            "[gpuprof %d] %llu kernel launches seen, %llu profiled in %llu passes, %llu not "
+            "profiled; the profiler added %.3f s",
+            pid, (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
+            (unsigned long long)s->passes,
+            (unsigned long long)(s->launches_seen - s->launches_profiled), s->profiler_s);
+    if (s->launches_profiled)
+        fprintf(f, " (%.1f ms per profiled launch)", s->profiler_s * 1e3 / s->launches_profiled);
+    fputc('\n', f);
+    if (skipped_total(s)) {
+        fprintf(f, "[gpuprof %d]   not profiled:", pid);
+        for (int i = 0; i < s->n_reasons; i++)
+            fprintf(f, "%s %llu %s", i ? "," : "", (unsigned long long)s->reason_count[i],
+                    s->reason[i]);
+        fputc('\n', f);
+    }
+    if (s->failed)
+        fprintf(f, "[gpuprof %d]   %llu launches could not be profiled (reasons in the JSON "
+                   "summary and the warnings above)\n", pid, (unsigned long long)s->failed);
+    if (s->reduced)
+        fprintf(f, "[gpuprof %d]   %llu launches got one pass only (no memory for a snapshot)\n",
+                pid, (unsigned long long)s->reduced);
+    if (s->bytes_saved)
+        fprintf(f, "[gpuprof %d]   replay snapshots: %.1f MB saved, %.1f MB restored\n", pid,
+                s->bytes_saved / 1e6, s->bytes_restored / 1e6);
+    if (crosscheck) {
+        uint64_t direct = s->launches_seen - s->graph_launches;
+        uint64_t not_run = HASH_COUNT(s->corr);
+        fprintf(f, "[gpuprof %d]   cross-check: %llu launches seen by callbacks, %llu of them "
+                   "executed per activity records%s", pid, (unsigned long long)direct,
+                (unsigned long long)s->activity_matched,
+                s->activity_matched + not_run == direct ? " (agree)" : " (DIFFER)");
+        if (not_run)
+            fprintf(f, "; %llu did not execute (stream capture or a failed launch)",
+                    (unsigned long long)not_run);
+        fputc('\n', f);
+    }
+    size_t n = HASH_COUNT(s->times);
+    if (n) {
+        gp_kernel_time **v = malloc(n * sizeof(*v));
+        if (v) {
+            size_t i = 0;
+            for (gp_kernel_time *t = s->times; t; t = t->hh.next)
+                v[i++] = t;
+            qsort(v, n, sizeof(*v), by_time_desc);
+            fprintf(f, "[gpuprof %d]   GPU time by kernel (program's own launches):\n", pid);
+            for (i = 0; i < n && i < 5; i++)
+                fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %.100s\n", pid,
+                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, v[i]->name);
+            free(v);
+        }
+    }
+    if (out_base)
+        fprintf(f, "[gpuprof %d]   results: %s.jsonl, %s.csv\n", pid, out_base, out_base);
+}

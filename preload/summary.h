@@ -1,0 +1,54 @@
+/* summary.h - what the profiler counted over the whole run, and the two
+ * independent launch counts: launch callbacks (what gpuprof intercepted) and
+ * CUPTI activity records (what the GPU executed).  Not thread-safe: the
+ * caller holds its lock, except for the atomic fields. */
+#ifndef GP_SUMMARY_H
+#define GP_SUMMARY_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GP_SUMMARY_MAX_REASONS 32
+#define GP_SUMMARY_MAX_UNPROFILED 1000
+
+typedef struct gp_unprofiled {
+    uint64_t launch_id;
+    char *kernel;
+    char *reason;
+} gp_unprofiled;
+
+typedef struct gp_kernel_time gp_kernel_time; /* per kernel name, from activity */
+typedef struct gp_corr gp_corr;               /* correlation id -> launch seen */
+
+typedef struct gp_summary {
+    uint64_t launches_seen, launches_profiled, failed, reduced, graph_launches;
+    uint64_t passes, bytes_saved, bytes_restored;
+    double profiler_s;
+    atomic_uint_fast64_t internal_launches;
+    atomic_uint_fast64_t memops[4]; /* alloc, free, copy, set */
+    int n_reasons;
+    char *reason[GP_SUMMARY_MAX_REASONS];
+    uint64_t reason_count[GP_SUMMARY_MAX_REASONS];
+    uint64_t unprofiled_total;
+    size_t n_unprofiled;
+    gp_unprofiled unprofiled[GP_SUMMARY_MAX_UNPROFILED];
+    /* second source of truth */
+    uint64_t activity_records, activity_matched, activity_graph;
+    gp_corr *corr;
+    gp_kernel_time *times;
+} gp_summary;
+
+void gp_summary_init(gp_summary *s);
+void gp_summary_skip(gp_summary *s, const char *reason);
+void gp_summary_unprofiled(gp_summary *s, uint64_t launch_id, const char *kernel,
+                           const char *reason);
+/* A launch seen by the callbacks (correlation id from CUPTI). */
+void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *kernel, int profiled);
+/* A kernel execution from the activity records; in_graph: part of a graph. */
+void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_ns,
+                         const char *name, int in_graph);
+void gp_summary_write_json(const gp_summary *s, FILE *f);
+void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int crosscheck);
+
+#endif

@@ -1,0 +1,215 @@
+/* alloc_track.c - see alloc_track.h.
+ *
+ * A uthash keyed by base address owns the entries; a sorted array of pointers
+ * into it, rebuilt lazily after a change, answers "which range holds addr" by
+ * binary search.  Launches are far more frequent than allocations, so lookups
+ * stay cheap and changes stay simple. */
+#include "replay/alloc_track.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/gp_uthash.h"
+
+
+typedef struct alloc_entry {
+    uint64_t base;
+    uint64_t size;
+    uint64_t ctx;
+    uint64_t host_written;
+    int kind;
+    UT_hash_handle hh;
+} alloc_entry;
+
+struct gp_alloc_table {
+    pthread_mutex_t lock;
+    alloc_entry *by_base;
+    alloc_entry **sorted;
+    size_t n_sorted, cap_sorted;
+    int dirty;
+};
+
+gp_alloc_table *gp_alloc_table_create(void)
+{
+    gp_alloc_table *t = calloc(1, sizeof(*t));
+    if (t)
+        pthread_mutex_init(&t->lock, NULL);
+    return t;
+}
+
+void gp_alloc_table_destroy(gp_alloc_table *t)
+{
+    if (!t)
+        return;
+    alloc_entry *e, *tmp;
+    HASH_ITER(hh, t->by_base, e, tmp)
+    {
+        HASH_DEL(t->by_base, e);
+        free(e);
+    }
+    free(t->sorted);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+static int by_address(const void *a, const void *b)
+{
+    const alloc_entry *x = *(alloc_entry *const *)a, *y = *(alloc_entry *const *)b;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* Caller holds the lock.  Returns -1 when out of memory. */
+static int rebuild_sorted(gp_alloc_table *t)
+{
+    if (!t->dirty)
+        return 0;
+    size_t n = HASH_COUNT(t->by_base);
+    if (n > t->cap_sorted) {
+        size_t cap = n * 2;
+        alloc_entry **s = realloc(t->sorted, cap * sizeof(*s));
+        if (!s)
+            return -1;
+        t->sorted = s;
+        t->cap_sorted = cap;
+    }
+    size_t i = 0;
+    for (alloc_entry *e = t->by_base; e; e = e->hh.next)
+        t->sorted[i++] = e;
+    qsort(t->sorted, n, sizeof(*t->sorted), by_address);
+    t->n_sorted = n;
+    t->dirty = 0;
+    return 0;
+}
+
+/* Caller holds the lock. */
+static alloc_entry *find_locked(gp_alloc_table *t, uint64_t addr)
+{
+    if (rebuild_sorted(t) != 0)
+        return NULL;
+    size_t lo = 0, hi = t->n_sorted;
+    while (lo < hi) { /* first entry with base > addr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->sorted[mid]->base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    alloc_entry *e = t->sorted[lo - 1];
+    return addr - e->base < e->size ? e : NULL;
+}
+
+int gp_alloc_add(gp_alloc_table *t, uint64_t base, uint64_t size, int kind, uint64_t ctx)
+{
+    if (!t || size == 0)
+        return -1;
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e;
+    HASH_FIND(hh, t->by_base, &base, sizeof(base), e);
+    if (!e) {
+        e = calloc(1, sizeof(*e));
+        if (!e) {
+            pthread_mutex_unlock(&t->lock);
+            return -1;
+        }
+        e->base = base;
+        gp_uthash_oom = 0;
+        HASH_ADD(hh, t->by_base, base, sizeof(e->base), e);
+        if (gp_uthash_oom) {
+            free(e);
+            pthread_mutex_unlock(&t->lock);
+            return -1;
+        }
+    }
+    e->size = size;
+    e->kind = kind;
+    e->ctx = ctx;
+    e->host_written = 0;
+    t->dirty = 1;
+    pthread_mutex_unlock(&t->lock);
+    return 0;
+}
+
+int gp_alloc_remove(gp_alloc_table *t, uint64_t base)
+{
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e;
+    HASH_FIND(hh, t->by_base, &base, sizeof(base), e);
+    if (e) {
+        HASH_DEL(t->by_base, e);
+        free(e);
+        t->dirty = 1;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return e ? 0 : -1;
+}
+
+int gp_alloc_find(gp_alloc_table *t, uint64_t addr, gp_range *out)
+{
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e = find_locked(t, addr);
+    if (e && out) {
+        out->base = e->base;
+        out->size = e->size;
+        out->kind = e->kind;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return e ? 0 : -1;
+}
+
+int gp_alloc_note_host_write(gp_alloc_table *t, uint64_t addr, uint64_t bytes)
+{
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e = find_locked(t, addr);
+    if (e)
+        e->host_written += bytes;
+    pthread_mutex_unlock(&t->lock);
+    return e ? 0 : -1;
+}
+
+uint64_t gp_alloc_host_written(gp_alloc_table *t, uint64_t base)
+{
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e;
+    HASH_FIND(hh, t->by_base, &base, sizeof(base), e);
+    uint64_t w = e ? e->host_written : 0;
+    pthread_mutex_unlock(&t->lock);
+    return w;
+}
+
+size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t max,
+                        uint64_t *total)
+{
+    size_t n = 0;
+    uint64_t sum = 0;
+    pthread_mutex_lock(&t->lock);
+    if (rebuild_sorted(t) == 0) {
+        for (size_t i = 0; i < t->n_sorted; i++) {
+            alloc_entry *e = t->sorted[i];
+            /* managed and host memory are reachable from every context */
+            if (ctx && e->ctx != ctx && e->kind != GP_MEM_MANAGED && e->kind != GP_MEM_HOST)
+                continue;
+            if (n < max) {
+                out[n].base = e->base;
+                out[n].size = e->size;
+                out[n].kind = e->kind;
+            }
+            n++;
+            sum += e->size;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (total)
+        *total = sum;
+    return n;
+}
+
+size_t gp_alloc_count(gp_alloc_table *t)
+{
+    pthread_mutex_lock(&t->lock);
+    size_t n = HASH_COUNT(t->by_base);
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}

@@ -1,0 +1,52 @@
+/* alloc_track.h - the device memory a kernel may touch: every allocation the
+ * program made (any kind), every __device__ global of the loaded modules, and
+ * what the host wrote into them.  Lookup by any address inside a range.
+ * Thread-safe. */
+#ifndef GP_ALLOC_TRACK_H
+#define GP_ALLOC_TRACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum gp_mem_kind {
+    GP_MEM_DEVICE,  /* cuMemAlloc / cudaMalloc */
+    GP_MEM_PITCH,   /* cuMemAllocPitch */
+    GP_MEM_ASYNC,   /* cuMemAllocAsync, pools */
+    GP_MEM_MANAGED, /* cuMemAllocManaged */
+    GP_MEM_HOST,    /* pinned/mapped/registered host memory a kernel can reach */
+    GP_MEM_VMM,     /* cuMemMap ranges */
+    GP_MEM_GLOBAL,  /* __device__ variables */
+    GP_MEM_KINDS
+};
+
+typedef struct gp_range {
+    uint64_t base, size;
+    int kind;
+} gp_range;
+
+typedef struct gp_alloc_table gp_alloc_table;
+
+gp_alloc_table *gp_alloc_table_create(void);
+void gp_alloc_table_destroy(gp_alloc_table *t);
+
+/* Adds [base, base+size) for context `ctx`.  A range with the same base is
+ * replaced.  Returns 0, or -1 when out of memory. */
+int gp_alloc_add(gp_alloc_table *t, uint64_t base, uint64_t size, int kind, uint64_t ctx);
+/* Removes the range that starts at base.  Returns 0, or -1 if none does. */
+int gp_alloc_remove(gp_alloc_table *t, uint64_t base);
+/* Finds the range containing addr; fills *out.  Returns 0 or -1. */
+int gp_alloc_find(gp_alloc_table *t, uint64_t addr, gp_range *out);
+/* Records that the host wrote `bytes` at addr (copy or memset).  Returns 0 if
+ * addr is tracked, -1 otherwise. */
+int gp_alloc_note_host_write(gp_alloc_table *t, uint64_t addr, uint64_t bytes);
+/* Bytes the host wrote into the range starting at base (0 when none). */
+uint64_t gp_alloc_host_written(gp_alloc_table *t, uint64_t base);
+/* Copies the ranges of context ctx (all contexts when ctx == 0) and all
+ * managed and host ranges (reachable from any context) into out,
+ * sorted by address; returns how many there are (may exceed max: call again
+ * with more room).  *total gets their byte sum. */
+size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t max,
+                        uint64_t *total);
+size_t gp_alloc_count(gp_alloc_table *t);
+
+#endif

@@ -1,0 +1,52 @@
+/* driver.h - the one boundary where gpuprof calls the CUDA driver.
+ *
+ * libgpuprof.so does not link libcuda: a program that never touches CUDA must
+ * not load it, and the library must load on machines without a driver.  The
+ * table is filled from the libcuda the program already loaded, the first time
+ * CUDA initializes (InitializeInjection).  Calls made through it still reach
+ * CUPTI's callbacks, so callers hold the re-entry guard (gp_guard). */
+#ifndef GP_DRIVER_H
+#define GP_DRIVER_H
+
+#include <cuda.h>
+
+#define GP_DRIVER_FUNCS(X)                                                                         \
+    X(cuGetErrorString, "cuGetErrorString")                                                        \
+    X(cuCtxGetCurrent, "cuCtxGetCurrent")                                                          \
+    X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                          \
+    X(cuCtxGetDevice, "cuCtxGetDevice")                                                            \
+    X(cuCtxSynchronize, "cuCtxSynchronize")                                                        \
+    X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                \
+    X(cuDeviceGetName, "cuDeviceGetName")                                                          \
+    X(cuMemGetInfo, "cuMemGetInfo_v2")                                                             \
+    X(cuMemAlloc, "cuMemAlloc_v2")                                                                 \
+    X(cuMemFree, "cuMemFree_v2")                                                                   \
+    X(cuMemAllocHost, "cuMemAllocHost_v2")                                                         \
+    X(cuMemFreeHost, "cuMemFreeHost")                                                              \
+    X(cuMemcpy, "cuMemcpy")                                                                        \
+    X(cuMemsetD32, "cuMemsetD32_v2")                                                               \
+    X(cuMemsetD32Async, "cuMemsetD32Async")                                                        \
+    X(cuLaunchKernel, "cuLaunchKernel")                                                            \
+    X(cuLaunchKernelEx, "cuLaunchKernelEx")                                                        \
+    X(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel")                                      \
+    X(cuFuncGetAttribute, "cuFuncGetAttribute")                                                    \
+    X(cuFuncGetModule, "cuFuncGetModule")                                                          \
+    X(cuKernelGetFunction, "cuKernelGetFunction")                                                  \
+    X(cuModuleGetGlobal, "cuModuleGetGlobal_v2")                                                   \
+    X(cuStreamIsCapturing, "cuStreamIsCapturing")                                                  \
+    X(cuStreamSynchronize, "cuStreamSynchronize")                                                  \
+    X(cuPointerGetAttribute, "cuPointerGetAttribute")
+
+typedef struct gp_driver {
+#define GP_DRV_FIELD(name, sym) __typeof__(&name) name;
+    GP_DRIVER_FUNCS(GP_DRV_FIELD)
+#undef GP_DRV_FIELD
+} gp_driver;
+
+extern gp_driver gp_drv;
+
+/* Fills gp_drv.  Returns 0, or -1 with a sentence in err. */
+int gp_driver_load(char *err, size_t errlen);
+const char *gp_driver_strerror(CUresult r);
+
+#endif

@@ -1,0 +1,78 @@
+/* replay.h - replays one kernel launch once per counter pass.
+ *
+ * The program's own launch is the last pass: gp_replay_enter() (called before
+ * the program's launch reaches the driver) saves what the kernel may touch,
+ * runs the first passes itself, restoring memory after each, and opens the
+ * last pass; gp_replay_exit() (after the launch) closes it, runs any pass
+ * CUPTI still asks for (restoring first), and evaluates the counters.  Every
+ * pass starts from the saved state, so memory ends as one execution leaves
+ * it.  A one-pass set takes no snapshot.  L2 is flushed before each pass. */
+#ifndef GP_REPLAY_H
+#define GP_REPLAY_H
+
+#include <cuda.h>
+#include <stdint.h>
+
+#include "replay/alloc_track.h"
+#include "replay/range_profiler.h"
+#include "replay/snapshot.h"
+
+enum gp_launch_api { GP_API_LAUNCH_KERNEL, GP_API_LAUNCH_KERNEL_EX, GP_API_LAUNCH_COOPERATIVE };
+
+/* Everything needed to issue the launch again, exactly as the program did. */
+typedef struct gp_launch_exec {
+    int api;
+    CUfunction f;
+    unsigned grid[3], block[3];
+    unsigned smem;
+    CUstream stream;
+    void **params;
+    void **extra;
+    const CUlaunchConfig *config; /* GP_API_LAUNCH_KERNEL_EX */
+} gp_launch_exec;
+
+/* Per-context replay state. */
+typedef struct gp_replay_ctx {
+    gp_rp *rp;
+    gp_snapshot snap;
+    CUdeviceptr flush_buf;
+    uint64_t flush_bytes;
+    int flush_failed;
+} gp_replay_ctx;
+
+typedef struct gp_replay_opts {
+    int flush_caches;
+    uint64_t l2_bytes;
+    int allow_device, allow_host;
+    uint64_t reserve_bytes;
+    const char *range_name;
+} gp_replay_opts;
+
+typedef struct gp_replay_state {
+    int set;            /* GP_RP_FULL or GP_RP_ONE_PASS */
+    int passes;         /* passes run */
+    int snapshot_place; /* GP_SNAP_IN_* */
+    int snapshot_failed;
+    uint64_t bytes_saved, bytes_restored;
+    double start_s, ms;
+    int flushed;
+    int open;           /* the last pass is open around the program's launch */
+    int done;           /* all passes ran before the program's launch */
+    char why[512];      /* why a set was reduced or profiling stopped */
+} gp_replay_state;
+
+CUresult gp_launch_exec_run(const gp_launch_exec *e);
+
+/* Returns 0 when the program's launch is now inside an open pass; -1 when
+ * this launch cannot be profiled (st->why says why; memory is as it was). */
+int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *ranges, size_t n,
+                    uint64_t total, const gp_replay_opts *o, gp_replay_state *st);
+/* launch_status: what the program's launch returned.  Fills values (NaN for
+ * missing).  Returns 0 or -1 (st->why). */
+int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_status,
+                   const gp_replay_opts *o, gp_replay_state *st, double *values);
+void gp_replay_ctx_free(gp_replay_ctx *rc);
+
+double gp_now_s(void);
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# bench.sh - speed figures (run on the GPU machine; prints figures, asserts nothing).
+#  1. time per profiled launch, gpuprof vs ncu, same metric list, same program,
+#     REPEAT x 3 launches of tests/gpu/known_work;
+#  2. cost of a launch the filters exclude (many_launches, 100000 launches).
+B=${BUILD:-build}
+G=$B/tests/gpu
+LIB=$(cd "$B" && pwd)/libgpuprof.so
+OUT=${GPU_TEST_OUT:-$B/gpu-test-out}
+REPEAT=${REPEAT:-20}
+mkdir -p "$OUT"
+now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
+launches=$((REPEAT * 3))
+
+t0=$(now); $G/known_work $REPEAT >/dev/null; t1=$(now)
+plain=$(calc "$t1 - $t0")
+t0=$(now); GPUPROF_OUTPUT=$OUT/bench LD_PRELOAD=$LIB $G/known_work $REPEAT >/dev/null 2>"$OUT/bench.err"; t1=$(now)
+gp=$(calc "$t1 - $t0")
+prof=$(grep -c '"type":"launch"' "$OUT/bench.jsonl")
+passes=$(grep -o '"passes":[0-9]*' "$OUT/bench.jsonl" | sort | uniq -c | tr '\n' ' ')
+METRICS=$(python3 -c "import json;r=[json.loads(l) for l in open('$OUT/bench.jsonl')];print(','.join(m for m in [x for x in r if x['type']=='launch'][0]['metrics'] if not m.endswith('peak_sustained')))")
+t0=$(now); ncu --clock-control none --cache-control all --metrics "$METRICS" $G/known_work $REPEAT >"$OUT/bench.ncu.log" 2>&1; t1=$(now)
+nc=$(calc "$t1 - $t0")
+ncp=$(grep -c '^  [a-z_]*(' "$OUT/bench.ncu.log")
+echo "bench: plain run $plain s; $launches launches"
+echo "bench: gpuprof $gp s, $prof launches profiled ($passes): $(calc "($gp - $plain) * 1000 / $prof") ms per profiled launch"
+echo "bench: ncu     $nc s, $ncp kernel reports: $(calc "($nc - $plain) * 1000 / $launches") ms per profiled launch"
+grep 'the profiler added' "$OUT/bench.err"
+
+$G/many_launches 100000 >"$OUT/ml.plain"
+GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 >"$OUT/ml.filt0" 2>/dev/null
+GPUPROF_KERNEL_INCLUDE=no_such_kernel LD_PRELOAD=$LIB $G/many_launches 100000 >"$OUT/ml.filt1" 2>/dev/null
+GPUPROF_ENABLE=0 LD_PRELOAD=$LIB $G/many_launches 100000 >"$OUT/ml.off" 2>/dev/null
+p=$(awk '{print $6}' "$OUT/ml.plain"); f0=$(awk '{print $6}' "$OUT/ml.filt0"); f1=$(awk '{print $6}' "$OUT/ml.filt1"); off=$(awk '{print $6}' "$OUT/ml.off")
+echo "bench: launch cost plain $p us; filtered out $f0 us (+$(calc "$f0 - $p") us) without activity cross-check, $f1 us (+$(calc "$f1 - $p") us) with it; GPUPROF_ENABLE=0 $off us"

@@ -1,0 +1,92 @@
+// known_work.cu - kernels whose counts are known by hand.  Prints, for each
+// kernel, the expected exact instruction counts and byte counts as
+//   expect KERNEL METRIC VALUE
+// lines, then a checksum.  tests/gpu/check_known.py compares them with
+// gpuprof's output (and with ncu's).
+//
+//   fma_sp: every thread runs `iters` iterations of 4 independent FFMA, then 3 FADD
+//   fma_dp: the same in double precision
+//   stream_copy: y[i] = x[i] for n floats (n*4 bytes read and written)
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(x)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
+            exit(2);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+__global__ void fma_sp(float *out, int iters, float b, float c)
+{
+    float a0 = threadIdx.x, a1 = a0 + 1.0f, a2 = a0 + 2.0f, a3 = a0 + 3.0f;
+    for (int i = 0; i < iters; i++) {
+        a0 = fmaf(a0, b, c);
+        a1 = fmaf(a1, b, c);
+        a2 = fmaf(a2, b, c);
+        a3 = fmaf(a3, b, c);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (a0 + a1) + (a2 + a3);
+}
+
+__global__ void fma_dp(double *out, int iters, double b, double c)
+{
+    double a0 = threadIdx.x, a1 = a0 + 1.0, a2 = a0 + 2.0, a3 = a0 + 3.0;
+    for (int i = 0; i < iters; i++) {
+        a0 = fma(a0, b, c);
+        a1 = fma(a1, b, c);
+        a2 = fma(a2, b, c);
+        a3 = fma(a3, b, c);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (a0 + a1) + (a2 + a3);
+}
+
+__global__ void stream_copy(const float *__restrict__ x, float *__restrict__ y, long n)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = x[i];
+}
+
+int main(int argc, char **argv)
+{
+    int repeat = argc > 1 ? atoi(argv[1]) : 1;
+    const int blocks = 528, threads = 256, iters = 1000;
+    const long threads_total = (long)blocks * threads;
+    const long n = 64l << 20; // 64 Mi floats = 256 MiB each way
+    float *o_sp, *x, *y;
+    double *o_dp;
+    CHECK(cudaMalloc(&o_sp, threads_total * sizeof(float)));
+    CHECK(cudaMalloc(&o_dp, threads_total * sizeof(double)));
+    CHECK(cudaMalloc(&x, n * sizeof(float)));
+    CHECK(cudaMalloc(&y, n * sizeof(float)));
+    CHECK(cudaMemset(x, 0x3c, n * sizeof(float)));
+    for (int r = 0; r < repeat; r++) {
+        fma_sp<<<blocks, threads>>>(o_sp, iters, 0.999f, 0.001f);
+        fma_dp<<<blocks, threads>>>(o_dp, iters, 0.999, 0.001);
+        stream_copy<<<(unsigned)((n + 255) / 256), 256>>>(x, y, n);
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    printf("expect fma_sp smsp__sass_thread_inst_executed_op_ffma_pred_on.sum %ld\n",
+           threads_total * 4 * iters);
+    printf("expect fma_sp smsp__sass_thread_inst_executed_op_fadd_pred_on.sum %ld\n",
+           threads_total * 3);
+    printf("expect fma_sp l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum %ld\n",
+           threads_total * 4);
+    printf("expect fma_dp smsp__sass_thread_inst_executed_op_dfma_pred_on.sum %ld\n",
+           threads_total * 4 * iters);
+    printf("expect fma_dp smsp__sass_thread_inst_executed_op_dadd_pred_on.sum %ld\n",
+           threads_total * 3);
+    printf("expect stream_copy l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum %ld\n", n * 4);
+    printf("expect stream_copy l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum %ld\n", n * 4);
+    printf("expect stream_copy dram__bytes_read.sum %ld\n", n * 4);
+    printf("expect stream_copy dram__bytes_write.sum %ld\n", n * 4);
+    float h[4];
+    CHECK(cudaMemcpy(h, y + 12345, sizeof(h), cudaMemcpyDeviceToHost));
+    printf("checksum known_work %08x\n", *(unsigned *)h);
+    return 0;
+}

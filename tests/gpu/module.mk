@@ -1,0 +1,30 @@
+# GPU test programs: built by `make` and `make test` (no GPU needed to build),
+# run by `make gpu-test` on a machine with a GPU.
+GT := $(BUILD)/tests/gpu
+
+$(GT)/replay_cases_static: tests/gpu/replay_cases.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -cudart static -o $@ $< -lpthread
+$(GT)/replay_cases_shared: tests/gpu/replay_cases.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -cudart shared -o $@ $< -lpthread
+$(GT)/known_work: tests/gpu/known_work.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+$(GT)/drv_kernels.cubin: tests/gpu/drv_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -arch=sm_90 -o $@ $<
+$(GT)/driver_api: tests/gpu/driver_api.c $(GT)/drv_kernels.cubin
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $< \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(GT)/no_cuda: tests/gpu/no_cuda.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $<
+
+GPU_TESTS += $(GT)/replay_cases_static $(GT)/replay_cases_shared $(GT)/known_work \
+             $(GT)/driver_api $(GT)/no_cuda
+$(GT)/many_launches: tests/gpu/many_launches.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+GPU_TESTS += $(GT)/many_launches

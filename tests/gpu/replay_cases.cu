@@ -1,0 +1,341 @@
+// replay_cases.cu - small programs whose results must not change under the
+// profiler.  `replay_cases CASE` runs one case and prints "checksum CASE HEX";
+// tests/gpu/run-gpu-tests.sh compares it with and without libgpuprof.so.
+// Every kernel both reads and writes what it touches, so that a replay that
+// does not restore memory changes the checksum.
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(x)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
+            exit(2);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static uint64_t fnv(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+static uint64_t H0 = 1469598103934665603ull;
+
+static void print_sum(const char *name, uint64_t h) { printf("checksum %s %016llx\n", name, (unsigned long long)h); }
+
+__global__ void add_one(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] += 1.0f;
+}
+
+__global__ void histogram(const int *in, int n, unsigned *bins)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&bins[in[i] & 63], 1u);
+}
+
+struct Holder {
+    float *data;
+    int n;
+};
+__global__ void through_pointer(const Holder *h)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < h->n)
+        h->data[i] = h->data[i] * 2.0f + 1.0f;
+}
+
+__device__ unsigned long long g_counter;
+__device__ float g_table[256];
+__global__ void bump_global(int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(&g_counter, 1ull);
+        if (i < 256)
+            g_table[i] = g_table[i] * 3.0f + 1.0f;
+    }
+}
+
+__global__ void rmw_uninit(unsigned *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = x[i] * 7u + (unsigned)i;
+}
+
+__global__ void scale_by(float *x, int n, float s)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = x[i] * s + 0.5f;
+}
+
+static int blocks(int n) { return (n + 255) / 256; }
+
+static uint64_t case_inplace(void)
+{
+    const int n = 1 << 20;
+    float *h = (float *)malloc(n * sizeof(float)), *d;
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 1000);
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    for (int r = 0; r < 3; r++)
+        add_one<<<blocks(n), 256>>>(d, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, n * sizeof(float), H0);
+    cudaFree(d);
+    free(h);
+    return s;
+}
+
+static uint64_t case_atomic(void)
+{
+    const int n = 1 << 20;
+    int *h = (int *)malloc(n * sizeof(int)), *d;
+    unsigned *bins, hb[64];
+    for (int i = 0; i < n; i++)
+        h[i] = (i * 2654435761u) >> 7;
+    CHECK(cudaMalloc(&d, n * sizeof(int)));
+    CHECK(cudaMalloc(&bins, sizeof(hb)));
+    CHECK(cudaMemset(bins, 0, sizeof(hb)));
+    CHECK(cudaMemcpy(d, h, n * sizeof(int), cudaMemcpyHostToDevice));
+    for (int r = 0; r < 2; r++)
+        histogram<<<blocks(n), 256>>>(d, n, bins);
+    CHECK(cudaMemcpy(hb, bins, sizeof(hb), cudaMemcpyDeviceToHost));
+    cudaFree(d);
+    cudaFree(bins);
+    free(h);
+    return fnv(hb, sizeof(hb), H0);
+}
+
+static uint64_t case_indirect(void)
+{
+    const int n = 100000;
+    float *data, *h = (float *)malloc(n * sizeof(float));
+    Holder hh, *dh;
+    for (int i = 0; i < n; i++)
+        h[i] = (float)i * 0.25f;
+    CHECK(cudaMalloc(&data, n * sizeof(float)));
+    CHECK(cudaMemcpy(data, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    hh.data = data;
+    hh.n = n;
+    CHECK(cudaMalloc(&dh, sizeof(Holder)));
+    CHECK(cudaMemcpy(dh, &hh, sizeof(hh), cudaMemcpyHostToDevice));
+    through_pointer<<<blocks(n), 256>>>(dh);
+    through_pointer<<<blocks(n), 256>>>(dh);
+    CHECK(cudaMemcpy(h, data, n * sizeof(float), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, n * sizeof(float), H0);
+    cudaFree(data);
+    cudaFree(dh);
+    free(h);
+    return s;
+}
+
+static uint64_t case_devglobal(void)
+{
+    // g_counter is never written by the host: only kernels change it.
+    float t[256];
+    for (int r = 0; r < 3; r++)
+        bump_global<<<blocks(5000), 256>>>(5000);
+    unsigned long long c = 0;
+    CHECK(cudaMemcpyFromSymbol(&c, g_counter, sizeof(c)));
+    CHECK(cudaMemcpyFromSymbol(t, g_table, sizeof(t)));
+    return fnv(t, sizeof(t), fnv(&c, sizeof(c), H0));
+}
+
+static uint64_t case_tosymbol(void)
+{
+    float t[256];
+    for (int i = 0; i < 256; i++)
+        t[i] = (float)i;
+    CHECK(cudaMemcpyToSymbol(g_table, t, sizeof(t)));
+    bump_global<<<1, 256>>>(256);
+    bump_global<<<1, 256>>>(256);
+    CHECK(cudaMemcpyFromSymbol(t, g_table, sizeof(t)));
+    return fnv(t, sizeof(t), H0);
+}
+
+static uint64_t case_uninit(void)
+{
+    const int n = 1 << 18;
+    unsigned *d, *h = (unsigned *)malloc(n * sizeof(unsigned));
+    CHECK(cudaMalloc(&d, n * sizeof(unsigned))); // never written by the host
+    rmw_uninit<<<blocks(n), 256>>>(d, n);
+    rmw_uninit<<<blocks(n), 256>>>(d, n);
+    CHECK(cudaMemcpy(h, d, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, n * sizeof(unsigned), H0);
+    cudaFree(d);
+    free(h);
+    return s;
+}
+
+static uint64_t case_memset(void)
+{
+    const int n = 1 << 18;
+    float *d, *h = (float *)malloc(n * sizeof(float));
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemset(d, 0x3f, n * sizeof(float)));
+    scale_by<<<blocks(n), 256>>>(d, n, 1.5f);
+    CHECK(cudaMemset(d, 0x40, 1024 * sizeof(float)));
+    scale_by<<<blocks(n), 256>>>(d, n, 0.75f);
+    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, n * sizeof(float), H0);
+    cudaFree(d);
+    free(h);
+    return s;
+}
+
+static uint64_t case_managed(void)
+{
+    const int n = 1 << 16;
+    float *m;
+    CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+    for (int i = 0; i < n; i++)
+        m[i] = (float)i;
+    scale_by<<<blocks(n), 256>>>(m, n, 2.0f);
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; i += 7)
+        m[i] += 1.0f; // the host writes between launches
+    scale_by<<<blocks(n), 256>>>(m, n, 0.5f);
+    CHECK(cudaDeviceSynchronize());
+    uint64_t s = fnv(m, n * sizeof(float), H0);
+    cudaFree(m);
+    return s;
+}
+
+static uint64_t case_async_alloc(void)
+{
+    const int n = 1 << 16;
+    cudaStream_t st;
+    float *d, *h = (float *)malloc(n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(n - i);
+    CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    CHECK(cudaMallocAsync(&d, n * sizeof(float), st));
+    CHECK(cudaMemcpyAsync(d, h, n * sizeof(float), cudaMemcpyHostToDevice, st));
+    scale_by<<<blocks(n), 256, 0, st>>>(d, n, 1.25f);
+    scale_by<<<blocks(n), 256, 0, st>>>(d, n, 1.25f);
+    CHECK(cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, st));
+    CHECK(cudaFreeAsync(d, st));
+    CHECK(cudaStreamSynchronize(st));
+    uint64_t s = fnv(h, n * sizeof(float), H0);
+    cudaStreamDestroy(st);
+    free(h);
+    return s;
+}
+
+struct worker {
+    int id;
+    uint64_t sum;
+};
+static void *thread_body(void *arg)
+{
+    struct worker *w = (struct worker *)arg;
+    const int n = 1 << 16;
+    cudaStream_t s[2];
+    float *d[2], *h = (float *)malloc(n * sizeof(float));
+    for (int k = 0; k < 2; k++) {
+        CHECK(cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking));
+        CHECK(cudaMalloc(&d[k], n * sizeof(float)));
+        for (int i = 0; i < n; i++)
+            h[i] = (float)(i + w->id * 100 + k);
+        CHECK(cudaMemcpy(d[k], h, n * sizeof(float), cudaMemcpyHostToDevice));
+    }
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 2; k++)
+            scale_by<<<blocks(n), 256, 0, s[k]>>>(d[k], n, 1.0f + 0.125f * (r + k));
+    uint64_t sum = H0;
+    for (int k = 0; k < 2; k++) {
+        CHECK(cudaStreamSynchronize(s[k]));
+        CHECK(cudaMemcpy(h, d[k], n * sizeof(float), cudaMemcpyDeviceToHost));
+        sum = fnv(h, n * sizeof(float), sum);
+        cudaFree(d[k]);
+        cudaStreamDestroy(s[k]);
+    }
+    free(h);
+    w->sum = sum;
+    return NULL;
+}
+
+static uint64_t case_threads(void)
+{
+    enum { T = 4 };
+    pthread_t th[T];
+    struct worker w[T];
+    CHECK(cudaFree(0));
+    for (int t = 0; t < T; t++) {
+        w[t].id = t;
+        pthread_create(&th[t], NULL, thread_body, &w[t]);
+    }
+    uint64_t s = H0;
+    for (int t = 0; t < T; t++) {
+        pthread_join(th[t], NULL);
+        s = fnv(&w[t].sum, sizeof(w[t].sum), s);
+    }
+    return s;
+}
+
+static uint64_t case_graph(void)
+{
+    const int n = 1 << 16;
+    float *d, *h = (float *)malloc(n * sizeof(float));
+    cudaStream_t st;
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    for (int i = 0; i < n; i++)
+        h[i] = (float)i;
+    CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+    scale_by<<<blocks(n), 256, 0, st>>>(d, n, 1.5f); // captured: must not be replayed
+    CHECK(cudaStreamEndCapture(st, &g));
+    CHECK(cudaGraphInstantiate(&ge, g, 0));
+    CHECK(cudaGraphLaunch(ge, st));
+    CHECK(cudaGraphLaunch(ge, st));
+    scale_by<<<blocks(n), 256, 0, st>>>(d, n, 0.5f);
+    CHECK(cudaStreamSynchronize(st));
+    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, n * sizeof(float), H0);
+    free(h);
+    return s;
+}
+
+static const struct {
+    const char *name;
+    uint64_t (*run)(void);
+} cases[] = {
+    {"inplace", case_inplace},   {"atomic", case_atomic},     {"indirect", case_indirect},
+    {"devglobal", case_devglobal}, {"tosymbol", case_tosymbol}, {"uninit", case_uninit},
+    {"memset", case_memset},     {"managed", case_managed},   {"async", case_async_alloc},
+    {"threads", case_threads},   {"graph", case_graph},
+};
+
+int main(int argc, char **argv)
+{
+    int ran = 0;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        if (argc > 1 && strcmp(argv[1], "all") != 0 && strcmp(argv[1], cases[i].name) != 0)
+            continue;
+        print_sum(cases[i].name, cases[i].run());
+        ran++;
+    }
+    if (!ran) {
+        fprintf(stderr, "usage: %s [all|inplace|atomic|...]\n", argv[0]);
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# run-gpu-tests.sh - the GPU tests (run on a machine with a GPU: `make gpu-test`).
+# On a machine without a GPU every test reports SKIPPED.  Prints one
+# "gpu: N passed, N failed, N skipped" line at the end.
+# OUT (optional): where logs and outputs go (default build/gpu-test-out).
+B=${BUILD:-build}
+G=$B/tests/gpu
+LIB=$(cd "$B" && pwd)/libgpuprof.so
+OUT=${GPU_TEST_OUT:-$B/gpu-test-out}
+mkdir -p "$OUT"
+pass=0; fail=0; skip=0
+ok() { pass=$((pass + 1)); echo "PASS $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
+
+CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    for c in no_cuda $CASES driver_api known_work; do skipped "$c: no GPU on this machine"; done
+    echo "gpu: $pass passed, $fail failed, $skip skipped"
+    exit 0
+fi
+nvidia-smi -L
+
+# 1. a program that never touches CUDA: same stdout, nothing on stderr
+$G/no_cuda >"$OUT/nc.plain"
+LD_PRELOAD=$LIB $G/no_cuda >"$OUT/nc.prof" 2>"$OUT/nc.err"
+if cmp -s "$OUT/nc.plain" "$OUT/nc.prof" && [ ! -s "$OUT/nc.err" ]; then ok "no_cuda: unchanged, silent"
+else bad "no_cuda: output changed or stderr not empty"; cat "$OUT/nc.err"; fi
+
+# 2. results unchanged under a 2-pass metric set, static and shared cudart
+for link in static shared; do
+    for c in $CASES; do
+        exp=$($G/replay_cases_$link $c 2>&1)
+        got=$(GPUPROF_OUTPUT=$OUT/rc-$link-$c timeout 300 env LD_PRELOAD=$LIB \
+              $G/replay_cases_$link $c 2>"$OUT/rc-$link-$c.err")
+        rc=$?
+        passes=$(grep -o '"passes":[0-9]*' "$OUT/rc-$link-$c.jsonl" 2>/dev/null | sort -u | tr '\n' ' ')
+        if [ $rc -eq 0 ] && [ "$exp" = "$got" ] && grep -q '"passes":[2-9]' "$OUT/rc-$link-$c.jsonl" 2>/dev/null; then
+            ok "$link $c: $got ($passes)"
+        else
+            bad "$link $c: plain '$exp' profiled '$got' rc=$rc passes: $passes"; tail -5 "$OUT/rc-$link-$c.err"
+        fi
+    done
+done
+
+# 3. driver API program: cuModuleLoadData, cuLaunchKernel, Ex (cluster), cooperative
+exp=$($G/driver_api $G/drv_kernels.cubin 2>&1)
+got=$(GPUPROF_OUTPUT=$OUT/drv LD_PRELOAD=$LIB $G/driver_api $G/drv_kernels.cubin 2>"$OUT/drv.err")
+apis=$(grep -o '"api":"[A-Za-z_]*"' "$OUT/drv.jsonl" 2>/dev/null | sort | uniq -c | tr '\n' ' ')
+if [ "$exp" = "$got" ] && grep -q cuLaunchKernelEx "$OUT/drv.jsonl" && grep -q cuLaunchCooperativeKernel "$OUT/drv.jsonl"; then
+    ok "driver_api: $got; $apis"
+else bad "driver_api: plain '$exp' profiled '$got'; $apis"; tail -5 "$OUT/drv.err"; fi
+
+# 4. CUDA_INJECTION64_PATH alone
+got=$(GPUPROF_OUTPUT=$OUT/inj CUDA_INJECTION64_PATH=$LIB $G/replay_cases_static inplace 2>"$OUT/inj.err")
+exp=$($G/replay_cases_static inplace)
+if [ "$exp" = "$got" ] && grep -q '"type":"launch"' "$OUT/inj.jsonl" 2>/dev/null; then ok "CUDA_INJECTION64_PATH"
+else bad "CUDA_INJECTION64_PATH: '$got'"; tail -3 "$OUT/inj.err"; fi
+
+# 5. snapshot in pinned host memory; no snapshot at all (one pass only)
+for mode in host none; do
+    got=$(GPUPROF_SNAPSHOT=$mode GPUPROF_OUTPUT=$OUT/snap-$mode LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/snap-$mode.err")
+    case $mode in
+        host) want='"snapshot":"host"' ;;
+        none) want='"snapshot":"unavailable"' ;;
+    esac
+    if [ "$exp" = "$got" ] && grep -q "$want" "$OUT/snap-$mode.jsonl"; then ok "GPUPROF_SNAPSHOT=$mode"
+    else bad "GPUPROF_SNAPSHOT=$mode: '$got'"; tail -3 "$OUT/snap-$mode.err"; fi
+done
+
+# 6. bad input: malformed variable, unknown metric -> one message, program runs on
+got=$(GPUPROF_LAUNCH_COUNT=abc LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/bad1.err")
+if [ "$exp" = "$got" ] && grep -q "GPUPROF_LAUNCH_COUNT='abc'" "$OUT/bad1.err"; then ok "malformed variable: $(head -1 "$OUT/bad1.err")"
+else bad "malformed variable"; cat "$OUT/bad1.err"; fi
+got=$(GPUPROF_METRICS=dram__bytes_raed.sum,gpu__time_duration.sum GPUPROF_OUTPUT=$OUT/bad2 LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/bad2.err")
+if [ "$exp" = "$got" ] && grep -q "close matches" "$OUT/bad2.err" && grep -q gpu__time_duration "$OUT/bad2.jsonl"; then ok "unknown metric: $(grep 'close matches' "$OUT/bad2.err" | head -1)"
+else bad "unknown metric"; cat "$OUT/bad2.err"; fi
+
+# 7. filters: include regex, per-kernel limit, skip/count
+GPUPROF_KERNEL_INCLUDE='scale' GPUPROF_MAX_PER_KERNEL=1 GPUPROF_OUTPUT=$OUT/filt LD_PRELOAD=$LIB $G/replay_cases_static all >/dev/null 2>"$OUT/filt.err"
+n=$(grep -c '"type":"launch"' "$OUT/filt.jsonl" 2>/dev/null)
+other=$(grep '"type":"launch"' "$OUT/filt.jsonl" | grep -vc 'scale_by')
+if [ "$n" = 1 ] && [ "$other" = 0 ]; then ok "filters: include + per-kernel limit -> $n record"
+else bad "filters: $n records, $other not matching"; tail -5 "$OUT/filt.err"; fi
+
+# 8. known work: exact counts, DRAM within 1%, and ncu side by side
+$G/known_work 1 >"$OUT/known.expect"
+GPUPROF_OUTPUT=$OUT/known LD_PRELOAD=$LIB $G/known_work 1 >/dev/null 2>"$OUT/known.err"
+METRICS=$(python3 -c "import json;r=[json.loads(l) for l in open('$OUT/known.jsonl')];print(','.join(m for m in [x for x in r if x['type']=='launch'][0]['metrics'] if not m.endswith('peak_sustained')))")
+if command -v ncu >/dev/null 2>&1; then
+    ncu --csv --page raw --print-units base --clock-control none --cache-control all \
+        --metrics "$METRICS" $G/known_work 1 >"$OUT/known.ncu.csv" 2>"$OUT/known.ncu.err"
+    python3 tests/gpu/check_known.py "$OUT/known.expect" "$OUT/known.jsonl" "$OUT/known.ncu.csv" | tee "$OUT/known.table"
+else
+    python3 tests/gpu/check_known.py "$OUT/known.expect" "$OUT/known.jsonl" | tee "$OUT/known.table"
+    skipped "ncu comparison: ncu not installed"
+fi
+line=$(grep '^known:' "$OUT/known.table")
+p=$(echo "$line" | sed -E 's/known: ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+
+echo "gpu: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

@@ -1,0 +1,124 @@
+/* test_config.c - GPUPROF_* parsing (defaults, every variable, malformed
+ * values with the message naming variable and accepted values) and the
+ * launch filters. */
+#include "preload/config.h"
+#include "preload/filter.h"
+#include "tests/unit/gp_test.h"
+#include "util/strutil.h"
+
+static const char *const *env_table;
+
+static const char *fake_env(const char *name)
+{
+    for (const char *const *p = env_table; p && *p; p += 2)
+        if (strcmp(p[0], name) == 0)
+            return p[1];
+    return NULL;
+}
+
+static int parse(const char *const *table, gp_config *cfg, char *err, size_t len)
+{
+    env_table = table;
+    return gp_config_parse(cfg, fake_env, err, len);
+}
+
+int main(void)
+{
+    gp_config c;
+    char err[2048];
+
+    /* defaults */
+    static const char *const none[] = {NULL};
+    GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && err[0] == '\0');
+    GP_CHECK(c.enabled == 1 && c.write_csv && c.write_json && c.launch_count == -1 &&
+             c.max_per_kernel == -1 && c.launch_skip == 0 && c.flush_caches == 1 &&
+             c.snapshot_where == GP_SNAP_AUTO && !c.metrics_replace && c.n_metrics == 0);
+    GP_CHECK_STR(c.output, "gpuprof-%p");
+    gp_config_free(&c);
+
+    /* every variable, valid */
+    static const char *const all[] = {
+        "GPUPROF_ENABLE", "1", "GPUPROF_OUTPUT", "/tmp/run-%h-%p", "GPUPROF_FORMAT", "csv",
+        "GPUPROF_METRICS", "+dram__bytes_read.sum, @extended", "GPUPROF_KERNEL_INCLUDE",
+        "regex:^gemm", "GPUPROF_KERNEL_EXCLUDE", "small$", "GPUPROF_KERNEL_NAME_BASE",
+        "demangled", "GPUPROF_LAUNCH_SKIP", "3", "GPUPROF_LAUNCH_COUNT", "10",
+        "GPUPROF_MAX_PER_KERNEL", "2", "GPUPROF_LOG_LEVEL", "debug", "GPUPROF_SNAPSHOT", "host",
+        "GPUPROF_SNAPSHOT_RESERVE_MB", "256", "GPUPROF_CACHE_CONTROL", "none", "GPUPROF_SUMMARY",
+        "0", "GPUPROF_CROSSCHECK", "0", NULL};
+    GP_CHECK_MSG(parse(all, &c, err, sizeof(err)) == 0, "%s", err);
+    GP_CHECK(c.write_csv && !c.write_json && !c.metrics_replace && c.metrics_extended &&
+             c.n_metrics == 1 && strcmp(c.metrics[0], "dram__bytes_read.sum") == 0);
+    GP_CHECK(c.launch_skip == 3 && c.launch_count == 10 && c.max_per_kernel == 2 &&
+             c.log_level == 3 && c.snapshot_where == GP_SNAP_HOST && c.reserve_mb == 256 &&
+             c.flush_caches == 0 && c.summary == 0 && c.crosscheck == 0 &&
+             c.name_base == GP_NAME_DEMANGLED);
+    GP_CHECK(gp_filter_name_matches(&c, "gemm_kernel(float*)"));
+    GP_CHECK(!gp_filter_name_matches(&c, "my_gemm"));
+    GP_CHECK(!gp_filter_name_matches(&c, "gemm_small"));
+    gp_config_free(&c);
+
+    /* a plain list replaces the default set */
+    static const char *const repl[] = {"GPUPROF_METRICS", "a__b.sum,c__d.max", NULL};
+    GP_CHECK(parse(repl, &c, err, sizeof(err)) == 0 && c.metrics_replace && c.n_metrics == 2);
+    gp_config_free(&c);
+
+    /* malformed values: one line per variable, naming it and the accepted values */
+    static const char *const bad[] = {"GPUPROF_LAUNCH_COUNT", "ten", "GPUPROF_SNAPSHOT", "disk",
+                                      "GPUPROF_KERNEL_INCLUDE", "([", "GPUPROF_METRICS",
+                                      "dram bytes", "GPUPROF_OUTPUT", "out-%q",
+                                      "GPUPROF_LAUNCH_SKIP", "-1", "GPUPROF_FORMAT", "xml",
+                                      NULL};
+    GP_CHECK(parse(bad, &c, err, sizeof(err)) == 7);
+    GP_CHECK(strstr(err, "GPUPROF_LAUNCH_COUNT='ten' is not valid: expected a whole number") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_SNAPSHOT='disk' is not valid: accepted values: auto, device, host, none") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_KERNEL_INCLUDE='([' is not valid") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_METRICS='dram bytes'") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_OUTPUT='out-%q'") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_LAUNCH_SKIP='-1'") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_FORMAT='xml'") != NULL);
+    int lines = 1;
+    for (const char *p = err; *p; p++)
+        lines += *p == '\n';
+    GP_CHECK(lines == 7);
+    /* malformed values keep their defaults */
+    GP_CHECK(c.launch_count == -1 && c.snapshot_where == GP_SNAP_AUTO && !c.have_include);
+    gp_config_free(&c);
+
+    /* filters, as Nsight Compute counts them: skip and count over matching launches */
+    static const char *const filt[] = {"GPUPROF_KERNEL_INCLUDE", "^k", "GPUPROF_LAUNCH_SKIP", "1",
+                                       "GPUPROF_LAUNCH_COUNT", "3", "GPUPROF_MAX_PER_KERNEL", "2",
+                                       NULL};
+    GP_CHECK(parse(filt, &c, err, sizeof(err)) == 0);
+    gp_filter_state st = {0, 0};
+    uint64_t ka = 0, kb = 0;
+    int seq[8];
+    seq[0] = gp_filter_decide(&c, &st, 1, &ka); /* skipped: first match */
+    seq[1] = gp_filter_decide(&c, &st, 0, &kb); /* name filter */
+    seq[2] = gp_filter_decide(&c, &st, 1, &ka); /* profiled (ka=1) */
+    seq[3] = gp_filter_decide(&c, &st, 1, &ka); /* profiled (ka=2) */
+    seq[4] = gp_filter_decide(&c, &st, 1, &ka); /* per-kernel limit */
+    seq[5] = gp_filter_decide(&c, &st, 1, &kb); /* profiled (3rd overall) */
+    seq[6] = gp_filter_decide(&c, &st, 1, &kb); /* launch count reached */
+    GP_CHECK(seq[0] == GP_SKIP_LAUNCH && seq[1] == GP_SKIP_NAME && seq[2] == GP_PROFILE &&
+             seq[3] == GP_PROFILE && seq[4] == GP_SKIP_PER_KERNEL && seq[5] == GP_PROFILE &&
+             seq[6] == GP_SKIP_COUNT);
+    GP_CHECK(st.profiled == 3 && st.matched == 6 && ka == 2 && kb == 1);
+    gp_config_free(&c);
+
+    /* the name the regexes see */
+    char buf[256];
+    gp_function_name("void ns::gemm<float, 4>(float*, int)", buf, sizeof(buf));
+    GP_CHECK_STR(buf, "ns::gemm<float, 4>");
+    gp_function_name("add_one(float*, int)", buf, sizeof(buf));
+    GP_CHECK_STR(buf, "add_one");
+    gp_function_name("drv_inc", buf, sizeof(buf));
+    GP_CHECK_STR(buf, "drv_inc");
+
+    /* output path placeholders */
+    GP_CHECK(gp_expand_path("r-%h-%p-%%.x", 42, "node7", buf, sizeof(buf)) == 0);
+    GP_CHECK_STR(buf, "r-node7-42-%.x");
+    GP_CHECK(gp_expand_path("bad-%z", 1, "h", buf, sizeof(buf)) == -1);
+    GP_CHECK(gp_expand_path("%p%p%p", 123456, "h", buf, 8) == -1); /* too long */
+    GP_CHECK(gp_edit_distance("dram__bytes_raed", "dram__bytes_read") == 2);
+    return gp_test_finish("config");
+}

@@ -1,0 +1,116 @@
+/* test_output.c - the CSV and JSON-lines writers: escaping, NaN as null /
+ * empty (never 0), units in the header, the summary record. */
+#include "preload/output.h"
+#include "preload/summary.h"
+#include "tests/unit/gp_test.h"
+
+#include <stdlib.h>
+
+static char *capture(void (*fn)(FILE *, const void *), const void *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(f, arg);
+    fclose(f);
+    return buf;
+}
+
+static void w_json(FILE *f, const void *r) { gp_json_write_launch(f, r); }
+static void w_csvh(FILE *f, const void *r) { gp_csv_write_header(f, r); }
+static void w_csv(FILE *f, const void *r) { gp_csv_write_launch(f, r); }
+static void w_dev(FILE *f, const void *d) { gp_json_write_device(f, d); }
+static void w_sum(FILE *f, const void *s) { gp_summary_write_json(s, f); }
+static void w_print(FILE *f, const void *s) { gp_summary_print(s, f, "out/base", 1); }
+
+int main(void)
+{
+    const char *names[] = {"dram__bytes_read.sum", "gpu__time_duration.sum",
+                           "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"};
+    const char *units[] = {"byte", "ns", "inst"};
+    double values[] = {1048576.0, 2500.5, NAN};
+    const char *missing[] = {NULL, NULL, "not collected: no memory for a replay snapshot"};
+    gp_launch_record r = {0};
+    r.launch_id = 7;
+    r.pid = 99;
+    r.host = "node\"1";
+    r.kernel = "void k<int, 2>(float*, int)";
+    r.mangled = "_Z1kILi2EEvPfi";
+    r.api = "cuLaunchKernel";
+    r.grid[0] = 4, r.grid[1] = r.grid[2] = 1;
+    r.block[0] = 256, r.block[1] = r.block[2] = 1;
+    r.cluster[0] = r.cluster[1] = r.cluster[2] = 1;
+    r.regs_per_thread = 32;
+    r.passes = 2;
+    r.snapshot = "device";
+    r.bytes_saved = r.bytes_restored = 4096;
+    r.replay_ms = 1.25;
+    r.caches_flushed = 1;
+    r.n_metrics = 3;
+    r.metric_names = names;
+    r.metric_units = units;
+    r.values = values;
+    r.missing = missing;
+
+    char *j = capture(w_json, &r);
+    GP_CHECK(strstr(j, "\"type\":\"launch\"") && strstr(j, "\"launch_id\":7"));
+    GP_CHECK(strstr(j, "\"host\":\"node\\\"1\"") != NULL); /* quote escaped */
+    GP_CHECK(strstr(j, "\"dram__bytes_read.sum\":1048576") != NULL);
+    GP_CHECK(strstr(j, "\"gpu__time_duration.sum\":2500.5") != NULL);
+    GP_CHECK(strstr(j, "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\":null") != NULL);
+    GP_CHECK(strstr(j, "\"missing\":{\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\":"
+                       "\"not collected: no memory for a replay snapshot\"}") != NULL);
+    GP_CHECK(strstr(j, "\"grid\":[4,1,1]") && strstr(j, "\"passes\":2"));
+    GP_CHECK(j[strlen(j) - 1] == '\n' && strchr(j, '\n') == j + strlen(j) - 1); /* one line */
+    free(j);
+
+    char *h = capture(w_csvh, &r);
+    GP_CHECK(strncmp(h, "launch_id,device,context,stream,kernel,mangled,", 47) == 0);
+    GP_CHECK(strstr(h, ",dram__bytes_read.sum [byte],gpu__time_duration.sum [ns],") != NULL);
+    free(h);
+    char *c = capture(w_csv, &r);
+    GP_CHECK(strstr(c, ",\"void k<int, 2>(float*, int)\",") != NULL); /* quoted: has commas */
+    size_t l = strlen(c);
+    GP_CHECK(l > 2 && strcmp(c + l - 2, ",\n") == 0); /* missing value: empty, not 0 */
+    GP_CHECK(strstr(c, ",1048576,2500.5,") != NULL);
+    free(c);
+
+    gp_device_facts d = {0};
+    d.ordinal = 0;
+    strcpy(d.name, "NVIDIA H100 80GB HBM3");
+    strcpy(d.chip, "GH100");
+    d.sm_count = 132;
+    d.warp_size = 32;
+    d.max_threads_per_sm = 2048;
+    d.mem_clock_khz = 2619000;
+    d.mem_bus_width_bits = 5120;
+    char *dj = capture(w_dev, &d);
+    GP_CHECK(strstr(dj, "\"chip\":\"GH100\"") && strstr(dj, "\"max_warps_per_sm\":64"));
+    GP_CHECK(strstr(dj, "\"dram_bytes_per_s_theoretical\":3352320000000") != NULL);
+    free(dj);
+
+    gp_summary s;
+    gp_summary_init(&s);
+    s.launches_seen = 5;
+    s.launches_profiled = 2;
+    s.passes = 4;
+    gp_summary_skip(&s, "name filter");
+    gp_summary_skip(&s, "name filter");
+    gp_summary_skip(&s, "launch skip");
+    gp_summary_unprofiled(&s, 3, "k", "launched during stream capture");
+    gp_summary_kernel_seen(&s, 11, "k", 1);
+    gp_summary_kernel_seen(&s, 12, "k", 0);
+    gp_summary_activity(&s, 11, 1000, "k", 0);
+    gp_summary_activity(&s, 99, 1000, "k", 0); /* a replay pass: not the program's */
+    char *sj = capture(w_sum, &s);
+    GP_CHECK(strstr(sj, "\"skipped\":{\"name filter\":2,\"launch skip\":1}") != NULL);
+    GP_CHECK(strstr(sj, "\"launches_activity\":1") && strstr(sj, "\"launches_not_executed\":1"));
+    GP_CHECK(strstr(sj, "{\"launch_id\":3,\"kernel\":\"k\",\"reason\":\"launched during stream capture\"}") != NULL);
+    free(sj);
+    char *sp = capture(w_print, &s);
+    GP_CHECK(strstr(sp, "5 kernel launches seen, 2 profiled in 4 passes, 3 not profiled") != NULL);
+    GP_CHECK(strstr(sp, "2 name filter, 1 launch skip") != NULL);
+    GP_CHECK(strstr(sp, "results: out/base.jsonl, out/base.csv") != NULL);
+    free(sp);
+    return gp_test_finish("output");
+}
