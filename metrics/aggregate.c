@@ -1,0 +1,85 @@
+/* aggregate.c - see aggregate.h. */
+#include "aggregate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_aggregate_init(gp_kernel_agg *k, const char *kernel, int device)
+{
+    size_t n = strlen(kernel) + 1;
+    memset(k, 0, sizeof *k);
+    k->kernel = malloc(n);
+    if (!k->kernel)
+        return -1;
+    memcpy(k->kernel, kernel, n);
+    k->device = device;
+    k->main_time = -1;
+    return 0;
+}
+
+void gp_aggregate_free(gp_kernel_agg *k)
+{
+    free(k->kernel);
+    k->kernel = NULL;
+}
+
+void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row *row,
+                      const gp_occ_result *occ)
+{
+    double t = row->v[GP_M_DURATION];
+    double w = isnan(t) ? 0 : t;
+    size_t i;
+    k->launches++;
+    for (i = 0; i < GP_DERIVED_COUNT; i++) {
+        double v = row->v[i];
+        if (isnan(v)) {
+            if (!k->first_why[i][0])
+                snprintf(k->first_why[i], sizeof k->first_why[i], "%s", row->why[i]);
+            continue;
+        }
+        k->present[i]++;
+        k->sum[i] += v;
+        k->wsum[i] += v * w;
+        k->weight[i] += w;
+    }
+    /* a launch without a duration still defines the configuration if it is
+     * the first one */
+    if (w > k->main_time) {
+        k->main_time = w;
+        k->threads_per_block = gp_record_threads_per_block(l);
+        k->blocks = gp_record_blocks(l);
+        k->smem_per_block = l->static_smem + l->dynamic_smem;
+        k->regs_per_thread = l->regs_per_thread;
+        k->cluster_size = l->cluster[0] * l->cluster[1] * l->cluster[2];
+        k->occ = *occ;
+    }
+}
+
+void gp_aggregate_finish(gp_kernel_agg *k)
+{
+    size_t i;
+    for (i = 0; i < GP_DERIVED_COUNT; i++) {
+        double *v = &k->row.v[i];
+        char *why = k->row.why[i];
+        why[0] = 0;
+        if (k->present[i] == 0) {
+            *v = NAN;
+            snprintf(why, GP_EXPR_WHY, "%s", k->first_why[i][0] ? k->first_why[i] : "no launches");
+        } else if (gp_derived_agg(i) == GP_AGG_SUM) {
+            if (k->present[i] < k->launches) {
+                *v = NAN;
+                snprintf(why, GP_EXPR_WHY, "n/a in %ld of %ld launches: %s",
+                         k->launches - k->present[i], k->launches, k->first_why[i]);
+            } else {
+                *v = k->sum[i];
+            }
+        } else if (k->weight[i] > 0) {
+            *v = k->wsum[i] / k->weight[i];
+        } else {
+            /* no durations: the plain mean is the best there is */
+            *v = k->sum[i] / (double)k->present[i];
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/* aggregate.h - launches of one kernel combined into one row: "sum" metrics
+ * add up, "time" metrics are means weighted by each launch's duration
+ * (derived.def says which).  A sum with a missing launch is n/a (a partial
+ * sum would understate); a weighted mean uses the launches that have the
+ * value and says nothing is missing only when all had it. */
+#ifndef GP_AGGREGATE_H
+#define GP_AGGREGATE_H
+
+#include "derived.h"
+#include "device.h"
+#include "occupancy.h"
+#include "record.h"
+
+typedef struct {
+    char *kernel;
+    int device;
+    long launches;
+    /* accumulators */
+    double sum[GP_DERIVED_COUNT], wsum[GP_DERIVED_COUNT], weight[GP_DERIVED_COUNT];
+    long present[GP_DERIVED_COUNT];
+    char first_why[GP_DERIVED_COUNT][GP_EXPR_WHY];
+    /* the launch configuration that took the most time */
+    double main_time;
+    long threads_per_block, blocks, smem_per_block, regs_per_thread, cluster_size;
+    gp_occ_result occ;
+    /* results, after gp_aggregate_finish */
+    gp_derived_row row;
+} gp_kernel_agg;
+
+/* Starts an accumulator (kernel name copied).  Returns 0 or -1 (memory). */
+int gp_aggregate_init(gp_kernel_agg *k, const char *kernel, int device);
+void gp_aggregate_free(gp_kernel_agg *k);
+
+/* Adds one launch's derived row; occ is the launch's occupancy. */
+void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row *row,
+                      const gp_occ_result *occ);
+
+/* Computes k->row from the accumulators. */
+void gp_aggregate_finish(gp_kernel_agg *k);
+
+#endif

@@ -1,0 +1,68 @@
+/* facts.c - values of the facts of facts.def; see facts.h. */
+#include "facts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const gp_fact_def gp_fact_defs[] = {
+#define GP_FACT(name, unit, desc, source, value) {name, unit, desc},
+#include "facts.def"
+#undef GP_FACT
+};
+const size_t gp_fact_count = sizeof gp_fact_defs / sizeof gp_fact_defs[0];
+
+static int gp_facts_index(const char *name, size_t len)
+{
+    size_t i;
+    for (i = 0; i < gp_fact_count; i++)
+        if (strncmp(gp_fact_defs[i].name, name, len) == 0 && gp_fact_defs[i].name[len] == 0)
+            return (int)i;
+    return -1;
+}
+
+int gp_facts_known(const char *name, size_t len)
+{
+    return gp_facts_index(name, len) >= 0;
+}
+
+/* Which struct each fact needs, so an absent one gives n/a before any
+ * dereference. */
+static const void *gp_facts_source(const gp_facts *f, const char *source)
+{
+    if (strcmp(source, "launch") == 0)
+        return f->launch;
+    if (strcmp(source, "device") == 0)
+        return f->device;
+    if (strcmp(source, "occ") == 0)
+        return f->occ;
+    return f->peaks;
+}
+
+int gp_facts_lookup(const gp_facts *f, const char *name, size_t len, double *v, char *why,
+                    size_t whylen)
+{
+    int i = gp_facts_index(name, len), k = 0;
+    if (i < 0)
+        return -1;
+#define GP_FACT(fname, unit, desc, source, value)                                                  \
+    if (k++ == i) {                                                                                \
+        if (!gp_facts_source(f, #source)) {                                                        \
+            *v = NAN;                                                                              \
+            snprintf(why, whylen, "%s unknown (no %s data)", fname, #source);                    \
+            return 0;                                                                              \
+        }                                                                                          \
+        *v = (value);                                                                              \
+    }
+#include "facts.def"
+#undef GP_FACT
+    if (isnan(*v)) {
+        if (strncmp(name, "peak.", 5) == 0)
+            snprintf(why, whylen, "%.*s: %s", (int)len, name,
+                     f->peaks->source[0] ? "not in the peaks file"
+                                         : "no peaks file (gpuprof-report --peaks FILE)");
+        else
+            snprintf(why, whylen, "%.*s unknown", (int)len, name);
+    }
+    return 0;
+}

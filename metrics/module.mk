@@ -1,0 +1,56 @@
+# metrics/module.mk - derived metrics, occupancy, roofline, verdicts and the
+# report (library part: build/libgpmetrics.a, linked into gpuprof-report and,
+# for gp_report_summarize_jsonl, into libgpuprof.so).
+
+GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
+                   roofline verdict aggregate load format report_text report_csv report_html \
+                   report_api
+GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o)
+GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
+GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
+GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
+
+# The checker/generator: a host tool built from the same parser and fact table
+# the report uses, run on derived.def before anything includes it.
+GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c \
+                       metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
+                       metrics/textfile.c
+$(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
+                   $(wildcard metrics/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Imetrics $(filter-out -MMD -MP,$(CFLAGS)) $(GP_METRICS_GEN_SRCS) -o $@ -lm
+
+$(GP_METRICS_HDR): $(GP_METRICS_GEN)
+	$(GP_METRICS_GEN) --header $@
+
+# The user guide's metric list, generated from the same definitions.
+docs/metrics-list.md: $(GP_METRICS_GEN)
+	$(GP_METRICS_GEN) --doc $@
+
+$(GP_METRICS_OBJS): $(GP_METRICS_HDR)
+$(BUILD)/metrics/%.o: CPPFLAGS += -Imetrics
+
+$(GP_METRICS_LIB): $(GP_METRICS_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
+
+# Unit tests (no GPU).
+GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report
+$(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
+$(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
+$(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)
+	$(CC) $(CFLAGS) $^ -o $@ -lm
+UNIT_TESTS += $(GP_METRICS_TESTS:%=$(BUILD)/tests/report/%)
+# the shell tests need the command and the generated list (`make test` builds
+# only UNIT_TESTS): order-only, so they are not linked in
+$(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.md
+TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
+                tests/report/test_html_chromium.sh
+
+# tests/gpu/*/module.mk are three levels deep, below the top Makefile's
+# */*/module.mk: include ours from here (once).
+ifndef GP_PLANTED_MK
+include $(wildcard tests/gpu/planted/module.mk tests/gpu/occupancy/module.mk)
+endif

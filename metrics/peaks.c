@@ -1,0 +1,155 @@
+/* peaks.c - reading measured ceilings; see peaks.h. */
+#include "peaks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textfile.h"
+
+void gp_peaks_none(gp_peaks *p)
+{
+    memset(p, 0, sizeof *p);
+    p->fp32_flops_per_s = p->fp64_flops_per_s = p->fp16_flops_per_s = NAN;
+    p->dram_bytes_per_s = p->l2_bytes_per_s = p->l1_bytes_per_s = NAN;
+}
+
+static double *gp_peaks_slot(gp_peaks *p, const char *key)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } map[] = {
+        {"fp32_flops_per_s", offsetof(gp_peaks, fp32_flops_per_s)},
+        {"fp64_flops_per_s", offsetof(gp_peaks, fp64_flops_per_s)},
+        {"fp16_flops_per_s", offsetof(gp_peaks, fp16_flops_per_s)},
+        {"dram_bytes_per_s", offsetof(gp_peaks, dram_bytes_per_s)},
+        {"l2_bytes_per_s", offsetof(gp_peaks, l2_bytes_per_s)},
+        {"l1_bytes_per_s", offsetof(gp_peaks, l1_bytes_per_s)},
+    };
+    size_t i;
+    for (i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i].key, key) == 0)
+            return (double *)((char *)p + map[i].off);
+    return NULL;
+}
+
+/* Number from a plain number or from {"value": x} (a measured figure with
+ * its statistics). */
+static double gp_peaks_value(const gp_json *v)
+{
+    if (v && v->type == GP_JSON_OBJECT) {
+        double x = gp_json_number(gp_json_get(v, "value"));
+        if (isnan(x))
+            x = gp_json_number(gp_json_get(v, "median"));
+        return x;
+    }
+    return gp_json_number(v);
+}
+
+static int gp_peaks_take(gp_peaks *p, const char *key, double x)
+{
+    double *slot = gp_peaks_slot(p, key);
+    if (!slot || isnan(x))
+        return 0;
+    if (x <= 0)
+        return -1;
+    *slot = x;
+    return 1;
+}
+
+int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen)
+{
+    const gp_json *obj = doc, *res;
+    const char *dev;
+    size_t i;
+    int found = 0, r;
+    if (!doc || doc->type != GP_JSON_OBJECT) {
+        snprintf(err, errlen, "the peaks file is not a JSON object");
+        return -1;
+    }
+    if (gp_json_get(doc, "peaks"))
+        obj = gp_json_get(doc, "peaks");
+    if ((dev = gp_json_string(gp_json_get(doc, "device"))))
+        snprintf(p->device, sizeof p->device, "%s", dev);
+    if (obj->type == GP_JSON_OBJECT) {
+        for (i = 0; i < obj->n; i++) {
+            if ((r = gp_peaks_take(p, obj->keys[i], gp_peaks_value(&obj->items[i]))) < 0)
+                goto bad;
+            found += r;
+        }
+    }
+    /* gpupeak/1 (docs/gpupeak.md): throughput.<name>.value, bandwidth.<name>.value */
+    {
+        static const struct {
+            const char *group, *name, *key;
+        } g1[] = {
+            {"throughput", "fp32_fma", "fp32_flops_per_s"},
+            {"throughput", "fp64_fma", "fp64_flops_per_s"},
+            {"throughput", "fp16x2_fma", "fp16_flops_per_s"},
+            {"bandwidth", "dram_read", "dram_bytes_per_s"},
+            {"bandwidth", "dram_copy", "dram_bytes_per_s"}, /* read+write, preferred */
+            {"bandwidth", "l2_read", "l2_bytes_per_s"},
+            {"bandwidth", "l1_read", "l1_bytes_per_s"},
+        };
+        const gp_json *devobj = gp_json_get(doc, "device");
+        if ((dev = gp_json_string(gp_json_get(devobj, "name"))))
+            snprintf(p->device, sizeof p->device, "%s", dev);
+        for (i = 0; i < sizeof g1 / sizeof g1[0]; i++) {
+            const gp_json *v = gp_json_get(gp_json_get(doc, g1[i].group), g1[i].name);
+            if (v && (r = gp_peaks_take(p, g1[i].key, gp_peaks_value(v))) < 0)
+                goto bad;
+            found += v ? r : 0;
+        }
+    }
+    res = gp_json_get(doc, "results");
+    if (res && res->type == GP_JSON_ARRAY) {
+        for (i = 0; i < res->n; i++) {
+            const char *name = gp_json_string(gp_json_get(&res->items[i], "name"));
+            if (name && (r = gp_peaks_take(p, name, gp_peaks_value(&res->items[i]))) < 0)
+                goto bad;
+            found += name ? r : 0;
+        }
+    }
+    if (!found) {
+        snprintf(err, errlen,
+                 "the peaks file has none of fp32_flops_per_s, fp64_flops_per_s, "
+                 "fp16_flops_per_s, dram_bytes_per_s, l2_bytes_per_s, l1_bytes_per_s");
+        return -1;
+    }
+    return 0;
+bad:
+    snprintf(err, errlen, "the peaks file has a zero or negative peak");
+    return -1;
+}
+
+int gp_peaks_load(const char *path, gp_peaks *p, char *err, size_t errlen)
+{
+    char perr[160];
+    size_t len;
+    char *text;
+    gp_json *doc;
+    int rc = -1;
+    gp_peaks_none(p);
+    text = gp_textfile_read(path, &len, perr, sizeof perr);
+    if (!text) {
+        snprintf(err, errlen, "cannot read peaks file %s: %s", path, perr);
+        return -1;
+    }
+    doc = gp_json_parse(text, len, perr, sizeof perr);
+    if (!doc) {
+        snprintf(err, errlen, "peaks file %s is not valid JSON (%s)", path, perr);
+        goto out;
+    }
+    if (gp_peaks_from_json(doc, p, perr, sizeof perr) < 0) {
+        snprintf(err, errlen, "%s: %s", path, perr);
+        goto out;
+    }
+    snprintf(p->source, sizeof p->source, "%s", path);
+    rc = 0;
+out:
+    gp_json_free(doc);
+    free(text);
+    return rc;
+}

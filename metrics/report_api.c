@@ -1,0 +1,26 @@
+/* report_api.c - see report_api.h. */
+#include "report_api.h"
+
+#include <stdlib.h>
+
+#include "report.h"
+
+int gp_report_summarize_jsonl(const char *jsonl_path, FILE *out, int top_n)
+{
+    gp_report *r;
+    int rc = -1;
+    if (!jsonl_path || !out)
+        return -1;
+    r = malloc(sizeof *r);
+    if (!r)
+        return -1;
+    gp_report_init(r, NULL);
+    if (gp_report_load(r, jsonl_path, NULL) < 0 || r->bad_lines)
+        goto out;
+    gp_report_finish(r);
+    rc = gp_report_summary(r, out, top_n);
+out:
+    gp_report_free(r);
+    free(r);
+    return rc;
+}

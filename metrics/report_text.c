@@ -1,0 +1,126 @@
+/* report_text.c - the text report and the terminal summary; see report.h. */
+#include <math.h>
+#include <string.h>
+
+#include "format.h"
+#include "report.h"
+
+double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
+{
+    double t = k->agg.row.v[GP_M_DURATION];
+    return r->total_time > 0 && !isnan(t) ? 100 * t / r->total_time : NAN;
+}
+
+static void gp_report_text_header(const gp_report *r, FILE *out)
+{
+    gp_fmtbuf fb = {.next = 0};
+    size_t i;
+    fprintf(out, "gpuprof report: %zu file%s, %ld launches of %zu kernels, %s of kernel time\n",
+            r->n_files, r->n_files == 1 ? "" : "s", r->launches, r->n,
+            gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
+    for (i = 0; i < r->n_devices; i++)
+        fprintf(out, "device %d: %s (%s, sm_%d%d, %d SMs)\n", r->devices[i].ordinal,
+                r->devices[i].name, r->devices[i].chip, r->devices[i].cc_major,
+                r->devices[i].cc_minor, r->devices[i].sm_count);
+    if (!r->n_devices)
+        fprintf(out, "device: no device record in the input; H100 SXM limits assumed\n");
+    if (r->peaks.source[0])
+        fprintf(out, "measured ceilings: %s%s%s\n", r->peaks.source,
+                r->peaks.device[0] ? ", measured on " : "", r->peaks.device);
+    else
+        fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
+                     "architectural ceilings only\n");
+    if (r->bad_lines)
+        fprintf(out, "warning: %ld malformed input line%s skipped\n", r->bad_lines,
+                r->bad_lines == 1 ? "" : "s");
+}
+
+static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank,
+                                  FILE *out)
+{
+    const gp_kernel_agg *a = &k->agg;
+    gp_fmtbuf fb = {.next = 0};
+    char roof[256];
+    size_t i;
+    int missing = 0;
+    fprintf(out, "\n#%zu %s\n", rank, a->kernel);
+    fprintf(out, "   %s of kernel time, %s in %ld launch%s; device %d; main launch: %ld blocks x "
+                 "%ld threads, %ld registers/thread, %ld bytes shared/block\n",
+            gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
+            a->launches, a->launches == 1 ? "" : "es", a->device, a->blocks, a->threads_per_block,
+            a->regs_per_thread, a->smem_per_block);
+    if (!k->n_verdicts)
+        fprintf(out, "   verdicts: none (no rule fired)\n");
+    for (i = 0; i < k->n_verdicts; i++) {
+        char label[64];
+        gp_verdict_label(&k->verdicts[i], label, sizeof label);
+        fprintf(out, "   %zu. %s [%s]\n      evidence: %s\n      advice:   %s\n", i + 1,
+                k->verdicts[i].title, label, k->verdicts[i].evidence, k->verdicts[i].advice);
+    }
+    fprintf(out, "   occupancy: theoretical %s (%d blocks, %d warps per SM; limiter: %s), achieved "
+                 "%s\n",
+            gp_fmt(&fb, a->row.v[GP_M_THEORETICAL_OCCUPANCY], "%"), a->occ.blocks_per_sm,
+            a->occ.warps_per_sm, gp_occupancy_limiter_name(a->occ.limiter),
+            gp_fmt(&fb, a->row.v[GP_M_ACHIEVED_OCCUPANCY], "%"));
+    if (a->occ.advice[0])
+        fprintf(out, "      %s\n", a->occ.advice);
+    gp_roofline_describe(&k->roof, 1, roof, sizeof roof);
+    fprintf(out, "   roofline (%s), architectural ceilings: %s\n", k->roof.precision, roof);
+    gp_roofline_describe(&k->roof, 0, roof, sizeof roof);
+    fprintf(out, "   roofline (%s), measured ceilings:      %s\n", k->roof.precision, roof);
+    fprintf(out, "   metrics:\n");
+    for (i = 0; i < GP_DERIVED_COUNT; i++) {
+        char val[48];
+        gp_format_value(a->row.v[i], gp_derived_defs[i].unit, val, sizeof val);
+        fprintf(out, "     %-10s %-34s %14s%s%s\n", gp_derived_defs[i].cls, gp_derived_defs[i].name,
+                val, isnan(a->row.v[i]) ? "  (" : "", isnan(a->row.v[i]) ? "see below)" : "");
+        missing |= isnan(a->row.v[i]);
+    }
+    if (missing) {
+        fprintf(out, "   n/a because:\n");
+        for (i = 0; i < GP_DERIVED_COUNT; i++)
+            if (isnan(a->row.v[i]))
+                fprintf(out, "     %-34s %s\n", gp_derived_defs[i].name, a->row.why[i]);
+    }
+}
+
+int gp_report_text(const gp_report *r, FILE *out)
+{
+    size_t i;
+    gp_report_text_header(r, out);
+    if (!r->n)
+        fprintf(out, "\nno profiled launches in the input\n");
+    for (i = 0; i < r->n; i++)
+        gp_report_text_kernel(r, &r->kernels[i], i + 1, out);
+    return ferror(out) ? -1 : 0;
+}
+
+int gp_report_summary(const gp_report *r, FILE *out, int top_n)
+{
+    gp_fmtbuf fb = {.next = 0};
+    size_t i;
+    fprintf(out, "gpuprof: %ld launches of %zu kernels profiled, %s of kernel time",
+            r->launches, r->n, gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
+    if (top_n > 0 && (size_t)top_n < r->n)
+        fprintf(out, "; top %d:\n", top_n);
+    else
+        fprintf(out, "%s\n", r->n ? ":" : "");
+    for (i = 0; i < r->n && (top_n <= 0 || i < (size_t)top_n); i++) {
+        const gp_kernel_report *k = &r->kernels[i];
+        char name[61];
+        snprintf(name, sizeof name, "%s", k->agg.kernel);
+        if (strlen(k->agg.kernel) > 60)
+            memcpy(name + 56, "...", 4);
+        fprintf(out, "  %6s %10s %6ldx  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
+                gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches, name);
+        if (k->n_verdicts) {
+            size_t j;
+            for (j = 0; j < k->n_verdicts && j < 2; j++)
+                fprintf(out, "         %s %s: %s\n", j ? "then" : "-> ", k->verdicts[j].title,
+                        k->verdicts[j].evidence);
+        } else {
+            fprintf(out, "         -> no bottleneck rule fired\n");
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}

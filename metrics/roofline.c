@@ -1,0 +1,106 @@
+/* roofline.c - see roofline.h. */
+#include "roofline.h"
+
+#include <math.h>
+#include <stdio.h>
+
+const char *gp_roofline_level_name(gp_level l)
+{
+    static const char *const names[] = {"DRAM", "L2", "L1"};
+    return l < GP_LEVEL_COUNT ? names[l] : "?";
+}
+
+static void gp_roofline_roof(double ai, double perf, double compute, double bw, gp_roof *r)
+{
+    r->compute = compute;
+    r->bandwidth = bw;
+    r->ridge = compute / bw;
+    if (isnan(ai) || isnan(compute) || isnan(bw)) {
+        r->attainable = r->pct = NAN;
+        r->memory_bound = 0;
+        return;
+    }
+    r->memory_bound = ai * bw < compute;
+    r->attainable = r->memory_bound ? ai * bw : compute;
+    r->pct = r->attainable > 0 ? 100 * perf / r->attainable : NAN;
+}
+
+static int gp_roofline_binding(const gp_roofline *r, int arch, int *compute_binds)
+{
+    int best = -1, l;
+    double lowest = INFINITY;
+    *compute_binds = 0;
+    for (l = 0; l < GP_LEVEL_COUNT; l++) {
+        const gp_roof *f = arch ? &r->level[l].arch : &r->level[l].measured;
+        if (!isnan(f->attainable) && f->attainable < lowest) {
+            lowest = f->attainable;
+            best = l;
+        }
+    }
+    if (best >= 0) {
+        const gp_roof *f = arch ? &r->level[best].arch : &r->level[best].measured;
+        *compute_binds = !f->memory_bound;
+    }
+    return best;
+}
+
+void gp_roofline_compute(const gp_derived_row *row, const gp_peaks *peaks, gp_roofline *r)
+{
+    static const int ai_of[GP_LEVEL_COUNT] = {GP_M_AI_DRAM, GP_M_AI_L2, GP_M_AI_L1};
+    static const int arch_bw_of[GP_LEVEL_COUNT] = {GP_M_ARCH_DRAM_BYTES_PER_S,
+                                                   GP_M_ARCH_L2_BYTES_PER_S,
+                                                   GP_M_ARCH_L1_BYTES_PER_S};
+    double meas_bw[GP_LEVEL_COUNT] = {peaks->dram_bytes_per_s, peaks->l2_bytes_per_s,
+                                      peaks->l1_bytes_per_s};
+    double f32 = row->v[GP_M_FP32_FLOPS], f64 = row->v[GP_M_FP64_FLOPS],
+           f16 = row->v[GP_M_FP16_FLOPS];
+    double arch_c = row->v[GP_M_ARCH_FP32_FLOPS_PER_S], meas_c = peaks->fp32_flops_per_s;
+    int l;
+    r->precision = "FP32";
+    if (!isnan(f64) && f64 > (isnan(f32) ? 0 : f32) && f64 >= (isnan(f16) ? 0 : f16)) {
+        r->precision = "FP64";
+        arch_c = row->v[GP_M_ARCH_FP64_FLOPS_PER_S];
+        meas_c = peaks->fp64_flops_per_s;
+    } else if (!isnan(f16) && f16 > (isnan(f32) ? 0 : f32)) {
+        r->precision = "FP16";
+        arch_c = row->v[GP_M_ARCH_FP16_FLOPS_PER_S];
+        meas_c = peaks->fp16_flops_per_s;
+    }
+    r->perf = row->v[GP_M_FLOPS_PER_S];
+    snprintf(r->why, sizeof r->why, "%s", isnan(r->perf) ? row->why[GP_M_FLOPS_PER_S] : "");
+    for (l = 0; l < GP_LEVEL_COUNT; l++) {
+        r->level[l].ai = row->v[ai_of[l]];
+        gp_roofline_roof(r->level[l].ai, r->perf, arch_c, row->v[arch_bw_of[l]],
+                         &r->level[l].arch);
+        gp_roofline_roof(r->level[l].ai, r->perf, meas_c, meas_bw[l], &r->level[l].measured);
+    }
+    r->arch_binding = gp_roofline_binding(r, 1, &r->arch_compute_binds);
+    r->measured_binding = gp_roofline_binding(r, 0, &r->measured_compute_binds);
+    if (r->perf == 0) {
+        /* no floating-point work: the kernel has no place on a FLOP roofline */
+        r->arch_binding = r->measured_binding = -1;
+        snprintf(r->why, sizeof r->why, "no floating-point work");
+    }
+}
+
+void gp_roofline_describe(const gp_roofline *r, int arch, char *buf, size_t len)
+{
+    int b = arch ? r->arch_binding : r->measured_binding;
+    int cb = arch ? r->arch_compute_binds : r->measured_compute_binds;
+    const gp_roof *f;
+    if (b < 0) {
+        snprintf(buf, len, "n/a (%s)",
+                 r->why[0] ? r->why
+                           : (arch ? "architectural ceilings not collected"
+                                   : "no measured ceilings (gpuprof-report --peaks FILE)"));
+        return;
+    }
+    f = arch ? &r->level[b].arch : &r->level[b].measured;
+    if (cb)
+        snprintf(buf, len, "%s compute ceiling binds; %.1f%% of attainable", r->precision,
+                 f->pct);
+    else
+        snprintf(buf, len, "%s bandwidth binds (intensity %.3g flop/byte < ridge %.3g); %.1f%% "
+                           "of attainable",
+                 gp_roofline_level_name((gp_level)b), r->level[b].ai, f->ridge, f->pct);
+}

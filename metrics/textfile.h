@@ -1,0 +1,12 @@
+/* textfile.h - whole-file and line-by-line reading with no length limit. */
+#ifndef GP_TEXTFILE_H
+#define GP_TEXTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Reads a whole file (NUL-terminated; *len excludes the NUL).  NULL with the
+ * errno text in err on failure. */
+char *gp_textfile_read(const char *path, size_t *len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,134 @@
+# Generator of tests/data/report fixtures (run once by hand; the JSONL files are the fixtures).
+import json
+SMCLK=1.755e9
+base_metrics = {
+ "sm__cycles_elapsed.avg.per_second": SMCLK,
+ "dram__cycles_elapsed.avg.per_second": 2.619e9,
+ "lts__cycles_elapsed.avg.per_second": SMCLK,
+ "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained": 16896,
+ "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained": 8448,
+ "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained": 16896,
+ "dram__bytes.sum.peak_sustained": 1280,
+ "lts__t_bytes.sum.peak_sustained": 5120,
+ "l1tex__t_bytes.sum.peak_sustained": 16896,
+ "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active": 0,
+ "l1tex__t_sector_hit_rate.pct": 0,
+ "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum": 0,
+ "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum": 0,
+ "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum": 0,
+ "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum": 0,
+ "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum": 0,
+ "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum": 0,
+ "smsp__sass_branch_targets_threads_divergent.sum": 0,
+ "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct": 0,
+}
+lid=[0]
+def launch(kernel, grid, block, regs, dur_ns, m, static_smem=0, dyn=0, missing=None, mangled=None):
+    lid[0]+=1
+    mm=dict(base_metrics)
+    d=dur_ns
+    cyc=d*1e-9*SMCLK
+    mm.update({
+     "gpu__time_duration.sum": d,
+     "sm__cycles_elapsed.avg": cyc,
+     "sm__cycles_active.avg": cyc*0.98,
+     "smsp__average_thread_inst_executed_per_inst_executed.ratio": 32,
+     "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio": 31.5,
+     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct": 100,
+     "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct": 100,
+    })
+    mm.update(m)
+    # derived-consistent totals
+    rd=mm["dram__bytes_read.sum"]; wr=mm["dram__bytes_write.sum"]
+    mm.setdefault("lts__t_bytes.sum", (rd+wr)*1.1)
+    mm.setdefault("l1tex__t_bytes.sum", mm["l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"]+mm["l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum"])
+    mm.setdefault("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", mm["l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"]/32)
+    mm.setdefault("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", mm["l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum"]/32)
+    mm.setdefault("dram__throughput.avg.pct_of_peak_sustained_elapsed", 100*(rd+wr)/(d*1e-9)/(1280*2.619e9))
+    mm.setdefault("smsp__inst_executed.sum", 1e6)
+    mm.setdefault("smsp__thread_inst_executed.sum", 32e6)
+    mm.setdefault("smsp__thread_inst_executed_pred_on.sum", 31.5e6)
+    miss={}
+    if missing:
+        for k,why in missing.items():
+            mm[k]=None; miss[k]=why
+    rec={"type":"launch","launch_id":lid[0],"pid":4242,"host":"h100-node","device":0,"context":1,"stream":7,
+         "kernel":kernel,"mangled":mangled or ("_Z"+str(len(kernel))+kernel),"grid":grid,"block":block,"cluster":[1,1,1],
+         "regs_per_thread":regs,"static_smem":static_smem,"dynamic_smem":dyn,"local_bytes_per_thread":0,
+         "api":"cuLaunchKernel","passes":2,"snapshot":"device","bytes_saved":1048576,"bytes_restored":1048576,
+         "replay_ms":1.5,"caches":"flushed","metrics":mm}
+    if miss: rec["missing"]=miss
+    return rec
+
+device={"type":"device","device":0,"name":"NVIDIA H100 80GB HBM3","chip":"GH100","cc":[9,0],"sm_count":132,
+ "max_threads_per_sm":2048,"max_blocks_per_sm":32,"max_warps_per_sm":64,"warp_size":32,
+ "regs_per_sm":65536,"max_regs_per_block":65536,"max_regs_per_thread":255,"reg_alloc_unit":256,"warp_alloc_granularity":4,
+ "smem_per_sm":233472,"smem_per_block":49152,"smem_per_block_optin":232448,"smem_reserved_per_block":1024,
+ "l2_bytes":52428800,"mem_bus_width_bits":5120,"mem_clock_khz":2619000,"sm_clock_khz":1980000,
+ "dram_bytes_per_s_theoretical":3.35232e12}
+
+def g(ld,st,rd,wr,**kw):
+    d={"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum":ld,"l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum":st,
+       "dram__bytes_read.sum":rd,"dram__bytes_write.sum":wr}
+    d.update(kw); return d
+def fp32(fadd,fmul,ffma): return {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum":fadd,
+  "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum":fmul,"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum":ffma}
+N=16777216
+recs=[device]
+# 1. 4x4 blocks: saxpy over 16M floats
+m=g(2*4*N,4*N,2*4*N,4*N,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":47.5,
+ "smsp__average_thread_inst_executed_per_inst_executed.ratio":16,"smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio":16})
+recs.append(launch("saxpy_4x4(int, float, const float*, float*)",[4096,256,1],[4,4,1],16,180000,m))
+# 2. coalesced streaming copy, 256 MB
+B=268435456
+m=g(B,B,B,B,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":88.0})
+recs.append(launch("copy_coalesced(const float4*, float4*, long)",[262144,1,1],[256,1,1],16,180000,m))
+# 3. strided load: 4M threads read one float each 128 B apart
+n=4194304
+m=g(n*32,n*4,n*32,n*4,**fp32(0,0,n)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":85.0,
+ "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct":12.5})
+recs.append(launch("strided_load(const float*, float*, int)",[16384,1,1],[256,1,1],16,60000,m))
+# 4. 32-way shared bank conflict
+m=g(1056*256*4,1056*256*4,1056*256*4,1056*256*4,**fp32(1056*256*1024,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":95.0,
+ "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct":3.125})
+recs.append(launch("smem_bank_conflict(const float*, float*)",[1056,1,1],[256,1,1],24,400000,m,static_smem=4096))
+# 5. half-warp divergence
+m=g(4224*256*4,4224*256*4,4224*256*4,4224*256*4,**fp32(0,0,4224*256*2048)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":93.0,
+ "smsp__average_thread_inst_executed_per_inst_executed.ratio":17.6,"smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio":17.0})
+recs.append(launch("half_warp_divergent(const float*, float*)",[4224,1,1],[256,1,1],32,500000,m))
+# 6. one block on 132 SMs
+m=g(4*N,4*N,4*N,4*N,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":12.4,"sm__cycles_active.avg":2e-3*SMCLK/132})
+recs.append(launch("one_block(const float*, float*, int)",[1,1,1],[256,1,1],32,2000000,m))
+# 7. register-heavy (255 registers/thread)
+m=g(1056*256*4*64,1056*256*4,1056*256*4*64,1056*256*4,**fp32(0,0,1056*256*96*512)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":12.3})
+recs.append(launch("register_heavy(const float*, const int*, float*, int)",[1056,1,1],[256,1,1],255,1500000,m))
+# 8. tiny kernel, 3 launches (time-weighted aggregation)
+for dur,occ in ((2100,60.0),(2300,70.0),(1900,80.0)):
+    m=g(2112*128*4,2112*128*4,2112*128*4,2112*128*4,**fp32(0,0,2112*128)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":occ})
+    recs.append(launch("tiny_kernel(float*)",[2112,1,1],[128,1,1],16,dur,m))
+# 9. FP32 compute bound tiled sgemm
+ffma=0.75*5.93e13*1.2e-3/2
+m=g(4e9,64e6,200e6,64e6,**fp32(0,0,ffma)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":24.0,
+ "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct":100.0})
+recs.append(launch("sgemm_tiled<128, 128>(int, int, int, const float*, const float*, float*)",[32,128,1],[256,1,1],128,1200000,m,static_smem=32768))
+# 10. a launch whose instrumented pass failed
+m=g(N*4,N*4,N*4,N*4,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":80.0})
+recs.append(launch("reduce_partial(const float*, float*, int)",[8192,1,1],[256,1,1],30,90000,m,static_smem=1024,
+  missing={k:"instrumented pass failed: CUPTI_ERROR_NOT_SUPPORTED" for k in [
+   "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum","smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+   "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct",
+   "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct","smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"]}))
+summary={"type":"summary","launches_seen":12,"launches_profiled":12,"skipped":{},"passes":24,"profiler_ms":850.0,
+ "launches_callback":12,"launches_activity":12,"unprofiled":[]}
+recs.append(summary)
+with open("tests/data/report/h100-planted.jsonl","w") as f:
+    for r in recs: f.write(json.dumps(r,separators=(",",":"))+"\n")
+# second process: one more copy launch of the same kernel, twice as long (aggregation over files)
+lid[0]=0
+m=g(2*B,2*B,2*B,2*B,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":90.0})
+with open("tests/data/report/h100-second.jsonl","w") as f:
+    f.write(json.dumps(device,separators=(",",":"))+"\n")
+    f.write(json.dumps(launch("copy_coalesced(const float4*, float4*, long)",[524288,1,1],[256,1,1],16,360000,m),separators=(",",":"))+"\n")
+with open("tests/data/report/peaks-h100.json","w") as f:
+    json.dump({"device":"NVIDIA H100 80GB HBM3","peaks":{"fp32_flops_per_s":5.2e13,"fp64_flops_per_s":2.6e13,
+      "dram_bytes_per_s":3.0e12,"l2_bytes_per_s":7.5e12,"l1_bytes_per_s":2.5e13}},f,indent=1)

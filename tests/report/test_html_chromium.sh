@@ -1,0 +1,60 @@
+#!/bin/sh
+# test_html_chromium.sh - the HTML report in headless Chromium (Debian package
+# "chromium"): it renders without console errors and each roofline has one
+# point per kernel of the fixture.  Without chromium every check is a SKIP.
+# A deliberately broken page first proves the console-error detection works.
+suite=report-html
+pass=0; fail=0; skip=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+report=${BUILD:-build}/gpuprof-report
+fix=tests/data/report
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+    echo "SKIP: chromium not installed (apt-get install -y chromium)" >&2
+    echo "$suite: 0 passed, 0 failed, 4 skipped"
+    exit 0
+fi
+if [ ! -x "$report" ]; then
+    ko "$report not built"
+    echo "$suite: $pass passed, $fail failed, $skip skipped"
+    exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# render FILE: writes $tmp/dom.html and $tmp/console.log
+render() {
+    prof=$(mktemp -d "$tmp/prof.XXXXXX")
+    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$prof" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
+        --dump-dom "file://$1" >"$tmp/dom.html" 2>"$tmp/chrome.log"
+    # console messages of the page: "CONSOLE(line)] message"; errors say Uncaught/Error
+    grep 'CONSOLE' "$tmp/chrome.log" >"$tmp/console.log" || true
+}
+
+# 1. the detector: a page with a script error must be caught
+printf '<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>\n' \
+    >"$tmp/broken.html"
+render "$tmp/broken.html"
+if grep -qi 'uncaught\|error' "$tmp/console.log"; then ok; else
+    ko "console errors are not detected (chromium log format changed?)"; fi
+
+# 2. the report page
+"$report" --format html --peaks "$fix/peaks-h100.json" -o "$tmp/report.html" \
+    "$fix/h100-planted.jsonl" "$fix/h100-second.jsonl" || ko "gpuprof-report --format html failed"
+kernels=$("$report" --format csv "$fix/h100-planted.jsonl" "$fix/h100-second.jsonl" | tail -n +2 | wc -l)
+render "$tmp/report.html"
+if grep -q 'data-rendered="yes"' "$tmp/dom.html"; then ok; else ko "page script did not run"; fi
+if [ -s "$tmp/console.log" ]; then ko "console messages: $(head -3 "$tmp/console.log")"; else ok; fi
+points=$(sed -n 's/.*data-roofline-points="\([0-9,]*\)".*/\1/p' "$tmp/dom.html" | head -n 1)
+want="$kernels,$kernels,$kernels"
+if [ "$kernels" -gt 0 ] && [ "$points" = "$want" ]; then ok; else
+    ko "roofline points per level '$points', want '$want' ($kernels kernels)"; fi
+# self-contained: nothing to fetch
+if grep -Eq '<(script|img|link|iframe)[^>]* (src|href)=' "$tmp/report.html"; then
+    ko "the page references external resources"; else ok; fi
+
+echo "$suite: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,88 @@
+/* gpk_device.h - the only boundary between gpupeak's host code (plain C) and
+ * the GPU (gpk_device.cu, CUDA runtime).  Every function returns 0 on success
+ * or -1 after printing one sentence that says what failed. */
+#ifndef GPK_DEVICE_H
+#define GPK_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gpk_devinfo {
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int max_clock_khz;   /* cudaDevAttrClockRate: the peak SM clock */
+    int mem_clock_khz;   /* cudaDevAttrMemoryClockRate */
+    int mem_bus_bits;    /* cudaDevAttrGlobalMemoryBusWidth */
+    int l2_bytes;
+    int smem_per_sm;     /* bytes */
+    int smem_optin;      /* largest dynamic shared memory one block may ask for */
+    size_t global_bytes; /* free device memory at start */
+} gpk_devinfo;
+
+/* One measurement: the median of several launches. */
+typedef struct gpk_meas {
+    double ms;      /* kernel time by CUDA events (median launch) */
+    double clk_mhz; /* SM clock during that launch: clock64 over %globaltimer */
+} gpk_meas;
+
+/* Throughput kinds: independent chains in a full, single-wave grid. */
+enum gpk_tput_kind {
+    GPK_T_FFMA, GPK_T_DFMA, GPK_T_HFMA2, GPK_T_BFMA2, GPK_T_IADD, GPK_T_IMAD,
+    GPK_T_RSQ, GPK_T_SIN, GPK_T_EX2,
+    GPK_T_MMA_F16, GPK_T_MMA_BF16, GPK_T_MMA_TF32, GPK_T_MMA_FP8, GPK_T_MMA_INT8,
+    GPK_T_WGMMA_F16, GPK_T_WGMMA_BF16, GPK_T_WGMMA_TF32, GPK_T_WGMMA_FP8,
+    GPK_T_COUNT
+};
+
+/* Memory bandwidth kinds. */
+enum gpk_mem_kind {
+    GPK_M_DRAM_READ, GPK_M_DRAM_WRITE, GPK_M_DRAM_COPY, GPK_M_L2_READ, GPK_M_L1_READ,
+    GPK_M_SHARED32, GPK_M_SHARED128, GPK_M_COUNT
+};
+
+/* Latency kinds: one thread, one dependent chain. */
+enum gpk_lat_kind {
+    GPK_L_FFMA, GPK_L_DFMA, GPK_L_HFMA2, GPK_L_IADD, GPK_L_IMAD, GPK_L_IMUL, GPK_L_SHL,
+    GPK_L_CVT, GPK_L_RSQ, GPK_L_SIN, GPK_L_EX2, GPK_L_SHARED_LD, GPK_L_L1_LD, GPK_L_L2_LD,
+    GPK_L_ATOM_GLOBAL, GPK_L_ATOM_SHARED, GPK_L_COUNT
+};
+
+/* Pointer-chase spaces. */
+enum gpk_chase_space {
+    GPK_C_CA,    /* ordinary global load, cached in L1 */
+    GPK_C_CG,    /* ld.global.cg: L2 and beyond */
+    GPK_C_CONST, /* __constant__ memory (at most 64 KB) */
+};
+
+int gpk_dev_open(gpk_devinfo *info);
+void gpk_dev_close(void);
+
+/* Runs kind for about target_ms per launch.  *count: operations executed
+ * (lanes x FMAs for FMA kinds, one per lane for integer/SFU kinds, flops for
+ * matrix kinds).  Returns 1 (not -1) when the kind is not built in. */
+int gpk_dev_tput(int kind, double target_ms, double *count, gpk_meas *m);
+/* *bytes: bytes moved (read + written) per launch. */
+int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *m);
+/* *cycles: cycles per dependent operation (loop overhead amortised over 256). */
+int gpk_dev_lat(int kind, double *cycles, gpk_meas *m);
+/* Average cycles per load of a dependent chase over footprint bytes with the
+ * given stride, first pass discarded. */
+int gpk_dev_chase(int space, size_t footprint, size_t stride, double *cycles, double *clk_mhz);
+/* n single-load latencies (cycles, timing overhead included) of lines of a
+ * footprint already in L2, from one thread on whichever SM runs block 0. */
+int gpk_dev_l2_samples(size_t footprint, int n, uint32_t *cycles, int *smid);
+/* Cross-SM: one-way latency of an atomicCAS ping-pong between the blocks that
+ * run on SMs a and b, for every pair of SM ids seen (%smid < nmax); the
+ * matrices are (*n_out) x (*n_out), row-major, NaN where a pair did not meet. */
+int gpk_dev_pingpong_matrix(int rounds, int nmax, double *ns_oneway, double *cyc_oneway,
+                            int *n_out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,799 @@
+/* gpupeak.c - measures the GPU's real peaks, latencies and cache geometry and
+ * writes DIR/peaks.json (read by the roofline), DIR/peaks.txt and, in the
+ * full run, SVG plots and the raw curves.  See docs/gpupeak.md.
+ *
+ *   gpupeak [--quick] [--out DIR]
+ *
+ * What each test is, its theoretical rate per clock per SM, and the published
+ * figures it is checked against live in the tables below (data, not code). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gpk_device.h"
+#include "gpk_json.h"
+#include "gpk_steps.h"
+#include "gpk_svg.h"
+
+/* ------------------------------------------------------------ tables ---- */
+
+typedef struct gpk_tput_def {
+    const char *key;   /* JSON key */
+    int kind;          /* enum gpk_tput_kind */
+    const char *unit;  /* flop/s or op/s */
+    double per_count;  /* unit per counted operation (2 for an FMA) */
+    double theo;       /* theoretical unit per clock per SM on sm_90; NAN: none */
+    int quick;         /* measured by --quick (the roofline's peaks) */
+    const char *instr; /* the SASS instruction the kernel is meant to run */
+    const char *skip;  /* non-NULL: not measured, and why */
+} gpk_tput_def;
+
+/* Theoretical per-SM rates of sm_90 (H100 whitepaper): 128 FP32, 64 FP64,
+ * 64 INT32 lanes, 16 SFU lanes; FP16/BF16 x2 at twice FP32; dense tensor
+ * 1024 FP16 FMA per clock per SM (989 TFLOP/s = 132 SMs x 1830 MHz x 4096).
+ * Integer add: ptxas issues half the adds as IADD3 (ALU pipe, 64 lanes) and
+ * half as IMAD.IADD (FMA pipe, 64 lanes), so the ceiling for adds is 128. */
+#define GPK_FP8_MMA_SYNC_WHY                                                                       \
+    "mma.sync with e4m3 has no sm_90 instruction: ptxas lowers it to F2FP conversions and f16 "   \
+    "HMMA, and with loop-invariant operands hoisted the product out of the loop (SASS showed "    \
+    "FADDs), so no honest figure; see wgmma_fp8"
+static const gpk_tput_def gpk_tputs[] = {
+    {"fp32_fma", GPK_T_FFMA, "flop/s", 2, 256, 1, "FFMA", NULL},
+    {"fp64_fma", GPK_T_DFMA, "flop/s", 2, 128, 1, "DFMA", NULL},
+    {"fp16x2_fma", GPK_T_HFMA2, "flop/s", 2, 512, 1, "HFMA2", NULL},
+    {"bf16x2_fma", GPK_T_BFMA2, "flop/s", 2, 512, 1, "HFMA2.BF16", NULL},
+    {"int32_add", GPK_T_IADD, "op/s", 1, 128, 0, "IADD3 + IMAD.IADD", NULL},
+    {"int32_mad", GPK_T_IMAD, "op/s", 1, 64, 0, "IMAD", NULL},
+    {"sfu_rsqrt", GPK_T_RSQ, "op/s", 1, 16, 0, "MUFU.RSQ", NULL},
+    {"sfu_sin", GPK_T_SIN, "op/s", 1, 16, 0, "MUFU.SIN", NULL},
+    {"sfu_exp2", GPK_T_EX2, "op/s", 1, 16, 0, "MUFU.EX2", NULL},
+    {"mma_sync_f16", GPK_T_MMA_F16, "flop/s", 1, 4096, 0, "HMMA.16816.F32", NULL},
+    {"mma_sync_bf16", GPK_T_MMA_BF16, "flop/s", 1, 4096, 1, "HMMA.16816.F32.BF16", NULL},
+    {"mma_sync_tf32", GPK_T_MMA_TF32, "flop/s", 1, 2048, 0, "HMMA.1688.F32.TF32", NULL},
+    {"mma_sync_fp8", GPK_T_MMA_FP8, "flop/s", 1, 8192, 0, "(fp8 mma.sync)",
+     GPK_FP8_MMA_SYNC_WHY},
+    {"mma_sync_int8", GPK_T_MMA_INT8, "op/s", 1, 8192, 0, "IMMA.16832.S8.S8", NULL},
+    {"wgmma_f16", GPK_T_WGMMA_F16, "flop/s", 1, 4096, 0, "HGMMA.64x256x16.F32", NULL},
+    {"wgmma_bf16", GPK_T_WGMMA_BF16, "flop/s", 1, 4096, 1, "HGMMA.64x256x16.F32.BF16", NULL},
+    {"wgmma_tf32", GPK_T_WGMMA_TF32, "flop/s", 1, 2048, 0, "HGMMA.64x256x8.F32.TF32", NULL},
+    {"wgmma_fp8", GPK_T_WGMMA_FP8, "flop/s", 1, 8192, 0, "QGMMA.64x256x32.F32.E4M3.E4M3", NULL},
+};
+#define GPK_NTPUT ((int)(sizeof gpk_tputs / sizeof gpk_tputs[0]))
+
+typedef struct gpk_mem_def {
+    const char *key;
+    int kind;
+    double theo; /* bytes per clock per SM; NAN: DRAM (from attributes) or unknown */
+    int quick;
+    const char *what;
+} gpk_mem_def;
+
+static const gpk_mem_def gpk_mems[] = {
+    {"dram_read", GPK_M_DRAM_READ, NAN, 1, "1 GiB, float4 loads, read bytes"},
+    {"dram_write", GPK_M_DRAM_WRITE, NAN, 1, "1 GiB, float4 stores, written bytes"},
+    {"dram_copy", GPK_M_DRAM_COPY, NAN, 1, "1 GiB to 1 GiB, read + written bytes"},
+    {"l2_read", GPK_M_L2_READ, NAN, 1, "L2/4 footprint, ld.global.cg float4"},
+    {"l1_read", GPK_M_L1_READ, 128, 1, "64 KB per SM, ld.global.nc float4"},
+    {"shared_read_32", GPK_M_SHARED32, 128, 1, "LDS.32, conflict-free"},
+    {"shared_read_128", GPK_M_SHARED128, 128, 1, "LDS.128, conflict-free"},
+};
+#define GPK_NMEM ((int)(sizeof gpk_mems / sizeof gpk_mems[0]))
+
+typedef struct gpk_lat_def {
+    const char *key;
+    int kind;
+    double pub_lo, pub_hi; /* published range in cycles; NAN: none in the reference */
+    const char *what;
+    const char *skip; /* non-NULL: not measured, and why */
+} gpk_lat_def;
+
+/* An add chain with loop-invariant operands is linear, and ptxas folds each
+ * pair of adds into one LEA/IMAD (device run 2: 128 instructions for 256
+ * adds), so no pure IADD3 latency can be read from it. */
+#define GPK_IADD_LAT_WHY                                                                           \
+    "ptxas folds pairs of dependent adds into one LEA/IMAD (SASS: 128 instructions for 256 "      \
+    "adds); no honest IADD3 latency from this chain"
+
+static const gpk_lat_def gpk_lats[] = {
+    {"ffma", GPK_L_FFMA, 4.07, 4.07, "FFMA dependent chain", NULL},
+    {"dfma", GPK_L_DFMA, 8.04, 8.04, "DFMA dependent chain", NULL},
+    {"hfma2", GPK_L_HFMA2, NAN, NAN, "HFMA2 dependent chain", NULL},
+    {"iadd", GPK_L_IADD, NAN, NAN, "IADD3 dependent chain", GPK_IADD_LAT_WHY},
+    {"imad", GPK_L_IMAD, 4.12, 4.12, "IMAD dependent chain", NULL},
+    {"imul", GPK_L_IMUL, NAN, NAN, "integer multiply (IMAD) chain", NULL},
+    {"shift", GPK_L_SHL, NAN, NAN, "funnel shift (SHF) chain", NULL},
+    {"cvt_f2i_i2f", GPK_L_CVT, NAN, NAN, "F2I + I2F pair", NULL},
+    {"sfu_rsqrt", GPK_L_RSQ, NAN, NAN, "MUFU.RSQ chain", NULL},
+    {"sfu_sin", GPK_L_SIN, NAN, NAN, "MUFU.SIN chain", NULL},
+    {"sfu_exp2", GPK_L_EX2, NAN, NAN, "MUFU.EX2 chain", NULL},
+    {"shared_load", GPK_L_SHARED_LD, 29, 29, "LDS pointer chase", NULL},
+    {"l1_hit", GPK_L_L1_LD, 32, 41, "LDG chase in 4 KB (L1 hit)", NULL},
+    {"l2_hit", GPK_L_L2_LD, 260, 560, "LDG.CG chase in 1 MB (near and far mixed)", NULL},
+    {"atomic_global", GPK_L_ATOM_GLOBAL, NAN, NAN, "atomicAdd chain, global", NULL},
+    {"atomic_shared", GPK_L_ATOM_SHARED, NAN, NAN, "atomicAdd chain, shared", NULL},
+};
+#define GPK_NLAT ((int)(sizeof gpk_lats / sizeof gpk_lats[0]))
+
+/* Latency-versus-footprint curves (full run only). */
+typedef struct gpk_curve_def {
+    const char *key;
+    int space;
+    int by_stride;       /* 0: x is footprint at fixed stride; 1: x is stride at fixed footprint */
+    size_t fixed;        /* the stride (by footprint) or footprint (by stride) */
+    const double *xs;    /* x values in bytes, ascending, 0-terminated */
+} gpk_curve_def;
+
+#define KB 1024.0
+#define MB (1024.0 * 1024.0)
+#define GB (1024.0 * MB)
+static const double gpk_x_l1[] = {4 * KB,   8 * KB,   16 * KB,  32 * KB,  64 * KB,  96 * KB,
+                                  128 * KB, 160 * KB, 192 * KB, 208 * KB, 224 * KB, 240 * KB,
+                                  256 * KB, 288 * KB, 320 * KB, 384 * KB, 512 * KB, 1 * MB, 0};
+static const double gpk_x_l2[] = {512 * KB, 1 * MB,  2 * MB,  4 * MB,  8 * MB,   12 * MB,
+                                  16 * MB,  20 * MB, 24 * MB, 28 * MB, 32 * MB,  36 * MB,
+                                  40 * MB,  44 * MB, 48 * MB, 52 * MB, 56 * MB,  60 * MB,
+                                  64 * MB,  72 * MB, 80 * MB, 96 * MB, 128 * MB, 256 * MB, 0};
+static const double gpk_x_tlb[] = {4 * MB,   8 * MB,   16 * MB, 32 * MB, 48 * MB, 64 * MB,
+                                   96 * MB,  128 * MB, 256 * MB, 512 * MB, 1 * GB, 2 * GB,
+                                   4 * GB,   6 * GB,   8 * GB,  12 * GB, 16 * GB - 2 * MB, 0};
+static const double gpk_x_const[] = {256,     512,     1 * KB,  2 * KB,  3 * KB,  4 * KB,
+                                     6 * KB,  8 * KB,  16 * KB, 24 * KB, 32 * KB, 40 * KB,
+                                     48 * KB, 56 * KB, 64 * KB, 0};
+static const double gpk_x_stride[] = {4, 8, 16, 32, 64, 128, 256, 512, 0};
+
+static const gpk_curve_def gpk_curves[] = {
+    {"l1_footprint", GPK_C_CA, 0, 128, gpk_x_l1},
+    {"l2_footprint", GPK_C_CG, 0, 128, gpk_x_l2},
+    {"tlb_footprint", GPK_C_CG, 0, 2 << 20, gpk_x_tlb},
+    {"const_footprint", GPK_C_CONST, 0, 64, gpk_x_const},
+    {"l1_stride", GPK_C_CA, 1, 1 << 20, gpk_x_stride},
+    {"l2_stride", GPK_C_CG, 1, 256 << 20, gpk_x_stride},
+};
+#define GPK_NCURVE ((int)(sizeof gpk_curves / sizeof gpk_curves[0]))
+#define GPK_MAXPTS 32
+#define GPK_MAXSTEPS 4
+
+/* ----------------------------------------------------------- results ---- */
+
+typedef struct gpk_rate {
+    int done; /* 0: not run (--quick); 1: measured; -1: failed; 2: not built; 3: skipped */
+    const char *why; /* for 3 */
+    double value;      /* unit per second */
+    double per_clk_sm; /* unit per clock per SM at the measured clock */
+    double clk_mhz;
+    double ms;
+} gpk_rate;
+
+typedef struct gpk_lat {
+    int done; /* as gpk_rate.done */
+    double cycles, ns, clk_mhz;
+} gpk_lat;
+
+typedef struct gpk_curve {
+    int n;
+    double x[GPK_MAXPTS], y[GPK_MAXPTS], clk[GPK_MAXPTS];
+    int nsteps;
+    gpk_step steps[GPK_MAXSTEPS];
+    double last_lat;
+    double sat; /* by-stride curves: the fetch granularity */
+} gpk_curve;
+
+#define GPK_L2N 4096
+#define GPK_MAXSM 256
+
+typedef struct gpk_results {
+    int quick;
+    gpk_devinfo dev;
+    gpk_rate tput[GPK_NTPUT], mem[GPK_NMEM];
+    gpk_lat lat[GPK_NLAT];
+    gpk_curve curve[GPK_NCURVE];
+    int curves_done;
+    /* L2 near/far */
+    int l2nf_done, l2nf_split, l2nf_smid;
+    double l2_near, l2_far, l2_far_frac;
+    /* cross-SM */
+    int xsm_done, xsm_n;
+    double *xsm_ns, *xsm_cyc;
+    double xsm_min, xsm_med, xsm_max, xsm_near, xsm_far, xsm_far_frac;
+    double clk_mhz; /* median of all measured clocks */
+    double seconds;
+} gpk_results;
+
+static double gpk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int gpk_cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double gpk_dram_theo(const gpk_devinfo *d)
+{
+    return d->mem_clock_khz * 1e3 * 2.0 * d->mem_bus_bits / 8.0; /* double data rate */
+}
+
+/* ------------------------------------------------------------ measure ---- */
+
+static void gpk_measure(gpk_results *r)
+{
+    const double target = r->quick ? 15.0 : 25.0;
+    const int sms = r->dev.sm_count;
+    double t0;
+
+    for (int i = 0; i < GPK_NTPUT; i++) {
+        const gpk_tput_def *d = &gpk_tputs[i];
+        gpk_rate *o = &r->tput[i];
+        double count = 0;
+        gpk_meas m;
+        if (r->quick && !d->quick)
+            continue;
+        if (d->skip) {
+            o->done = 3;
+            o->why = d->skip;
+            continue;
+        }
+        t0 = gpk_now();
+        int rc = gpk_dev_tput(d->kind, target, &count, &m);
+        if (rc == 1) {
+            o->done = 2;
+            continue;
+        }
+        if (rc != 0) {
+            o->done = -1;
+            continue;
+        }
+        o->done = 1;
+        o->ms = m.ms;
+        o->clk_mhz = m.clk_mhz;
+        o->value = count * d->per_count / (m.ms * 1e-3);
+        o->per_clk_sm = o->value / (m.clk_mhz * 1e6) / sms;
+        fprintf(stderr, "gpupeak: %-16s %10.4g %s  %7.1f /clk/SM  at %4.0f MHz  (%.2f s)\n",
+                d->key, o->value, d->unit, o->per_clk_sm, m.clk_mhz, gpk_now() - t0);
+    }
+    for (int i = 0; i < GPK_NMEM; i++) {
+        const gpk_mem_def *d = &gpk_mems[i];
+        gpk_rate *o = &r->mem[i];
+        double bytes = 0;
+        gpk_meas m;
+        if (r->quick && !d->quick)
+            continue;
+        if (gpk_dev_mem(d->kind, target, &bytes, &m) != 0) {
+            o->done = -1;
+            continue;
+        }
+        o->done = 1;
+        o->ms = m.ms;
+        o->clk_mhz = m.clk_mhz;
+        o->value = bytes / (m.ms * 1e-3);
+        o->per_clk_sm = o->value / (m.clk_mhz * 1e6) / sms;
+        fprintf(stderr, "gpupeak: %-16s %10.4g B/s    %7.1f B/clk/SM at %4.0f MHz\n", d->key,
+                o->value, o->per_clk_sm, m.clk_mhz);
+    }
+    if (r->quick)
+        return;
+    for (int i = 0; i < GPK_NLAT; i++) {
+        gpk_lat *o = &r->lat[i];
+        gpk_meas m;
+        if (gpk_lats[i].skip) {
+            o->done = 3;
+            continue;
+        }
+        if (gpk_dev_lat(gpk_lats[i].kind, &o->cycles, &m) != 0) {
+            o->done = -1;
+            continue;
+        }
+        o->done = 1;
+        o->clk_mhz = m.clk_mhz;
+        o->ns = o->cycles / m.clk_mhz * 1e3;
+        fprintf(stderr, "gpupeak: latency %-14s %8.2f cycles %8.2f ns at %4.0f MHz\n",
+                gpk_lats[i].key, o->cycles, o->ns, m.clk_mhz);
+    }
+    /* curves */
+    t0 = gpk_now();
+    for (int c = 0; c < GPK_NCURVE; c++) {
+        const gpk_curve_def *d = &gpk_curves[c];
+        gpk_curve *o = &r->curve[c];
+        o->n = 0;
+        for (int k = 0; d->xs[k] > 0 && o->n < GPK_MAXPTS; k++) {
+            size_t fp = d->by_stride ? d->fixed : (size_t)d->xs[k];
+            size_t st = d->by_stride ? (size_t)d->xs[k] : d->fixed;
+            double cyc, mhz;
+            if (fp > r->dev.global_bytes / 3)
+                break; /* leave room; the TLB curve stops where memory does */
+            if (gpk_dev_chase(d->space, fp, st, &cyc, &mhz) != 0)
+                break;
+            o->x[o->n] = d->xs[k];
+            o->y[o->n] = cyc;
+            o->clk[o->n] = mhz;
+            o->n++;
+        }
+        o->nsteps = 0;
+        o->last_lat = NAN;
+        o->sat = NAN;
+        if (d->by_stride) {
+            o->sat = gpk_saturation(o->x, o->y, o->n, 0.9, 0.1);
+        } else if (o->n >= 2) {
+            int k = gpk_steps_find(o->x, o->y, o->n, 0.15, 8, o->steps, GPK_MAXSTEPS,
+                                   &o->last_lat);
+            o->nsteps = k < 0 ? 0 : k;
+        }
+        fprintf(stderr, "gpupeak: curve %-16s %d points, %d steps (%.1f s)\n", d->key, o->n,
+                o->nsteps, gpk_now() - t0);
+    }
+    r->curves_done = 1;
+    /* L2 near and far partition */
+    {
+        uint32_t cyc[GPK_L2N];
+        double v[GPK_L2N];
+        if (gpk_dev_l2_samples((size_t)GPK_L2N * 128, GPK_L2N, cyc, &r->l2nf_smid) == 0) {
+            for (int i = 0; i < GPK_L2N; i++)
+                v[i] = cyc[i];
+            r->l2nf_split = gpk_two_clusters(v, GPK_L2N, 0.2, &r->l2_near, &r->l2_far,
+                                             &r->l2_far_frac);
+            r->l2nf_done = 1;
+        }
+    }
+    /* cross-SM ping-pong */
+    t0 = gpk_now();
+    r->xsm_ns = malloc(sizeof(double) * GPK_MAXSM * GPK_MAXSM);
+    r->xsm_cyc = malloc(sizeof(double) * GPK_MAXSM * GPK_MAXSM);
+    if (r->xsm_ns && r->xsm_cyc &&
+        gpk_dev_pingpong_matrix(100, GPK_MAXSM, r->xsm_ns, r->xsm_cyc, &r->xsm_n) == 0) {
+        int n = r->xsm_n, k = 0;
+        double *v = malloc(sizeof(double) * n * n + 1);
+        for (int i = 0; v && i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (isfinite(r->xsm_ns[i * n + j]))
+                    v[k++] = r->xsm_ns[i * n + j];
+        if (v && k > 1) {
+            qsort(v, k, sizeof(double), gpk_cmpd);
+            r->xsm_min = v[0];
+            r->xsm_max = v[k - 1];
+            r->xsm_med = v[k / 2];
+            if (!gpk_two_clusters(v, k, 0.1, &r->xsm_near, &r->xsm_far, &r->xsm_far_frac))
+                r->xsm_far_frac = 0;
+            r->xsm_done = k;
+        }
+        free(v);
+    }
+    fprintf(stderr, "gpupeak: cross-SM matrix %d SMs, %d pairs (%.1f s)\n", r->xsm_n,
+            r->xsm_done, gpk_now() - t0);
+}
+
+static void gpk_median_clock(gpk_results *r)
+{
+    double v[GPK_NTPUT + GPK_NMEM + GPK_NLAT];
+    int k = 0;
+    for (int i = 0; i < GPK_NTPUT; i++)
+        if (r->tput[i].done == 1 && isfinite(r->tput[i].clk_mhz))
+            v[k++] = r->tput[i].clk_mhz;
+    for (int i = 0; i < GPK_NMEM; i++)
+        if (r->mem[i].done == 1 && isfinite(r->mem[i].clk_mhz))
+            v[k++] = r->mem[i].clk_mhz;
+    for (int i = 0; i < GPK_NLAT; i++)
+        if (r->lat[i].done == 1 && isfinite(r->lat[i].clk_mhz))
+            v[k++] = r->lat[i].clk_mhz;
+    qsort(v, k, sizeof(double), gpk_cmpd);
+    r->clk_mhz = k ? v[k / 2] : NAN;
+}
+
+/* ------------------------------------------------------------- output ---- */
+
+static const char *gpk_why(int done)
+{
+    switch (done) {
+    case 0: return "not run in --quick mode";
+    case -1: return "the measurement failed (see the log)";
+    case 2: return "not built into this binary";
+    }
+    return NULL;
+}
+
+static void gpk_json_rate(gpk_json *j, const char *key, const char *unit, const gpk_rate *o,
+                          double theo_clk_sm, double theo_value, int sms, double max_mhz,
+                          const char *instr)
+{
+    gpk_json_obj_begin(j, key);
+    gpk_json_str(j, "unit", unit);
+    if (o->done == 1) {
+        gpk_json_num(j, "value", o->value);
+        gpk_json_num(j, "per_clk_per_sm", o->per_clk_sm);
+        gpk_json_num(j, "clock_mhz", o->clk_mhz);
+    } else {
+        gpk_json_num(j, "value", NAN);
+        gpk_json_num(j, "per_clk_per_sm", NAN);
+        gpk_json_num(j, "clock_mhz", NAN);
+        gpk_json_str(j, "why", o->done == 3 ? o->why : gpk_why(o->done));
+    }
+    gpk_json_num(j, "theoretical_per_clk_per_sm", theo_clk_sm);
+    /* theoretical rate at the device's peak clock, or from memory attributes */
+    gpk_json_num(j, "theoretical", isfinite(theo_value) ? theo_value
+                                                         : theo_clk_sm * sms * max_mhz * 1e6);
+    gpk_json_num(j, "pct_of_theoretical",
+                 o->done == 1 ? 100.0 * o->per_clk_sm / theo_clk_sm : NAN);
+    if (instr)
+        gpk_json_str(j, "sass", instr);
+    gpk_json_obj_end(j);
+}
+
+static int gpk_write_json(const gpk_results *r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    gpk_json j;
+    char buf[64];
+    const int sms = r->dev.sm_count;
+    const double maxmhz = r->dev.max_clock_khz / 1e3;
+    if (!f) {
+        fprintf(stderr, "gpupeak: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    gpk_json_init(&j, f);
+    gpk_json_obj_begin(&j, NULL);
+    gpk_json_str(&j, "schema", "gpupeak/1");
+    gpk_json_str(&j, "mode", r->quick ? "quick" : "full");
+    gpk_json_num(&j, "seconds", r->seconds);
+    gpk_json_obj_begin(&j, "device");
+    gpk_json_str(&j, "name", r->dev.name);
+    snprintf(buf, sizeof buf, "%d.%d", r->dev.cc_major, r->dev.cc_minor);
+    gpk_json_str(&j, "compute_capability", buf);
+    gpk_json_int(&j, "sm_count", sms);
+    gpk_json_num(&j, "max_sm_clock_mhz", maxmhz);
+    gpk_json_num(&j, "mem_clock_mhz", r->dev.mem_clock_khz / 1e3);
+    gpk_json_int(&j, "mem_bus_bits", r->dev.mem_bus_bits);
+    gpk_json_int(&j, "l2_bytes", r->dev.l2_bytes);
+    gpk_json_int(&j, "shared_per_sm_bytes", r->dev.smem_per_sm);
+    gpk_json_obj_end(&j);
+    gpk_json_num(&j, "sm_clock_mhz", r->clk_mhz);
+
+    gpk_json_obj_begin(&j, "throughput");
+    for (int i = 0; i < GPK_NTPUT; i++)
+        gpk_json_rate(&j, gpk_tputs[i].key, gpk_tputs[i].unit, &r->tput[i], gpk_tputs[i].theo,
+                      NAN, sms, maxmhz, gpk_tputs[i].instr);
+    gpk_json_obj_end(&j);
+
+    gpk_json_obj_begin(&j, "bandwidth");
+    for (int i = 0; i < GPK_NMEM; i++) {
+        const gpk_mem_def *d = &gpk_mems[i];
+        double theo = d->theo, theo_v = NAN;
+        if (d->kind <= GPK_M_DRAM_COPY) {
+            theo_v = gpk_dram_theo(&r->dev);
+            /* per clock per SM at the clock the test ran at */
+            theo = r->mem[i].done == 1 ? theo_v / (r->mem[i].clk_mhz * 1e6) / sms : NAN;
+        }
+        gpk_json_rate(&j, d->key, "B/s", &r->mem[i], theo, theo_v, sms, maxmhz, NULL);
+    }
+    gpk_json_obj_end(&j);
+
+    gpk_json_obj_begin(&j, "latency");
+    for (int i = 0; i < GPK_NLAT; i++) {
+        const gpk_lat *o = &r->lat[i];
+        gpk_json_obj_begin(&j, gpk_lats[i].key);
+        gpk_json_num(&j, "cycles", o->done == 1 ? o->cycles : NAN);
+        gpk_json_num(&j, "ns", o->done == 1 ? o->ns : NAN);
+        gpk_json_num(&j, "clock_mhz", o->done == 1 ? o->clk_mhz : NAN);
+        if (o->done != 1)
+            gpk_json_str(&j, "why", o->done == 3 ? gpk_lats[i].skip : gpk_why(o->done));
+        gpk_json_obj_end(&j);
+    }
+    gpk_json_obj_end(&j);
+
+    /* geometry read off the curves */
+    gpk_json_obj_begin(&j, "geometry");
+    if (r->curves_done) {
+        const gpk_curve *l1 = &r->curve[0], *l2 = &r->curve[1], *tlb = &r->curve[2];
+        const gpk_curve *cc = &r->curve[3], *s1 = &r->curve[4], *s2 = &r->curve[5];
+        const double mhz = r->clk_mhz;
+        gpk_json_obj_begin(&j, "l1");
+        gpk_json_num(&j, "size_bytes", l1->nsteps > 0 ? l1->steps[0].size_below : NAN);
+        gpk_json_num(&j, "size_upper_bound_bytes",
+                     l1->nsteps > 0 ? l1->steps[0].size_above : NAN);
+        gpk_json_num(&j, "hit_latency_cycles", l1->nsteps > 0 ? l1->steps[0].lat_below : NAN);
+        gpk_json_num(&j, "miss_latency_cycles", l1->nsteps > 0 ? l1->steps[0].lat_above : NAN);
+        gpk_json_num(&j, "fetch_granularity_bytes", s1->sat);
+        gpk_json_obj_end(&j);
+        /* One step: L2 then DRAM.  Two steps (Hopper): a footprint past the
+         * first leaves the near partition's reach and is served by the far
+         * one; past the second it goes to DRAM. */
+        const int two = l2->nsteps >= 2;
+        const gpk_step *last_step = l2->nsteps > 0 ? &l2->steps[l2->nsteps - 1] : NULL;
+        gpk_json_obj_begin(&j, "l2");
+        gpk_json_num(&j, "size_bytes", last_step ? last_step->size_below : NAN);
+        gpk_json_num(&j, "size_upper_bound_bytes", last_step ? last_step->size_above : NAN);
+        gpk_json_num(&j, "hit_latency_cycles", l2->nsteps > 0 ? l2->steps[0].lat_below : NAN);
+        gpk_json_num(&j, "near_reach_bytes", two ? l2->steps[0].size_below : NAN);
+        gpk_json_num(&j, "near_latency_cycles", two ? l2->steps[0].lat_below : NAN);
+        gpk_json_num(&j, "far_latency_cycles", two ? l2->steps[1].lat_below : NAN);
+        gpk_json_num(&j, "near_latency_ns", two ? l2->steps[0].lat_below / mhz * 1e3 : NAN);
+        gpk_json_num(&j, "far_latency_ns", two ? l2->steps[1].lat_below / mhz * 1e3 : NAN);
+        gpk_json_obj_begin(&j, "single_load_samples");
+        gpk_json_int(&j, "from_smid", r->l2nf_smid);
+        gpk_json_num(&j, "low_cycles", r->l2nf_done ? r->l2_near : NAN);
+        gpk_json_num(&j, "high_cycles", r->l2nf_done && r->l2nf_split ? r->l2_far : NAN);
+        gpk_json_num(&j, "high_fraction", r->l2nf_done && r->l2nf_split ? r->l2_far_frac : NAN);
+        gpk_json_obj_end(&j);
+        gpk_json_num(&j, "dram_fetch_granularity_bytes", s2->sat);
+        gpk_json_obj_end(&j);
+        gpk_json_obj_begin(&j, "dram");
+        gpk_json_num(&j, "latency_cycles", l2->last_lat);
+        gpk_json_num(&j, "latency_ns", l2->last_lat / mhz * 1e3);
+        gpk_json_obj_end(&j);
+        gpk_json_num(&j, "tlb_stride_bytes", 2 << 20);
+        gpk_json_num(&j, "tlb_largest_footprint_bytes", tlb->n ? tlb->x[tlb->n - 1] : NAN);
+        gpk_json_arr_begin(&j, "tlb");
+        for (int k = 0; k < tlb->nsteps; k++) {
+            gpk_json_obj_begin(&j, NULL);
+            gpk_json_num(&j, "coverage_bytes", tlb->steps[k].size_below);
+            gpk_json_num(&j, "miss_penalty_cycles",
+                         tlb->steps[k].lat_above - tlb->steps[k].lat_below);
+            gpk_json_obj_end(&j);
+        }
+        gpk_json_arr_end(&j);
+        gpk_json_arr_begin(&j, "constant");
+        for (int k = 0; k <= cc->nsteps && cc->n > 0; k++) {
+            gpk_json_obj_begin(&j, NULL);
+            gpk_json_num(&j, "size_bytes", k < cc->nsteps ? cc->steps[k].size_below : NAN);
+            gpk_json_num(&j, "latency_cycles", k < cc->nsteps ? cc->steps[k].lat_below
+                                                              : cc->last_lat);
+            gpk_json_obj_end(&j);
+        }
+        gpk_json_arr_end(&j);
+        gpk_json_num(&j, "associativity", NAN);
+        gpk_json_str(&j, "associativity_why", "not measured: see docs/gpupeak.md");
+    } else {
+        gpk_json_str(&j, "why", gpk_why(0));
+    }
+    gpk_json_obj_end(&j);
+
+    gpk_json_obj_begin(&j, "cross_sm");
+    if (r->xsm_done) {
+        gpk_json_str(&j, "method", "atomicCAS ping-pong, global memory, one-way = round trip / 2");
+        gpk_json_int(&j, "pairs", r->xsm_done);
+        gpk_json_num(&j, "min_ns", r->xsm_min);
+        gpk_json_num(&j, "median_ns", r->xsm_med);
+        gpk_json_num(&j, "max_ns", r->xsm_max);
+        gpk_json_num(&j, "near_ns", r->xsm_near);
+        gpk_json_num(&j, "far_ns", r->xsm_far);
+        gpk_json_num(&j, "far_fraction", r->xsm_far_frac);
+        gpk_json_str(&j, "matrix_file", "cross-sm.csv");
+    } else {
+        gpk_json_str(&j, "why", r->quick ? gpk_why(0) : gpk_why(-1));
+    }
+    gpk_json_obj_end(&j);
+    gpk_json_obj_end(&j);
+    int rc = gpk_json_finish(&j);
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
+
+static void gpk_fmt(char *buf, size_t n, double v, const char *fmt)
+{
+    if (isfinite(v))
+        snprintf(buf, n, fmt, v);
+    else
+        snprintf(buf, n, "n/a");
+}
+
+static void gpk_write_table(const gpk_results *r, FILE *f)
+{
+    const int sms = r->dev.sm_count;
+    char a[32], b[32], c[32], d[32], e[32];
+    fprintf(f, "gpupeak (%s) on %s: %d SMs, peak clock %.0f MHz, measured %.0f MHz, "
+               "L2 %d MB, %.1f s\n",
+            r->quick ? "quick" : "full", r->dev.name, sms, r->dev.max_clock_khz / 1e3,
+            r->clk_mhz, r->dev.l2_bytes / (1 << 20), r->seconds);
+    fprintf(f, "\n%-18s %12s %7s %10s %10s %6s %6s\n", "throughput", "measured", "unit",
+            "/clk/SM", "theory", "%", "MHz");
+    for (int i = 0; i < GPK_NTPUT; i++) {
+        const gpk_rate *o = &r->tput[i];
+        if (o->done == 0)
+            continue;
+        gpk_fmt(a, sizeof a, o->done == 1 ? o->value / 1e12 : NAN, "%.2f");
+        gpk_fmt(b, sizeof b, o->done == 1 ? o->per_clk_sm : NAN, "%.1f");
+        gpk_fmt(c, sizeof c, gpk_tputs[i].theo, "%.0f");
+        gpk_fmt(d, sizeof d, o->done == 1 ? 100 * o->per_clk_sm / gpk_tputs[i].theo : NAN,
+                "%.1f");
+        gpk_fmt(e, sizeof e, o->done == 1 ? o->clk_mhz : NAN, "%.0f");
+        fprintf(f, "%-18s %12s %7s %10s %10s %6s %6s%s%s\n", gpk_tputs[i].key, a,
+                strcmp(gpk_tputs[i].unit, "flop/s") ? "Top/s" : "Tflop/s", b, c, d, e,
+                o->done != 1 ? "  " : "",
+                o->done == 3 ? "skipped (see peaks.json)" : (o->done != 1 ? gpk_why(o->done) : ""));
+    }
+    fprintf(f, "\n%-18s %12s %7s %10s %10s %6s %6s\n", "bandwidth", "measured", "unit",
+            "B/clk/SM", "theory", "%", "MHz");
+    for (int i = 0; i < GPK_NMEM; i++) {
+        const gpk_rate *o = &r->mem[i];
+        double theo = gpk_mems[i].theo;
+        if (o->done == 0)
+            continue;
+        if (gpk_mems[i].kind <= GPK_M_DRAM_COPY)
+            theo = o->done == 1 ? gpk_dram_theo(&r->dev) / (o->clk_mhz * 1e6) / sms : NAN;
+        gpk_fmt(a, sizeof a, o->done == 1 ? o->value / 1e9 : NAN, "%.0f");
+        gpk_fmt(b, sizeof b, o->done == 1 ? o->per_clk_sm : NAN, "%.1f");
+        gpk_fmt(c, sizeof c, theo, "%.1f");
+        gpk_fmt(d, sizeof d, o->done == 1 ? 100 * o->per_clk_sm / theo : NAN, "%.1f");
+        gpk_fmt(e, sizeof e, o->done == 1 ? o->clk_mhz : NAN, "%.0f");
+        fprintf(f, "%-18s %12s %7s %10s %10s %6s %6s\n", gpk_mems[i].key, a, "GB/s", b, c, d, e);
+    }
+    fprintf(f, "  (DRAM theory: %.0f GB/s from %d-bit bus at %.0f MHz DDR; L2 has no published "
+               "theoretical rate)\n",
+            gpk_dram_theo(&r->dev) / 1e9, r->dev.mem_bus_bits, r->dev.mem_clock_khz / 1e3);
+    if (r->quick)
+        return;
+    fprintf(f, "\n%-18s %10s %10s %16s  %s\n", "latency", "cycles", "ns", "published cyc",
+            "what");
+    for (int i = 0; i < GPK_NLAT; i++) {
+        const gpk_lat *o = &r->lat[i];
+        const gpk_lat_def *l = &gpk_lats[i];
+        char p[40];
+        gpk_fmt(a, sizeof a, o->done == 1 ? o->cycles : NAN, "%.2f");
+        gpk_fmt(b, sizeof b, o->done == 1 ? o->ns : NAN, "%.2f");
+        if (!isfinite(l->pub_lo))
+            snprintf(p, sizeof p, "-");
+        else if (l->pub_lo == l->pub_hi)
+            snprintf(p, sizeof p, "%.4g", l->pub_lo);
+        else
+            snprintf(p, sizeof p, "%.4g-%.4g", l->pub_lo, l->pub_hi);
+        fprintf(f, "%-18s %10s %10s %16s  %s\n", l->key, a, b, p,
+                o->done == 3 ? "skipped (see peaks.json)" : l->what);
+    }
+    if (r->curves_done) {
+        fprintf(f, "\ncurves (steps read off latency vs footprint; sizes are the last footprint "
+                   "before each climb)\n");
+        for (int c2 = 0; c2 < GPK_NCURVE; c2++) {
+            const gpk_curve *o = &r->curve[c2];
+            fprintf(f, "%-16s", gpk_curves[c2].key);
+            if (gpk_curves[c2].by_stride) {
+                gpk_fmt(a, sizeof a, o->sat, "%.0f B");
+                fprintf(f, " fetch granularity %s (latency %.0f -> %.0f cycles)\n", a,
+                        o->n ? o->y[0] : NAN, o->n ? o->y[o->n - 1] : NAN);
+                continue;
+            }
+            for (int k = 0; k < o->nsteps; k++)
+                fprintf(f, " [%.0f cyc up to %.4g KB -> %.0f cyc from %.4g KB]",
+                        o->steps[k].lat_below, o->steps[k].size_below / 1024,
+                        o->steps[k].lat_above, o->steps[k].size_above / 1024);
+            fprintf(f, " last plateau %.0f cyc\n", o->last_lat);
+        }
+    }
+    if (r->l2nf_done)
+        fprintf(f, "l2 single loads  from SM %d: %s %.0f cyc, %.0f cyc (%.0f%% high;"
+                   " includes the clock-read overhead)\n",
+                r->l2nf_smid, r->l2nf_split ? "two clusters:" : "one cluster:", r->l2_near,
+                r->l2_far, 100 * r->l2_far_frac);
+    if (r->xsm_done)
+        fprintf(f, "\ncross-SM one-way (%d pairs): min %.0f ns, median %.0f, max %.0f; near %.0f "
+                   "ns, far %.0f ns (%.0f%% far)\n",
+                r->xsm_done, r->xsm_min, r->xsm_med, r->xsm_max, r->xsm_near, r->xsm_far,
+                100 * r->xsm_far_frac);
+}
+
+static int gpk_write_plots(const gpk_results *r, const char *dir)
+{
+    char path[4096];
+    FILE *f;
+    int rc = 0;
+    if (r->curves_done) {
+        gpk_series s[GPK_NCURVE];
+        int ns = 0;
+        for (int c = 0; c < GPK_NCURVE; c++) {
+            if (gpk_curves[c].by_stride)
+                continue;
+            s[ns].name = gpk_curves[c].key;
+            s[ns].x = r->curve[c].x;
+            s[ns].y = r->curve[c].y;
+            s[ns].n = r->curve[c].n;
+            ns++;
+        }
+        snprintf(path, sizeof path, "%s/latency-curves.svg", dir);
+        if ((f = fopen(path, "w"))) {
+            char title[400];
+            snprintf(title, sizeof title, "%s: dependent-load latency vs footprint", r->dev.name);
+            rc |= gpk_svg_curves(f, title, "footprint (bytes)", "cycles per load", s, ns);
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "%s/curves.csv", dir);
+        if ((f = fopen(path, "w"))) {
+            fprintf(f, "# gpupeak latency curves on %s; x bytes, y cycles per load\n",
+                    r->dev.name);
+            for (int c = 0; c < GPK_NCURVE; c++) {
+                fprintf(f, "# series %s\n", gpk_curves[c].key);
+                for (int i = 0; i < r->curve[c].n; i++)
+                    fprintf(f, "%.0f,%.3f\n", r->curve[c].x[i], r->curve[c].y[i]);
+            }
+            fclose(f);
+        }
+    }
+    if (r->xsm_done) {
+        const int n = r->xsm_n;
+        snprintf(path, sizeof path, "%s/cross-sm.svg", dir);
+        if ((f = fopen(path, "w"))) {
+            char title[400];
+            snprintf(title, sizeof title, "%s: one-way atomicCAS latency between SMs (ns)",
+                     r->dev.name);
+            rc |= gpk_svg_heatmap(f, title, "ns", r->xsm_ns, n);
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "%s/cross-sm.csv", dir);
+        if ((f = fopen(path, "w"))) {
+            fprintf(f, "# one-way ns, row and column = %%smid; empty = not measured\n");
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (j)
+                        fputc(',', f);
+                    if (isfinite(r->xsm_ns[i * n + j]))
+                        fprintf(f, "%.1f", r->xsm_ns[i * n + j]);
+                }
+                fputc('\n', f);
+            }
+            fclose(f);
+        }
+    }
+    return rc;
+}
+
+static void gpk_usage(FILE *f)
+{
+    fprintf(f, "usage: gpupeak [--quick] [--out DIR]\n"
+               "  --quick    only the roofline's peaks (FP32, FP64, FP16x2, BF16x2, tensor BF16,\n"
+               "             DRAM, L2, L1, shared), under 30 s\n"
+               "  --out DIR  where peaks.json, peaks.txt and the plots go (default: .)\n");
+}
+
+int main(int argc, char **argv)
+{
+    static gpk_results r;
+    const char *dir = ".";
+    char path[4096];
+    double t0 = gpk_now();
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            r.quick = 1;
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            gpk_usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "gpupeak: unknown argument '%s'\n", argv[i]);
+            gpk_usage(stderr);
+            return 2;
+        }
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gpupeak: cannot create %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    if (gpk_dev_open(&r.dev) != 0)
+        return 1;
+    fprintf(stderr, "gpupeak: %s, %d SMs, cc %d.%d (%s run)\n", r.dev.name, r.dev.sm_count,
+            r.dev.cc_major, r.dev.cc_minor, r.quick ? "quick" : "full");
+    gpk_measure(&r);
+    gpk_median_clock(&r);
+    r.seconds = gpk_now() - t0;
+    snprintf(path, sizeof path, "%s/peaks.json", dir);
+    int rc = gpk_write_json(&r, path);
+    snprintf(path, sizeof path, "%s/peaks.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        gpk_write_table(&r, f);
+        fclose(f);
+    } else {
+        rc = -1;
+    }
+    rc |= gpk_write_plots(&r, dir);
+    gpk_write_table(&r, stdout);
+    free(r.xsm_ns);
+    free(r.xsm_cyc);
+    gpk_dev_close();
+    return rc ? 1 : 0;
+}

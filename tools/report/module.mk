@@ -1,0 +1,6 @@
+# tools/report/module.mk - the gpuprof-report command.
+$(BUILD)/gpuprof-report: $(BUILD)/tools/report/main.o $(GP_METRICS_LIB)
+	$(CC) $(CFLAGS) $^ -o $@ -lm
+$(BUILD)/tools/report/%.o: CPPFLAGS += -Imetrics
+$(BUILD)/tools/report/main.o: $(GP_METRICS_HDR)
+ALL_TARGETS += $(BUILD)/gpuprof-report
