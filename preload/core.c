@@ -30,6 +30,7 @@
 #include "replay/driver.h"
 #include "replay/range_profiler.h"
 #include "replay/replay.h"
+#include "replay/worker.h"
 #include "util/gp_uthash.h"
 #include "util/log.h"
 #include "util/strutil.h"
@@ -115,6 +116,7 @@ static struct {
     const char **metric_units;
     size_t n_metrics;
     int metrics_checked;
+    int has_sass;        /* the set holds SASS-instrumented metrics */
     /* globals of loaded modules (names from every cubin) */
     gp_cubin_global *globals;
     int n_globals, cap_globals;
@@ -132,7 +134,7 @@ static __thread int t_in_profiler; /* the profiler's own driver calls */
 static __thread int t_api_depth;   /* tracked API calls nested on this thread */
 static atomic_uint_fast64_t launch_seq;
 
-int gp_core_in_profiler(void) { return t_in_profiler; }
+int gp_core_in_profiler(void) { return t_in_profiler || gp_worker_self; }
 int gp_core_crosscheck(void) { return gp.cfg.crosscheck; }
 
 /* ---- metric list ------------------------------------------------------- */
@@ -201,6 +203,8 @@ static void check_metric_names(const char *chip)
         keep++;
     }
     gp.n_metrics = keep;
+    for (size_t i = 0; i < gp.n_metrics; i++)
+        gp.has_sass |= gp_metric_is_instrumented(gp.metric_names[i]);
 }
 
 /* ---- start-up and shutdown ------------------------------------------------ */
@@ -603,6 +607,7 @@ static ctx_state *context_get(CUcontext ctx)
                     "profiled", cs->device, err);
         return cs;
     }
+    gp_rp_set_auto_range(cs->replay.rp, gp.cfg.auto_range);
     gp_info("device %d (%s, %s): %zu metrics in %zu passes", cs->device, cs->facts.name, chip,
             gp.n_metrics, gp_rp_passes(cs->replay.rp, GP_RP_FULL));
     return cs;
@@ -752,6 +757,21 @@ static void abandon(launch_state *ls, const char *why)
     pthread_mutex_unlock(&gp.state_lock);
 }
 
+typedef struct replay_job {
+    launch_state *ls;
+    const gp_launch_exec *exec;
+    size_t n;
+    uint64_t total;
+    int rc;
+} replay_job;
+
+static void replay_job_run(void *arg)
+{
+    replay_job *j = arg;
+    j->rc = gp_replay_enter(&j->ls->cs->replay, j->exec, j->ls->ranges, j->n, j->total,
+                            &j->ls->opts, &j->ls->rs);
+}
+
 void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
 {
     *slot = SLOT_NONE;
@@ -809,17 +829,17 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     }
     ls->kernel = k;
     ls->launch_id = id;
-    CUresult sr = gp_drv.cuCtxSynchronize();
-    if (sr != CUDA_SUCCESS) {
-        snprintf(whybuf, sizeof(whybuf), "the context was already in error (%s)",
-                 gp_driver_strerror(sr));
-        why = whybuf;
-        goto not_profiled;
-    }
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (gp_drv.cuStreamIsCapturing(ev->exec.stream, &cap) == CUDA_SUCCESS &&
+    if (gp_drv.cuStreamIsCapturing(ev->exec.stream, &cap) != CUDA_SUCCESS ||
         cap != CU_STREAM_CAPTURE_STATUS_NONE) {
         why = "launched during stream capture (it does not execute now)";
+        goto not_profiled;
+    }
+    CUresult sr = gp_drv.cuCtxSynchronize();
+    if (sr != CUDA_SUCCESS) {
+        snprintf(whybuf, sizeof(whybuf), "the context cannot be synchronized (%s)",
+                 gp_driver_strerror(sr));
+        why = whybuf;
         goto not_profiled;
     }
     pthread_mutex_lock(&gp.state_lock);
@@ -859,8 +879,22 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     ls->opts.reserve_bytes = (uint64_t)gp.cfg.reserve_mb << 20;
     snprintf(ls->range_name, sizeof(ls->range_name), "launch%llu", (unsigned long long)id);
     ls->opts.range_name = ls->range_name;
-    if (gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts, &ls->rs) !=
-        0) {
+    /* A one-pass hardware set wraps the program's own launch (no snapshot).
+     * Otherwise every pass is the profiler's own launch, issued by default
+     * from the worker thread, outside any CUPTI callback. */
+    ls->opts.all_own = !(gp_rp_passes(ls->cs->replay.rp, GP_RP_FULL) == 1 && !gp.has_sass) &&
+                       gp.cfg.replay_mode != GP_REPLAY_CALLBACK;
+    int rrc;
+    if (ls->opts.all_own && gp.cfg.replay_mode == GP_REPLAY_WORKER) {
+        replay_job job = {ls, &ev->exec, n, total, -1};
+        if (gp_worker_run(ev->ctx, replay_job_run, &job) != 0)
+            snprintf(ls->rs.why, sizeof(ls->rs.why), "cannot start the replay thread");
+        rrc = job.rc;
+    } else {
+        rrc = gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts,
+                              &ls->rs);
+    }
+    if (rrc != 0) {
         snprintf(whybuf, sizeof(whybuf), "%s", ls->rs.why);
         why = whybuf;
         goto not_profiled;

@@ -99,7 +99,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     st->set = GP_RP_FULL;
     size_t predicted = gp_rp_passes(rc->rp, GP_RP_FULL);
 
-    if (predicted > 1) {
+    if (predicted > 1 || o->all_own) {
         if (gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
                              o->reserve_bytes, err, sizeof(err)) == 0) {
             st->snapshot_place = rc->snap.place;
@@ -116,8 +116,9 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     if (gp_rp_begin(rc->rp, st->set, err, sizeof(err)) != 0)
         return fail(st, "configuring the range profiler", err);
 
-    /* The first passes: the profiler's own launches, memory put back after each. */
-    for (size_t p = 1; p < predicted; p++) {
+    /* The first passes (all of them with all_own): the profiler's own
+     * launches, memory put back after each. */
+    for (size_t p = 1; o->all_own ? p <= 64 : p < predicted; p++) {
         int all = 0;
         if (own_pass(rc, e, o, st, &all) != 0) {
             /* leave memory as the program left it, unless the context is gone */
@@ -129,11 +130,13 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         }
         if (restore(rc, st) != 0)
             return -1;
-        if (all) { /* CUPTI needed fewer passes than predicted: the launch runs unprofiled */
+        if (all) { /* all passes done: the program's launch runs unprofiled */
             st->done = 1;
             return 0;
         }
     }
+    if (o->all_own)
+        return fail(st, "CUPTI asked for more than 64 passes", NULL);
     /* The last pass wraps the program's own launch. */
     st->flushed |= flush_l2(rc, o);
     if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)

@@ -44,6 +44,8 @@ typedef struct gp_replay_opts {
     int flush_caches;
     uint64_t l2_bytes;
     int allow_device, allow_host;
+    int all_own;        /* every pass is the profiler's own launch (then memory is
+                           restored and the program's launch runs unprofiled) */
     uint64_t reserve_bytes;
     const char *range_name;
 } gp_replay_opts;
