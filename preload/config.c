@@ -214,7 +214,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const wheres[] = {"auto", "device", "host", "none"};
     static const char *const caches[] = {"none", "flush"};
-    static const char *const replays[] = {"worker", "callback", "callback-own"};
+    static const char *const replays[] = {"profiler", "cupti"};
 
     if (err && errlen)
         err[0] = '\0';
@@ -248,9 +248,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);
-    parse_choice(&st, env, "GPUPROF_REPLAY", replays, 3, &cfg->replay_mode);
-    static const char *const ranges[] = {"user", "auto"};
-    parse_choice(&st, env, "GPUPROF_RANGE", ranges, 2, &cfg->auto_range);
+    parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);
     return st.bad;
 }
 

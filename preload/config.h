@@ -8,7 +8,7 @@
 
 enum gp_name_base { GP_NAME_FUNCTION, GP_NAME_DEMANGLED, GP_NAME_MANGLED };
 enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NONE };
-enum gp_replay_mode { GP_REPLAY_WORKER, GP_REPLAY_CALLBACK, GP_REPLAY_CALLBACK_OWN };
+enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI };
 
 #define GP_MAX_METRICS 256
 
@@ -33,8 +33,7 @@ typedef struct gp_config {
     int flush_caches;           /* GPUPROF_CACHE_CONTROL */
     int summary;                /* GPUPROF_SUMMARY */
     int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
-    int replay_mode;            /* GPUPROF_REPLAY */
-    int auto_range;             /* GPUPROF_RANGE=auto|user */
+    int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */
 } gp_config;
 
 typedef const char *(*gp_env_lookup)(const char *name);

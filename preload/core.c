@@ -30,7 +30,9 @@
 #include "replay/driver.h"
 #include "replay/range_profiler.h"
 #include "replay/replay.h"
+#include "replay/sass_metrics.h"
 #include "replay/worker.h"
+#include "preload/sass_derive.h"
 #include "util/gp_uthash.h"
 #include "util/log.h"
 #include "util/strutil.h"
@@ -69,6 +71,13 @@ typedef struct module_entry {
     UT_hash_handle hh;
 } module_entry;
 
+typedef struct code_entry { /* a kernel's machine code, for opcode lookups */
+    char *name;
+    uint8_t *code;
+    size_t size;
+    UT_hash_handle hh;
+} code_entry;
+
 typedef struct ctx_state {
     CUcontext ctx;
     int device;
@@ -77,6 +86,8 @@ typedef struct ctx_state {
     gp_replay_ctx replay;
     gp_device_facts facts;
     int facts_written;
+    int sass_ok;          /* the SASS pass can run here */
+    char sass_why[300];
     UT_hash_handle hh;
 } ctx_state;
 
@@ -117,6 +128,10 @@ static struct {
     size_t n_metrics;
     int metrics_checked;
     int has_sass;        /* the set holds SASS-instrumented metrics */
+    const char **hw_names; /* the hardware subset, for the range profiler */
+    size_t *hw_index;      /* its positions in metric_names */
+    size_t n_hw;
+    code_entry *code;      /* machine code of every loaded kernel, by name */
     /* globals of loaded modules (names from every cubin) */
     gp_cubin_global *globals;
     int n_globals, cap_globals;
@@ -193,7 +208,17 @@ static void check_metric_names(const char *chip)
     size_t keep = 0;
     for (size_t i = 0; i < gp.n_metrics; i++) {
         char err[768];
-        if (gp_host_check_names(chip, &gp.metric_names[i], 1, err, sizeof(err)) != 0) {
+        const char *name = gp.metric_names[i];
+        if (gp_metric_is_instrumented(name)) {
+            /* CUPTI 13.0's range profiler returns nothing for these: they come
+             * from the SASS pass, for the names gpuprof can derive */
+            if (!gp_sass_derivable(name)) {
+                gp_error("GPUPROF_METRICS: '%s' is an instrumented (SASS) metric that gpuprof "
+                         "cannot collect; it is left out (see docs/user-guide.md for the SASS "
+                         "metrics it derives)", name);
+                continue;
+            }
+        } else if (gp_host_check_names(chip, &name, 1, err, sizeof(err)) != 0) {
             gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected",
                      err);
             continue;
@@ -203,8 +228,16 @@ static void check_metric_names(const char *chip)
         keep++;
     }
     gp.n_metrics = keep;
-    for (size_t i = 0; i < gp.n_metrics; i++)
-        gp.has_sass |= gp_metric_is_instrumented(gp.metric_names[i]);
+    gp.hw_names = calloc(keep ? keep : 1, sizeof(char *));
+    gp.hw_index = calloc(keep ? keep : 1, sizeof(size_t));
+    for (size_t i = 0; i < gp.n_metrics; i++) {
+        if (gp_metric_is_instrumented(gp.metric_names[i])) {
+            gp.has_sass = 1;
+        } else if (gp.hw_names && gp.hw_index) {
+            gp.hw_index[gp.n_hw] = i;
+            gp.hw_names[gp.n_hw++] = gp.metric_names[i];
+        }
+    }
 }
 
 /* ---- start-up and shutdown ------------------------------------------------ */
@@ -422,12 +455,66 @@ static void kernel_attrs(kernel_entry *k)
         k->module = mod;
 }
 
-/* ---- __device__ globals --------------------------------------------------- */
+/* ---- __device__ globals and kernel code ------------------------------------- */
+
+/* Whether the metric set (before the chip is known) holds SASS metrics. */
+static int sass_wanted(void)
+{
+    for (size_t i = 0; i < gp.n_metrics; i++)
+        if (gp_metric_is_instrumented(gp.metric_names[i]))
+            return 1;
+    return 0;
+}
+
+/* Keeps a copy of each kernel's machine code (the SASS pass classifies
+ * instructions by opcode).  Caller holds state_lock. */
+static void keep_code(const char *name, const uint8_t *code, size_t size, void *arg)
+{
+    (void)arg;
+    code_entry *c;
+    HASH_FIND_STR(gp.code, name, c);
+    if (c)
+        return;
+    c = calloc(1, sizeof(*c));
+    if (!c || !(c->name = strdup(name)) || !(c->code = malloc(size))) {
+        if (c)
+            free(c->name);
+        free(c);
+        return;
+    }
+    memcpy(c->code, code, size);
+    c->size = size;
+    gp_uthash_oom = 0;
+    HASH_ADD_KEYPTR(hh, gp.code, c->name, strlen(c->name), c);
+    if (gp_uthash_oom) {
+        free(c->code);
+        free(c->name);
+        free(c);
+    }
+}
+
+static const uint8_t *code_lookup(const char *function, size_t *size, void *arg)
+{
+    (void)arg;
+    code_entry *c;
+    pthread_mutex_lock(&gp.state_lock);
+    HASH_FIND_STR(gp.code, function, c);
+    pthread_mutex_unlock(&gp.state_lock);
+    if (!c)
+        return NULL;
+    *size = c->size;
+    return c->code;
+}
 
 void gp_core_module_loaded(const void *cubin, size_t size)
 {
     if (!gp.active || !cubin || size == 0)
         return;
+    if (gp.cfg.enabled && sass_wanted()) {
+        pthread_mutex_lock(&gp.state_lock);
+        gp_cubin_each_function(cubin, size, keep_code, NULL);
+        pthread_mutex_unlock(&gp.state_lock);
+    }
     gp_cubin_global *g = NULL;
     int n = gp_cubin_globals(cubin, size, &g);
     if (n <= 0) {
@@ -598,18 +685,33 @@ static ctx_state *context_get(CUcontext ctx)
         snprintf(cs->why, sizeof(cs->why), "no valid metric to collect");
         return cs;
     }
-    cs->replay.rp = gp_rp_create(ctx, cs->device, gp.metric_names, gp.n_metrics, &errclass, err,
-                                 sizeof(err));
-    if (!cs->replay.rp) {
-        cs->unusable = 1;
-        snprintf(cs->why, sizeof(cs->why), "%s", err);
-        gp_log_once(GP_LOG_ERROR, "ctx-config", "device %d: %s; launches are counted, not "
-                    "profiled", cs->device, err);
-        return cs;
+    cs->replay.ctx = ctx;
+    if (gp.n_hw) {
+        cs->replay.rp = gp_rp_create(ctx, cs->device, gp.hw_names, gp.n_hw, &errclass, err,
+                                     sizeof(err));
+        if (!cs->replay.rp) {
+            cs->unusable = 1;
+            snprintf(cs->why, sizeof(cs->why), "%s", err);
+            gp_log_once(GP_LOG_ERROR, "ctx-config", "device %d: %s; launches are counted, not "
+                        "profiled", cs->device, err);
+            return cs;
+        }
+        /* auto range: the hardware bounds each pass at the kernel itself */
+        gp_rp_set_auto_range(cs->replay.rp, 1);
+        gp_rp_set_kernel_replay(cs->replay.rp, gp.cfg.replay_mode == GP_REPLAY_CUPTI);
     }
-    gp_rp_set_auto_range(cs->replay.rp, gp.cfg.auto_range);
-    gp_info("device %d (%s, %s): %zu metrics in %zu passes", cs->device, cs->facts.name, chip,
-            gp.n_metrics, gp_rp_passes(cs->replay.rp, GP_RP_FULL));
+    if (gp.has_sass) {
+        cs->sass_ok = gp_sass_setup(cs->device, chip, err, sizeof(err)) == 0;
+        if (!cs->sass_ok) {
+            snprintf(cs->sass_why, sizeof(cs->sass_why), "SASS pass unavailable: %s", err);
+            gp_log_once(GP_LOG_WARN, "sass-setup", "device %d: %s; the SASS metrics are left "
+                        "empty", cs->device, cs->sass_why);
+        }
+    }
+    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s", cs->device,
+            cs->facts.name, chip, gp.n_metrics,
+            cs->replay.rp ? gp_rp_passes(cs->replay.rp, GP_RP_FULL) : 0,
+            cs->sass_ok ? " + 1 SASS pass" : "");
     return cs;
 }
 
@@ -757,21 +859,6 @@ static void abandon(launch_state *ls, const char *why)
     pthread_mutex_unlock(&gp.state_lock);
 }
 
-typedef struct replay_job {
-    launch_state *ls;
-    const gp_launch_exec *exec;
-    size_t n;
-    uint64_t total;
-    int rc;
-} replay_job;
-
-static void replay_job_run(void *arg)
-{
-    replay_job *j = arg;
-    j->rc = gp_replay_enter(&j->ls->cs->replay, j->exec, j->ls->ranges, j->n, j->total,
-                            &j->ls->opts, &j->ls->rs);
-}
-
 void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
 {
     *slot = SLOT_NONE;
@@ -879,22 +966,10 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     ls->opts.reserve_bytes = (uint64_t)gp.cfg.reserve_mb << 20;
     snprintf(ls->range_name, sizeof(ls->range_name), "launch%llu", (unsigned long long)id);
     ls->opts.range_name = ls->range_name;
-    /* A one-pass hardware set wraps the program's own launch (no snapshot).
-     * Otherwise every pass is the profiler's own launch, issued by default
-     * from the worker thread, outside any CUPTI callback. */
-    ls->opts.all_own = !(gp_rp_passes(ls->cs->replay.rp, GP_RP_FULL) == 1 && !gp.has_sass) &&
-                       gp.cfg.replay_mode != GP_REPLAY_CALLBACK;
-    int rrc;
-    if (ls->opts.all_own && gp.cfg.replay_mode == GP_REPLAY_WORKER) {
-        replay_job job = {ls, &ev->exec, n, total, -1};
-        if (gp_worker_run(ev->ctx, replay_job_run, &job) != 0)
-            snprintf(ls->rs.why, sizeof(ls->rs.why), "cannot start the replay thread");
-        rrc = job.rc;
-    } else {
-        rrc = gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts,
-                              &ls->rs);
-    }
-    if (rrc != 0) {
+    ls->opts.cupti_replay = gp.cfg.replay_mode == GP_REPLAY_CUPTI;
+    ls->opts.want_sass = gp.has_sass && ls->cs->sass_ok;
+    if (gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts, &ls->rs) !=
+        0) {
         snprintf(whybuf, sizeof(whybuf), "%s", ls->rs.why);
         why = whybuf;
         goto not_profiled;
@@ -942,16 +1017,34 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     *slot = SLOT_NONE;
     t_in_profiler++;
     double t0 = gp_now_s();
-    double *values = malloc(gp.n_metrics * sizeof(double));
-    const char **missing = calloc(gp.n_metrics ? gp.n_metrics : 1, sizeof(char *));
-    int ok = values && missing &&
-             gp_replay_exit(&ls->cs->replay, &ev->exec, status, &ls->opts, &ls->rs, values) == 0;
+    size_t nv = gp.n_metrics ? gp.n_metrics : 1;
+    double *values = malloc(nv * sizeof(double));
+    double *hw_values = malloc((gp.n_hw ? gp.n_hw : 1) * sizeof(double));
+    const char **missing = calloc(nv, sizeof(char *));
+    int ok = values && hw_values && missing &&
+             gp_replay_exit(&ls->cs->replay, &ev->exec, status, &ls->opts, &ls->rs, hw_values) ==
+                 0;
     if (ok) {
+        for (size_t i = 0; i < gp.n_metrics; i++)
+            values[i] = NAN;
+        for (size_t k = 0; k < gp.n_hw && ls->cs->replay.rp; k++)
+            values[gp.hw_index[k]] = ls->rs.set == GP_RP_ONE_PASS &&
+                                             !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, k)
+                                         ? NAN
+                                         : hw_values[k];
+        if (ls->rs.sass)
+            gp_sass_derive(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL, gp.metric_names,
+                           gp.n_metrics, values);
         for (size_t i = 0; i < gp.n_metrics; i++) {
             if (!isnan(values[i]))
                 continue;
-            if (ls->rs.set == GP_RP_ONE_PASS && !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, i))
+            int sass = gp_metric_is_instrumented(gp.metric_names[i]);
+            if (ls->rs.snapshot_failed)
                 missing[i] = "not collected: no memory for a replay snapshot, one pass only";
+            else if (sass && !ls->cs->sass_ok)
+                missing[i] = ls->cs->sass_why;
+            else if (sass)
+                missing[i] = "the kernel executed no instruction of this kind";
             else
                 missing[i] = "CUPTI returned no value for this launch";
         }
@@ -967,7 +1060,9 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     } else {
         abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
     }
+    gp_sass_records_free(ls->rs.sass, ls->rs.n_sass);
     free(values);
+    free(hw_values);
     free(missing);
     t_in_profiler--;
     pthread_mutex_lock(&gp.state_lock);

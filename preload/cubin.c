@@ -83,3 +83,30 @@ void gp_cubin_globals_free(gp_cubin_global *g, int n)
         free(g[i].name);
     free(g);
 }
+
+int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn fn, void *arg)
+{
+    const uint8_t *img = image;
+    if (!image || size < sizeof(Elf64_Ehdr) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+        img[EI_CLASS] != ELFCLASS64)
+        return -1;
+    Elf64_Ehdr eh;
+    memcpy(&eh, img, sizeof(eh));
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
+        !in_image(size, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)) ||
+        eh.e_shstrndx >= eh.e_shnum)
+        return -1;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh.e_shoff);
+    if ((uintptr_t)sh % _Alignof(Elf64_Shdr))
+        return -1;
+    int n = 0;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        const char *sec = str_at(img, size, &sh[eh.e_shstrndx], sh[i].sh_name);
+        if (!sec || strncmp(sec, ".text.", 6) != 0 || sh[i].sh_type != SHT_PROGBITS ||
+            !in_image(size, sh[i].sh_offset, sh[i].sh_size))
+            continue;
+        fn(sec + 6, img + sh[i].sh_offset, (size_t)sh[i].sh_size, arg);
+        n++;
+    }
+    return n;
+}

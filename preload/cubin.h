@@ -18,4 +18,10 @@ typedef struct gp_cubin_global {
 int gp_cubin_globals(const void *image, size_t size, gp_cubin_global **out);
 void gp_cubin_globals_free(gp_cubin_global *g, int n);
 
+/* Calls fn once per kernel code section (.text.<name>) with the function's
+ * name and machine code.  Returns the number of functions, or -1 when the
+ * image is not a 64-bit ELF. */
+typedef void (*gp_cubin_function_fn)(const char *name, const uint8_t *code, size_t size, void *arg);
+int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn fn, void *arg);
+
 #endif

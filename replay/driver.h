@@ -35,7 +35,10 @@
     X(cuModuleGetGlobal, "cuModuleGetGlobal_v2")                                                   \
     X(cuStreamIsCapturing, "cuStreamIsCapturing")                                                  \
     X(cuStreamSynchronize, "cuStreamSynchronize")                                                  \
-    X(cuPointerGetAttribute, "cuPointerGetAttribute")
+    X(cuPointerGetAttribute, "cuPointerGetAttribute")                                              \
+    X(cuModuleLoadData, "cuModuleLoadData")                                                        \
+    X(cuModuleGetFunction, "cuModuleGetFunction")                                                  \
+    X(cuModuleUnload, "cuModuleUnload")
 
 typedef struct gp_driver {
 #define GP_DRV_FIELD(name, sym) __typeof__(&name) name;

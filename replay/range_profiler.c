@@ -30,6 +30,7 @@ struct gp_rp {
     int have_one_pass;
     int active_set;
     int auto_range;
+    int kernel_replay;
 };
 
 static int rp_fail(CUptiResult r, const char *what, char *err, size_t errlen)
@@ -193,6 +194,7 @@ void gp_rp_destroy(gp_rp *rp)
 
 const char *gp_rp_chip(const gp_rp *rp) { return rp->chip; }
 void gp_rp_set_auto_range(gp_rp *rp, int on) { rp->auto_range = on; }
+void gp_rp_set_kernel_replay(gp_rp *rp, int on) { rp->kernel_replay = on; }
 
 size_t gp_rp_passes(const gp_rp *rp, int set)
 {
@@ -234,8 +236,8 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
     sc.pConfig = image;
     sc.counterDataImageSize = s->counter_data_size;
     sc.pCounterDataImage = s->counter_data;
-    sc.range = rp->auto_range ? CUPTI_AutoRange : CUPTI_UserRange;
-    sc.replayMode = CUPTI_UserReplay;
+    sc.range = rp->auto_range || rp->kernel_replay ? CUPTI_AutoRange : CUPTI_UserRange;
+    sc.replayMode = rp->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
     sc.maxRangesPerPass = 1;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
@@ -253,7 +255,7 @@ int gp_rp_pass_start(gp_rp *rp, const char *range_name, char *err, size_t errlen
     st.pRangeProfilerObject = rp->obj;
     if ((r = cuptiRangeProfilerStart(&st)) != CUPTI_SUCCESS)
         return rp_fail(r, "cuptiRangeProfilerStart", err, errlen), -1;
-    if (rp->auto_range)
+    if (rp->auto_range || rp->kernel_replay)
         return 0;
     CUpti_RangeProfiler_PushRange_Params pu = {CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
     pu.pRangeProfilerObject = rp->obj;
@@ -268,7 +270,7 @@ int gp_rp_pass_end(gp_rp *rp, int *all_submitted, char *err, size_t errlen)
     CUptiResult r;
     CUpti_RangeProfiler_PopRange_Params po = {CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
     po.pRangeProfilerObject = rp->obj;
-    if (!rp->auto_range && (r = cuptiRangeProfilerPopRange(&po)) != CUPTI_SUCCESS)
+    if (!rp->auto_range && !rp->kernel_replay && (r = cuptiRangeProfilerPopRange(&po)) != CUPTI_SUCCESS)
         return rp_fail(r, "cuptiRangeProfilerPopRange", err, errlen), -1;
     CUpti_RangeProfiler_Stop_Params sp = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = rp->obj;

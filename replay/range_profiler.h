@@ -29,6 +29,8 @@ const char *gp_rp_chip(const gp_rp *rp);
 /* Auto range: each kernel between start and end is its own range, bounded by
  * the hardware (no push/pop); user range (default): one named range. */
 void gp_rp_set_auto_range(gp_rp *rp, int on);
+/* CUPTI's own kernel replay (CUPTI saves and restores memory): a cross-check. */
+void gp_rp_set_kernel_replay(gp_rp *rp, int on);
 size_t gp_rp_passes(const gp_rp *rp, int set);
 /* Whether names[i] is collected by `set`. */
 int gp_rp_set_has(const gp_rp *rp, int set, size_t i);

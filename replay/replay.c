@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "replay/driver.h"
+#include "replay/sass_metrics.h"
+#include "replay/worker.h"
 
 double gp_now_s(void)
 {
@@ -31,22 +33,76 @@ CUresult gp_launch_exec_run(const gp_launch_exec *e)
     }
 }
 
-/* Writes over a buffer twice the size of L2 so that the next pass starts
- * with cold caches, as Nsight Compute does by default. */
+/* Reads a buffer twice the size of L2, one 32-byte sector at a time, so that
+ * the next pass starts with L2 holding only clean lines of that buffer: the
+ * kernel's own data is not cached, and no dirty line is written back during
+ * the pass (a memset would leave L2 full of dirty lines whose write-back the
+ * pass would count as its own DRAM traffic). */
+static const char flush_ptx[] =
+    ".version 8.0\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    ".visible .entry gp_flush_read(.param .u64 p_buf, .param .u64 p_sectors, .param .u64 p_sink)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p_buf];\n"
+    "  ld.param.u64 %rd2, [p_sectors];\n"
+    "  ld.param.u64 %rd3, [p_sink];\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.s32 %r4, %r1, %r2, %r3;\n"
+    "  cvt.u64.u32 %rd4, %r4;\n"
+    "  mov.u32 %r5, %nctaid.x;\n"
+    "  mul.wide.u32 %rd5, %r5, %r2;\n"
+    "  mov.u32 %r6, 0;\n"
+    "LOOP:\n"
+    "  setp.ge.u64 %p1, %rd4, %rd2;\n"
+    "  @%p1 bra DONE;\n"
+    "  shl.b64 %rd6, %rd4, 5;\n"
+    "  add.u64 %rd7, %rd1, %rd6;\n"
+    "  ld.global.cg.u32 %r7, [%rd7];\n"
+    "  xor.b32 %r6, %r6, %r7;\n"
+    "  add.u64 %rd4, %rd4, %rd5;\n"
+    "  bra LOOP;\n"
+    "DONE:\n"
+    "  setp.ne.u32 %p2, %r6, 305419896;\n"
+    "  @%p2 bra END;\n"
+    "  st.global.u32 [%rd3], %r6;\n"
+    "END:\n"
+    "  ret;\n"
+    "}\n";
+
+static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
+{
+    if (gp_drv.cuMemAlloc(&rc->flush_buf, bytes) != CUDA_SUCCESS) {
+        rc->flush_buf = 0;
+        return -1;
+    }
+    rc->flush_bytes = bytes;
+    if (gp_drv.cuMemsetD32(rc->flush_buf, 0, bytes / 4) != CUDA_SUCCESS ||
+        gp_drv.cuModuleLoadData(&rc->flush_module, flush_ptx) != CUDA_SUCCESS ||
+        gp_drv.cuModuleGetFunction(&rc->flush_read, rc->flush_module, "gp_flush_read") !=
+            CUDA_SUCCESS)
+        return -1;
+    return gp_drv.cuCtxSynchronize() == CUDA_SUCCESS ? 0 : -1;
+}
+
 static int flush_l2(gp_replay_ctx *rc, const gp_replay_opts *o)
 {
     if (!o->flush_caches || rc->flush_failed || o->l2_bytes == 0)
         return 0;
-    uint64_t want = 2 * o->l2_bytes;
-    if (!rc->flush_buf) {
-        if (gp_drv.cuMemAlloc(&rc->flush_buf, want) != CUDA_SUCCESS) {
-            rc->flush_buf = 0;
-            rc->flush_failed = 1;
-            return 0;
-        }
-        rc->flush_bytes = want;
+    if (!rc->flush_read && flush_setup(rc, 2 * o->l2_bytes) != 0) {
+        rc->flush_failed = 1;
+        return 0;
     }
-    if (gp_drv.cuMemsetD32(rc->flush_buf, 0x5a5a5a5a, rc->flush_bytes / 4) != CUDA_SUCCESS)
+    uint64_t sectors = rc->flush_bytes / 32;
+    CUdeviceptr sink = rc->flush_buf;
+    void *args[] = {&rc->flush_buf, &sectors, &sink};
+    if (gp_drv.cuLaunchKernel(rc->flush_read, 1056, 1, 1, 512, 1, 1, 0, NULL, args, NULL) !=
+        CUDA_SUCCESS)
         return 0;
     return gp_drv.cuCtxSynchronize() == CUDA_SUCCESS;
 }
@@ -90,6 +146,53 @@ static int restore(gp_replay_ctx *rc, gp_replay_state *st)
     return 0;
 }
 
+/* The SASS pass issued by the profiler, on its worker thread (a launch of
+ * its own, outside any CUPTI callback, so that CUPTI patches it). */
+typedef struct sass_job {
+    gp_replay_ctx *rc;
+    const gp_launch_exec *e;
+    gp_replay_state *st;
+    int rc_;
+    char err[256];
+} sass_job;
+
+static void sass_job_run(void *arg)
+{
+    sass_job *j = arg;
+    j->rc_ = -1;
+    if (gp_sass_begin(j->rc->ctx, j->err, sizeof(j->err)) != 0)
+        return;
+    CUresult lr = gp_launch_exec_run(j->e);
+    CUresult sr = lr == CUDA_SUCCESS ? gp_drv.cuCtxSynchronize() : lr;
+    int er = gp_sass_end(j->rc->ctx, &j->st->sass, &j->st->n_sass, j->err, sizeof(j->err));
+    if (sr != CUDA_SUCCESS) {
+        snprintf(j->err, sizeof(j->err), "the kernel failed in the SASS pass: %s",
+                 gp_driver_strerror(sr));
+        return;
+    }
+    j->rc_ = er;
+}
+
+static int sass_own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, gp_replay_state *st)
+{
+    sass_job j = {rc, e, st, -1, ""};
+    if (gp_worker_run(rc->ctx, sass_job_run, &j) != 0)
+        return fail(st, "cannot start the profiler's replay thread", NULL);
+    st->passes++;
+    return j.rc_ == 0 ? 0 : fail(st, "SASS pass", j.err);
+}
+
+/* Leaves memory as the program left it after a failed pass (unless the
+ * context is gone), keeping the first reason. */
+static int abort_pass(gp_replay_ctx *rc, gp_replay_state *st)
+{
+    char why[sizeof(st->why)];
+    memcpy(why, st->why, sizeof(why));
+    restore(rc, st);
+    memcpy(st->why, why, sizeof(why));
+    return -1;
+}
+
 int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *ranges, size_t n,
                     uint64_t total, const gp_replay_opts *o, gp_replay_state *st)
 {
@@ -97,47 +200,64 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     memset(st, 0, sizeof(*st));
     st->start_s = gp_now_s();
     st->set = GP_RP_FULL;
-    size_t predicted = gp_rp_passes(rc->rp, GP_RP_FULL);
+    size_t hw = rc->rp ? gp_rp_passes(rc->rp, GP_RP_FULL) : 0;
+    int sass = o->want_sass;
 
-    if (predicted > 1 || o->all_own) {
+    if (o->cupti_replay && rc->rp) { /* CUPTI saves, replays and restores inside the launch */
+        if (gp_rp_begin(rc->rp, GP_RP_FULL, err, sizeof(err)) != 0)
+            return fail(st, "configuring the range profiler", err);
+        st->flushed |= flush_l2(rc, o);
+        if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
+            return fail(st, "starting the kernel-replay pass", err);
+        st->open = 1;
+        st->passes = (int)hw - 1; /* run by CUPTI inside the launch */
+        st->sass_dropped = sass;
+        return 0;
+    }
+
+    if (hw + (sass ? 1 : 0) > 1) {
         if (gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
                              o->reserve_bytes, err, sizeof(err)) == 0) {
             st->snapshot_place = rc->snap.place;
             st->bytes_saved = total;
-        } else if (gp_rp_passes(rc->rp, GP_RP_ONE_PASS) == 1) {
+        } else if (hw == 1 || (hw > 1 && gp_rp_passes(rc->rp, GP_RP_ONE_PASS) == 1)) {
             st->snapshot_failed = 1;
-            st->set = GP_RP_ONE_PASS;
-            predicted = 1;
+            st->set = hw > 1 ? GP_RP_ONE_PASS : GP_RP_FULL;
+            hw = 1;
+            sass = 0;
             snprintf(st->why, sizeof(st->why), "%s; collected only what one pass gives", err);
         } else {
             return fail(st, "no snapshot possible and no one-pass metric set", err);
         }
     }
-    if (gp_rp_begin(rc->rp, st->set, err, sizeof(err)) != 0)
-        return fail(st, "configuring the range profiler", err);
+    st->sass_dropped = o->want_sass && !sass;
 
-    /* The first passes (all of them with all_own): the profiler's own
-     * launches, memory put back after each. */
-    for (size_t p = 1; o->all_own ? p <= 64 : p < predicted; p++) {
-        int all = 0;
-        if (own_pass(rc, e, o, st, &all) != 0) {
-            /* leave memory as the program left it, unless the context is gone */
-            char why[sizeof(st->why)];
-            memcpy(why, st->why, sizeof(why));
-            restore(rc, st);
-            memcpy(st->why, why, sizeof(why));
-            return -1;
-        }
+    if (sass && hw > 0) { /* the SASS pass first, then the hardware passes */
+        if (sass_own_pass(rc, e, st) != 0)
+            return abort_pass(rc, st);
         if (restore(rc, st) != 0)
             return -1;
-        if (all) { /* all passes done: the program's launch runs unprofiled */
+    }
+    if (hw == 0) { /* SASS metrics only: that pass wraps the program's launch */
+        if (gp_sass_begin(rc->ctx, err, sizeof(err)) != 0)
+            return fail(st, "SASS pass", err);
+        st->sass_open = 1;
+        return 0;
+    }
+    if (gp_rp_begin(rc->rp, st->set, err, sizeof(err)) != 0)
+        return fail(st, "configuring the range profiler", err);
+    for (size_t p = 1; p < hw; p++) {
+        int all = 0;
+        if (own_pass(rc, e, o, st, &all) != 0)
+            return abort_pass(rc, st);
+        if (restore(rc, st) != 0)
+            return -1;
+        if (all) { /* CUPTI needed fewer passes: the program's launch runs unprofiled */
             st->done = 1;
             return 0;
         }
     }
-    if (o->all_own)
-        return fail(st, "CUPTI asked for more than 64 passes", NULL);
-    /* The last pass wraps the program's own launch. */
+    /* The last hardware pass wraps the program's own launch. */
     st->flushed |= flush_l2(rc, o);
     if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
         return fail(st, "starting the last pass", err);
@@ -152,6 +272,19 @@ int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_s
     int all = 0;
     int rc_ = -1;
     int er = 0;
+    if (st->sass_open) {
+        st->sass_open = 0;
+        st->passes++;
+        CUresult sr = launch_status == CUDA_SUCCESS ? gp_drv.cuCtxSynchronize() : launch_status;
+        er = gp_sass_end(rc->ctx, &st->sass, &st->n_sass, err, sizeof(err));
+        if (sr != CUDA_SUCCESS)
+            fail(st, "the kernel failed", gp_driver_strerror(sr));
+        else if (er != 0)
+            fail(st, "SASS pass", err);
+        else
+            rc_ = 0;
+        goto out;
+    }
     if (st->done) {
         all = 1;
     } else {
@@ -203,7 +336,11 @@ void gp_replay_ctx_free(gp_replay_ctx *rc)
     gp_snapshot_free(&rc->snap);
     if (rc->flush_buf)
         gp_drv.cuMemFree(rc->flush_buf);
+    if (rc->flush_module)
+        gp_drv.cuModuleUnload(rc->flush_module);
     rc->flush_buf = 0;
+    rc->flush_module = NULL;
+    rc->flush_read = NULL;
     gp_rp_destroy(rc->rp);
     rc->rp = NULL;
 }

@@ -19,6 +19,8 @@
 
 enum gp_launch_api { GP_API_LAUNCH_KERNEL, GP_API_LAUNCH_KERNEL_EX, GP_API_LAUNCH_COOPERATIVE };
 
+struct gp_sass_record;
+
 /* Everything needed to issue the launch again, exactly as the program did. */
 typedef struct gp_launch_exec {
     int api;
@@ -33,10 +35,13 @@ typedef struct gp_launch_exec {
 
 /* Per-context replay state. */
 typedef struct gp_replay_ctx {
-    gp_rp *rp;
+    CUcontext ctx;
+    gp_rp *rp;          /* hardware counters; NULL when the set has none */
     gp_snapshot snap;
     CUdeviceptr flush_buf;
     uint64_t flush_bytes;
+    CUmodule flush_module;
+    CUfunction flush_read;
     int flush_failed;
 } gp_replay_ctx;
 
@@ -44,8 +49,8 @@ typedef struct gp_replay_opts {
     int flush_caches;
     uint64_t l2_bytes;
     int allow_device, allow_host;
-    int all_own;        /* every pass is the profiler's own launch (then memory is
-                           restored and the program's launch runs unprofiled) */
+    int cupti_replay;   /* CUPTI's kernel replay: one start/end around the launch */
+    int want_sass;      /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
     uint64_t reserve_bytes;
     const char *range_name;
 } gp_replay_opts;
@@ -60,6 +65,10 @@ typedef struct gp_replay_state {
     int flushed;
     int open;           /* the last pass is open around the program's launch */
     int done;           /* all passes ran before the program's launch */
+    int sass_open;      /* the SASS pass wraps the program's launch */
+    int sass_dropped;   /* the SASS pass was wanted but not run (no snapshot) */
+    struct gp_sass_record *sass; /* its per-instruction records (caller frees) */
+    size_t n_sass;
     char why[512];      /* why a set was reduced or profiling stopped */
 } gp_replay_state;
 

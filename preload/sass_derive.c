@@ -1,0 +1,144 @@
+/* sass_derive.c - see sass_derive.h.
+ *
+ * Opcode classes were read off cuobjdump listings of sm_90 code: the low 9
+ * bits of an instruction's first 64-bit word name the operation and bits 9-11
+ * its operand form (register, immediate, constant, uniform register), e.g.
+ * FFMA R6, R6, UR6, R3 = ...7c23 and FADD R8, R6, 1 = ...7421.  The
+ * known-work GPU test (tests/gpu/known_work.cu) checks the counts exactly. */
+#include "preload/sass_derive.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const gp_sass_metric_names[GP_SASS_N] = {
+#define GP_SASS_NAME(id, name) name,
+    GP_SASS_METRICS(GP_SASS_NAME)
+#undef GP_SASS_NAME
+};
+
+int gp_sass_fp_op(const uint8_t insn[16])
+{
+    unsigned op = (unsigned)insn[0] | ((unsigned)(insn[1] & 0x01) << 8);
+    switch (op) {
+    case 0x020: return GP_OP_FMUL;
+    case 0x021: return GP_OP_FADD;
+    case 0x023: return GP_OP_FFMA;
+    case 0x028: return GP_OP_DMUL;
+    case 0x029: return GP_OP_DADD;
+    case 0x02b: return GP_OP_DFMA;
+    case 0x030: return GP_OP_HADD;
+    case 0x031: return GP_OP_HFMA;
+    case 0x032: return GP_OP_HMUL;
+    case 0x035: return GP_OP_HFMA; /* HFMA2.MMA */
+    default: return GP_OP_NONE;
+    }
+}
+
+static const struct {
+    const char *name;
+    int op;
+} fp_metrics[] = {
+    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", GP_OP_FADD},
+    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", GP_OP_FMUL},
+    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", GP_OP_FFMA},
+    {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", GP_OP_DADD},
+    {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", GP_OP_DMUL},
+    {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", GP_OP_DFMA},
+    {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", GP_OP_HADD},
+    {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", GP_OP_HMUL},
+    {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", GP_OP_HFMA},
+};
+#define N_FP (sizeof(fp_metrics) / sizeof(fp_metrics[0]))
+
+enum { EFF_GLOBAL_LD = 1, EFF_GLOBAL_ST, EFF_SHARED };
+static const struct {
+    const char *name;
+    int kind;
+} eff_metrics[] = {
+    {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", EFF_GLOBAL_LD},
+    {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", EFF_GLOBAL_ST},
+    {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", EFF_SHARED},
+};
+#define N_EFF (sizeof(eff_metrics) / sizeof(eff_metrics[0]))
+
+/* "<api name>.sum" for a counter CUPTI gives per instruction. */
+static int plain_sum(const char *name)
+{
+    for (int m = 0; m < GP_SASS_N; m++) {
+        size_t l = strlen(gp_sass_metric_names[m]);
+        if (strncmp(name, gp_sass_metric_names[m], l) == 0 && strcmp(name + l, ".sum") == 0)
+            return m;
+    }
+    return -1;
+}
+
+int gp_sass_derivable(const char *name)
+{
+    for (size_t i = 0; i < N_FP; i++)
+        if (strcmp(name, fp_metrics[i].name) == 0)
+            return 1;
+    for (size_t i = 0; i < N_EFF; i++)
+        if (strcmp(name, eff_metrics[i].name) == 0)
+            return 1;
+    return plain_sum(name) >= 0;
+}
+
+/* Access width in bytes of the memory instruction at this record (0 if none). */
+static double width_bytes(const gp_sass_record *r)
+{
+    if (r->v[GP_SASS_MEM128])
+        return 16;
+    if (r->v[GP_SASS_MEM64])
+        return 8;
+    if (r->v[GP_SASS_MEM32])
+        return 4;
+    if (r->v[GP_SASS_MEM16])
+        return 2;
+    if (r->v[GP_SASS_MEM8])
+        return 1;
+    return 0;
+}
+
+void gp_sass_derive(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg,
+                    const char *const *names, size_t n_names, double *values)
+{
+    double fp[GP_OP_HFMA + 1] = {0};
+    double sums[GP_SASS_N] = {0};
+    double bytes[4] = {0}, units[4] = {0}; /* per EFF_* kind */
+    int code_missing = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (int m = 0; m < GP_SASS_N; m++)
+            sums[m] += (double)r[i].v[m];
+        size_t size = 0;
+        const uint8_t *code = lookup ? lookup(r[i].function, &size, arg) : NULL;
+        if (!code)
+            code_missing = 1;
+        else if ((size_t)r[i].pc + 16 <= size)
+            fp[gp_sass_fp_op(code + r[i].pc)] += (double)r[i].v[GP_SASS_THREAD_INST];
+        double data = (double)r[i].v[GP_SASS_THREAD_INST] * width_bytes(&r[i]);
+        if (r[i].v[GP_SASS_GLOBAL_LD]) {
+            bytes[EFF_GLOBAL_LD] += data;
+            units[EFF_GLOBAL_LD] += 32.0 * (double)r[i].v[GP_SASS_SECTORS];
+        } else if (r[i].v[GP_SASS_GLOBAL_ST]) {
+            bytes[EFF_GLOBAL_ST] += data;
+            units[EFF_GLOBAL_ST] += 32.0 * (double)r[i].v[GP_SASS_SECTORS];
+        } else if (r[i].v[GP_SASS_SHARED]) {
+            bytes[EFF_SHARED] += data;
+            units[EFF_SHARED] += 128.0 * (double)r[i].v[GP_SASS_WAVEFRONTS];
+        }
+    }
+    for (size_t k = 0; k < n_names; k++) {
+        for (size_t i = 0; i < N_FP; i++)
+            if (strcmp(names[k], fp_metrics[i].name) == 0)
+                values[k] = code_missing ? NAN : fp[fp_metrics[i].op];
+        for (size_t i = 0; i < N_EFF; i++) {
+            if (strcmp(names[k], eff_metrics[i].name) == 0) {
+                int e = eff_metrics[i].kind;
+                values[k] = units[e] > 0 ? 100.0 * bytes[e] / units[e] : NAN;
+            }
+        }
+        int m = plain_sum(names[k]);
+        if (m >= 0)
+            values[k] = sums[m];
+    }
+}

@@ -1,0 +1,62 @@
+/* sass_derive.h - turns per-instruction SASS data (CUPTI's SASS Metrics API:
+ * a record per instruction with its counts) plus the kernel's machine code
+ * into the PerfWorks smsp__sass_* metrics that CUPTI 13.0's range profiler
+ * does not deliver: FP operation counts by opcode, global load/store and
+ * shared-memory efficiency, divergent branches.  Pure computation. */
+#ifndef GP_SASS_DERIVE_H
+#define GP_SASS_DERIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The per-instruction counters gpuprof asks CUPTI for, in this order. */
+#define GP_SASS_METRICS(X)                                                                         \
+    X(THREAD_INST, "smsp__sass_thread_inst_executed_pred_on")                                      \
+    X(INST, "smsp__sass_inst_executed")                                                            \
+    X(GLOBAL_LD, "smsp__sass_inst_executed_op_global_ld")                                          \
+    X(GLOBAL_ST, "smsp__sass_inst_executed_op_global_st")                                          \
+    X(SHARED, "smsp__sass_inst_executed_op_shared")                                                \
+    X(MEM8, "smsp__sass_inst_executed_op_memory_8b")                                               \
+    X(MEM16, "smsp__sass_inst_executed_op_memory_16b")                                             \
+    X(MEM32, "smsp__sass_inst_executed_op_memory_32b")                                             \
+    X(MEM64, "smsp__sass_inst_executed_op_memory_64b")                                             \
+    X(MEM128, "smsp__sass_inst_executed_op_memory_128b")                                           \
+    X(SECTORS, "smsp__sass_sectors_mem_global")                                                    \
+    X(SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")                                        \
+    X(WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                               \
+    X(WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                   \
+    X(DIVERGENT, "smsp__sass_branch_targets_threads_divergent")
+
+enum gp_sass_metric {
+#define GP_SASS_ENUM(id, name) GP_SASS_##id,
+    GP_SASS_METRICS(GP_SASS_ENUM)
+#undef GP_SASS_ENUM
+        GP_SASS_N
+};
+
+extern const char *const gp_sass_metric_names[GP_SASS_N];
+
+typedef struct gp_sass_record {
+    const char *function; /* mangled name */
+    uint32_t pc;          /* byte offset in the function */
+    uint64_t v[GP_SASS_N];
+} gp_sass_record;
+
+/* FP operation classes by opcode (low 9 bits of the 128-bit sm_90 encoding). */
+enum gp_fp_op { GP_OP_NONE = 0, GP_OP_FADD, GP_OP_FMUL, GP_OP_FFMA, GP_OP_DADD, GP_OP_DMUL,
+                GP_OP_DFMA, GP_OP_HADD, GP_OP_HMUL, GP_OP_HFMA };
+int gp_sass_fp_op(const uint8_t insn[16]);
+
+/* Finds the machine code of a function: returns a pointer and sets *size, or
+ * NULL when unknown. */
+typedef const uint8_t *(*gp_code_lookup)(const char *function, size_t *size, void *arg);
+
+/* 1 if gpuprof can derive `name` from the SASS data. */
+int gp_sass_derivable(const char *name);
+
+/* Computes every derivable name of names[] into values[] (others untouched).
+ * A metric whose inputs are absent (no global loads, say) gets NaN. */
+void gp_sass_derive(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg,
+                    const char *const *names, size_t n_names, double *values);
+
+#endif
