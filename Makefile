@@ -44,7 +44,7 @@ $(BUILD)/%.o: %.c
 test: check-deps $(UNIT_TESTS) $(GPU_TESTS)
 	@sh tests/run-tests.sh $(UNIT_TESTS) $(TEST_SCRIPTS)
 
-# GPU tests: run on a machine with a GPU (see docs/contributing.md).
+# GPU tests: run on a machine with a GPU (see docs/architecture.md).
 gpu-test: all
 	@sh tests/gpu/run-gpu-tests.sh
 

@@ -441,6 +441,16 @@ int gp_callbacks_subscribe(int crosscheck)
     return 0;
 }
 
+void gp_callbacks_tracing(int on)
+{
+    if (!activity_on)
+        return;
+    if (on)
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    else
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+}
+
 void gp_callbacks_flush(void)
 {
     if (activity_on)

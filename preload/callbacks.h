@@ -5,6 +5,8 @@
 /* Subscribes to the driver-API and resource callbacks; with crosscheck, also
  * enables kernel activity records.  Returns 0 or -1 (message already given). */
 int gp_callbacks_subscribe(int crosscheck);
+/* Pauses (0) or resumes (1) kernel activity records around a profiled launch. */
+void gp_callbacks_tracing(int on);
 /* Delivers the activity records still buffered (at exit). */
 void gp_callbacks_flush(void);
 

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "metrics/report_api.h"
 #include "preload/config.h"
+#include "preload/callbacks.h"
 #include "preload/cubin.h"
 #include "preload/filter.h"
 #include "preload/names.h"
@@ -161,6 +163,16 @@ static const struct {
 #include "metrics/counters.def"
 #undef GP_COUNTER
 };
+
+/* Position of a metric in the output list; an index whose value is NaN
+ * (the last slot of a scratch array) when it is not collected. */
+static size_t metric_index(const char *name)
+{
+    for (size_t i = 0; i < gp.n_metrics; i++)
+        if (strcmp(gp.metric_names[i], name) == 0)
+            return i;
+    return gp.n_metrics;
+}
 
 static const char *counter_unit(const char *name)
 {
@@ -363,9 +375,19 @@ void gp_core_shutdown(void)
         fclose(gp.csv);
         gp.csv = NULL;
     }
-    if (gp.cfg.summary && gp.summary.launches_seen > 0)
+    if (gp.cfg.summary && gp.summary.launches_seen > 0) {
         gp_summary_print(&gp.summary, stderr, gp.outputs_opened ? gp.out_base : NULL,
                          gp.cfg.crosscheck);
+        if (gp.summary.launches_profiled && gp.cfg.write_json) {
+            char path[1200];
+            snprintf(path, sizeof(path), "%s.jsonl", gp.out_base);
+            fprintf(stderr, "[gpuprof %d] top kernels and their bottlenecks "
+                            "(gpuprof-report %s for the full report):\n", (int)getpid(), path);
+            if (gp_report_summarize_jsonl(path, stderr, 5) != 0)
+                fprintf(stderr, "[gpuprof %d]   (no summary: %s could not be read back)\n",
+                        (int)getpid(), path);
+        }
+    }
     pthread_mutex_unlock(&gp.out_lock);
 }
 
@@ -701,7 +723,7 @@ static ctx_state *context_get(CUcontext ctx)
         gp_rp_set_kernel_replay(cs->replay.rp, gp.cfg.replay_mode == GP_REPLAY_CUPTI);
     }
     if (gp.has_sass) {
-        cs->sass_ok = gp_sass_setup(cs->device, chip, err, sizeof(err)) == 0;
+        cs->sass_ok = gp_sass_setup(cs->device, cs->facts.chip, err, sizeof(err)) == 0;
         if (!cs->sass_ok) {
             snprintf(cs->sass_why, sizeof(cs->sass_why), "SASS pass unavailable: %s", err);
             gp_log_once(GP_LOG_WARN, "sass-setup", "device %d: %s; the SASS metrics are left "
@@ -902,10 +924,14 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
         return;
     }
 
-    /* A profiled launch: nothing else may run or change memory meanwhile. */
+    /* A profiled launch: nothing else may run or change memory meanwhile.
+     * Kernel activity records are paused: on Hopper CUPTI takes their
+     * timestamps by instrumenting the kernel (8 instructions per warp and a
+     * 32-byte store), which would be counted in the pass. */
     pthread_rwlock_wrlock(&gp.launch_lock);
     t_api_depth++;
     t_in_profiler++;
+    gp_callbacks_tracing(0);
     double t0 = gp_now_s();
     launch_state *ls = calloc(1, sizeof(*ls));
     const char *why = NULL;
@@ -985,6 +1011,9 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     return;
 
 not_profiled:
+    if (ls && ls->cs)
+        gp_snapshot_free(&ls->cs->replay.snap);
+    gp_callbacks_tracing(1);
     t_in_profiler--;
     if (ls && ls->kernel)
         abandon(ls, why);
@@ -1017,16 +1046,17 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     *slot = SLOT_NONE;
     t_in_profiler++;
     double t0 = gp_now_s();
-    size_t nv = gp.n_metrics ? gp.n_metrics : 1;
+    size_t nv = gp.n_metrics + 1; /* the last slot stays NaN (metric_index) */
     double *values = malloc(nv * sizeof(double));
     double *hw_values = malloc((gp.n_hw ? gp.n_hw : 1) * sizeof(double));
     const char **missing = calloc(nv, sizeof(char *));
     int ok = values && hw_values && missing &&
              gp_replay_exit(&ls->cs->replay, &ev->exec, status, &ls->opts, &ls->rs, hw_values) ==
                  0;
-    if (ok) {
-        for (size_t i = 0; i < gp.n_metrics; i++)
+    if (values)
+        for (size_t i = 0; i < nv; i++)
             values[i] = NAN;
+    if (ok) {
         for (size_t k = 0; k < gp.n_hw && ls->cs->replay.rp; k++)
             values[gp.hw_index[k]] = ls->rs.set == GP_RP_ONE_PASS &&
                                              !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, k)
@@ -1060,6 +1090,15 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     } else {
         abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
     }
+    /* the snapshot's memory goes back to the program between launches */
+    gp_snapshot_free(&ls->cs->replay.snap);
+    gp_callbacks_tracing(1);
+    pthread_mutex_lock(&gp.state_lock);
+    /* no activity record exists for this launch: account for it here */
+    gp_summary_profiled(&gp.summary, ev->correlation, ls->kernel->name->mangled,
+                        ok ? values[metric_index("gpu__time_duration.sum")] : NAN,
+                        status == CUDA_SUCCESS);
+    pthread_mutex_unlock(&gp.state_lock);
     gp_sass_records_free(ls->rs.sass, ls->rs.n_sass);
     free(values);
     free(hw_values);

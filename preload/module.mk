@@ -11,9 +11,11 @@ $(BUILD)/lib/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
 
-$(BUILD)/libgpuprof.so: $(LIB_OBJS)
-	$(CC) -shared -o $@ $^ $(CUPTI_LDLIBS) -ldl -lpthread -lstdc++ -lm \
-	    -Wl,--no-undefined -Wl,-z,defs
+# The report code (metrics/) prints the exit summary; --exclude-libs keeps its
+# symbols out of the library's exports.
+$(BUILD)/libgpuprof.so: $(LIB_OBJS) $(GP_METRICS_LIB)
+	$(CC) -shared -o $@ $(LIB_OBJS) $(GP_METRICS_LIB) $(CUPTI_LDLIBS) -ldl -lpthread -lstdc++ -lm \
+	    -Wl,--exclude-libs,ALL -Wl,--no-undefined -Wl,-z,defs
 
 ALL_TARGETS += $(BUILD)/libgpuprof.so
 
@@ -39,3 +41,8 @@ TEST_LDLIBS_test_library := -ldl
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_output $(UT)/test_cupti_host \
               $(UT)/test_cubin $(UT)/test_library
 TEST_SCRIPTS += tests/unit/test_preload.sh
+$(UT)/test_sass_derive: tests/unit/test_sass_derive.c preload/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
+$(UT)/fp_ops.cubin: tests/unit/fp_ops.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -O3 -arch=sm_90 -o $@ $<
+UNIT_TESTS += $(UT)/test_sass_derive

@@ -8,6 +8,7 @@
 #include "preload/sass_derive.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const gp_sass_metric_names[GP_SASS_N] = {
@@ -99,9 +100,42 @@ static double width_bytes(const gp_sass_record *r)
     return 0;
 }
 
-void gp_sass_derive(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg,
-                    const char *const *names, size_t n_names, double *values)
+static int by_instruction(const void *a, const void *b)
 {
+    const gp_sass_record *x = a, *y = b;
+    int c = strcmp(x->function, y->function);
+    return c ? c : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+/* CUPTI may report one instruction in several records, each carrying some of
+ * the counters: merge them so that every record is one instruction. */
+static gp_sass_record *merge_by_instruction(const gp_sass_record *r, size_t n, size_t *out_n)
+{
+    gp_sass_record *m = malloc((n ? n : 1) * sizeof(*m));
+    if (!m)
+        return NULL;
+    memcpy(m, r, n * sizeof(*m));
+    qsort(m, n, sizeof(*m), by_instruction);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && by_instruction(&m[k - 1], &m[i]) == 0) {
+            for (int v = 0; v < GP_SASS_N; v++)
+                m[k - 1].v[v] += m[i].v[v];
+        } else {
+            m[k++] = m[i];
+        }
+    }
+    *out_n = k;
+    return m;
+}
+
+void gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_lookup lookup,
+                    void *arg, const char *const *names, size_t n_names, double *values)
+{
+    size_t n = 0;
+    gp_sass_record *r = merge_by_instruction(records, n_records, &n);
+    if (!r)
+        return;
     double fp[GP_OP_HFMA + 1] = {0};
     double sums[GP_SASS_N] = {0};
     double bytes[4] = {0}, units[4] = {0}; /* per EFF_* kind */
@@ -141,4 +175,5 @@ void gp_sass_derive(const gp_sass_record *r, size_t n, gp_code_lookup lookup, vo
         if (m >= 0)
             values[k] = sums[m];
     }
+    free(r);
 }

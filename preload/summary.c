@@ -1,6 +1,7 @@
 /* summary.c - see summary.h */
 #include "preload/summary.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -80,21 +81,8 @@ void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *ker
         free(c);
 }
 
-void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_ns,
-                         const char *name, int in_graph)
+static void add_time(gp_summary *s, const char *name, uint64_t duration_ns)
 {
-    s->activity_records++;
-    if (in_graph) {
-        s->activity_graph++;
-        return;
-    }
-    gp_corr *c;
-    HASH_FIND(hh, s->corr, &correlation, sizeof(correlation), c);
-    if (!c)
-        return; /* one of the profiler's own replay passes */
-    s->activity_matched++;
-    HASH_DEL(s->corr, c);
-    free(c);
     const char *key = name ? name : "?";
     gp_kernel_time *t;
     HASH_FIND_STR(s->times, key, t);
@@ -116,6 +104,42 @@ void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_
     t->total_ns += duration_ns;
 }
 
+/* Removes a launch from the seen-but-not-executed set; 1 if it was there. */
+static int take_corr(gp_summary *s, uint64_t correlation)
+{
+    gp_corr *c;
+    HASH_FIND(hh, s->corr, &correlation, sizeof(correlation), c);
+    if (!c)
+        return 0;
+    HASH_DEL(s->corr, c);
+    free(c);
+    return 1;
+}
+
+void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_ns,
+                         const char *name, int in_graph)
+{
+    s->activity_records++;
+    if (in_graph) {
+        s->activity_graph++;
+        return;
+    }
+    if (!take_corr(s, correlation))
+        return; /* one of the profiler's own launches */
+    s->activity_matched++;
+    add_time(s, name, duration_ns);
+}
+
+void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
+                         double duration_ns, int executed)
+{
+    if (!executed || !take_corr(s, correlation))
+        return;
+    s->profiled_executed++;
+    if (!isnan(duration_ns))
+        add_time(s, name, (uint64_t)duration_ns);
+}
+
 static uint64_t skipped_total(const gp_summary *s)
 {
     uint64_t n = 0;
@@ -130,7 +154,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
             "{\"type\":\"summary\",\"schema\":1,\"launches_seen\":%llu,\"launches_profiled\":%llu,"
             "\"launches_failed\":%llu,\"launches_reduced\":%llu,\"graph_launches\":%llu,"
             "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,"
-            "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,"
+            "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,\"launches_profiled_executed\":%llu,"
             "\"activity_graph_kernels\":%llu,\"launches_not_executed\":%llu,\"memops\":{\"alloc\":%llu,\"free\":%llu,"
             "\"copy\":%llu,\"set\":%llu},\"skipped\":{",
             (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
@@ -139,6 +163,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
             (unsigned long long)s->bytes_saved, (unsigned long long)s->bytes_restored,
             s->profiler_s * 1e3, (unsigned long long)s->internal_launches,
             (unsigned long long)s->launches_seen, (unsigned long long)s->activity_matched,
+            (unsigned long long)s->profiled_executed,
             (unsigned long long)s->activity_graph, (unsigned long long)HASH_COUNT(s->corr),
             (unsigned long long)s->memops[0],
             (unsigned long long)s->memops[1], (unsigned long long)s->memops[2],
@@ -146,23 +171,23 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
     for (int i = 0; i < s->n_reasons; i++) {
         if (i)
             fputc(',', f);
-        gp_json_string(f, s->reason[i]);
+        gp_output_json_string(f, s->reason[i]);
         fprintf(f, ":%llu", (unsigned long long)s->reason_count[i]);
     }
     fputs("},\"unprofiled\":[", f);
     for (size_t i = 0; i < s->n_unprofiled; i++) {
         fprintf(f, "%s{\"launch_id\":%llu,\"kernel\":", i ? "," : "",
                 (unsigned long long)s->unprofiled[i].launch_id);
-        gp_json_string(f, s->unprofiled[i].kernel);
+        gp_output_json_string(f, s->unprofiled[i].kernel);
         fputs(",\"reason\":", f);
-        gp_json_string(f, s->unprofiled[i].reason);
+        gp_output_json_string(f, s->unprofiled[i].reason);
         fputc('}', f);
     }
     fputs("],\"kernel_times\":[", f);
     int first = 1;
     for (const gp_kernel_time *t = s->times; t; t = t->hh.next) {
         fprintf(f, "%s{\"kernel\":", first ? "" : ",");
-        gp_json_string(f, t->name);
+        gp_output_json_string(f, t->name);
         fprintf(f, ",\"launches\":%llu,\"total_ns\":%llu}", (unsigned long long)t->count,
                 (unsigned long long)t->total_ns);
         first = 0;
@@ -207,10 +232,11 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int cr
     if (crosscheck) {
         uint64_t direct = s->launches_seen - s->graph_launches;
         uint64_t not_run = HASH_COUNT(s->corr);
-        fprintf(f, "[gpuprof %d]   cross-check: %llu launches seen by callbacks, %llu of them "
-                   "executed per activity records%s", pid, (unsigned long long)direct,
-                (unsigned long long)s->activity_matched,
-                s->activity_matched + not_run == direct ? " (agree)" : " (DIFFER)");
+        fprintf(f, "[gpuprof %d]   cross-check: %llu launches seen by callbacks; %llu executed "
+                   "per activity records, %llu profiled%s", pid, (unsigned long long)direct,
+                (unsigned long long)s->activity_matched, (unsigned long long)s->profiled_executed,
+                s->activity_matched + s->profiled_executed + not_run == direct ? " (agree)"
+                                                                                : " (DIFFER)");
         if (not_run)
             fprintf(f, "; %llu did not execute (stream capture or a failed launch)",
                     (unsigned long long)not_run);

@@ -34,7 +34,7 @@ typedef struct gp_summary {
     size_t n_unprofiled;
     gp_unprofiled unprofiled[GP_SUMMARY_MAX_UNPROFILED];
     /* second source of truth */
-    uint64_t activity_records, activity_matched, activity_graph;
+    uint64_t activity_records, activity_matched, activity_graph, profiled_executed;
     gp_corr *corr;
     gp_kernel_time *times;
 } gp_summary;
@@ -48,6 +48,10 @@ void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *ker
 /* A kernel execution from the activity records; in_graph: part of a graph. */
 void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_ns,
                          const char *name, int in_graph);
+/* A profiled launch (no activity record: tracing is paused meanwhile):
+ * counts as executed when `executed`, with its measured duration (NaN: none). */
+void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
+                         double duration_ns, int executed);
 void gp_summary_write_json(const gp_summary *s, FILE *f);
 void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int crosscheck);
 

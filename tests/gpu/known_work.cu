@@ -4,7 +4,8 @@
 // lines, then a checksum.  tests/gpu/check_known.py compares them with
 // gpuprof's output (and with ncu's).
 //
-//   fma_sp: every thread runs `iters` iterations of 4 independent FFMA, then 3 FADD
+//   fma_sp: every thread makes 4 values with 3 FADD, runs `iters` iterations of 4
+//           independent FFMA, then sums them with 3 FADD
 //   fma_dp: the same in double precision
 //   fma_hp: the same with half2 (HFMA2, HADD2)
 //   stream_copy: y[i] = x[i] for n floats (n*4 bytes read and written)
@@ -46,17 +47,20 @@ __global__ void fma_dp(double *out, int iters, double b, double c)
     out[blockIdx.x * blockDim.x + threadIdx.x] = (a0 + a1) + (a2 + a3);
 }
 
-__global__ void fma_hp(__half2 *out, int iters, __half2 b, __half2 c)
+__global__ void fma_hp(__half2 *io, int iters, __half2 b, __half2 c)
 {
-    __half2 a0 = __float2half2_rn((float)threadIdx.x), a1 = __float2half2_rn(1.0f),
-            a2 = __float2half2_rn(2.0f), a3 = __float2half2_rn(3.0f);
-    for (int i = 0; i < iters; i++) {
+    long i = 4l * (blockIdx.x * blockDim.x + threadIdx.x); /* loads and stores: HFMA2 only */
+    __half2 a0 = io[i], a1 = io[i + 1], a2 = io[i + 2], a3 = io[i + 3];
+    for (int k = 0; k < iters; k++) {
         a0 = __hfma2(a0, b, c);
         a1 = __hfma2(a1, b, c);
         a2 = __hfma2(a2, b, c);
         a3 = __hfma2(a3, b, c);
     }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = __hadd2(__hadd2(a0, a1), __hadd2(a2, a3));
+    io[i] = a0;
+    io[i + 1] = a1;
+    io[i + 2] = a2;
+    io[i + 3] = a3;
 }
 
 __global__ void stream_copy(const float *__restrict__ x, float *__restrict__ y, long n)
@@ -78,7 +82,8 @@ int main(int argc, char **argv)
     __half2 *o_hp;
     CHECK(cudaMalloc(&o_sp, threads_total * sizeof(float)));
     CHECK(cudaMalloc(&o_dp, threads_total * sizeof(double)));
-    CHECK(cudaMalloc(&o_hp, threads_total * sizeof(__half2)));
+    CHECK(cudaMalloc(&o_hp, 4 * threads_total * sizeof(__half2)));
+    CHECK(cudaMemset(o_hp, 0x30, 4 * threads_total * sizeof(__half2)));
     CHECK(cudaMalloc(&x, n * sizeof(float)));
     CHECK(cudaMalloc(&y, n * sizeof(float)));
     CHECK(cudaMemset(x, 0x3c, n * sizeof(float)));
@@ -92,18 +97,18 @@ int main(int argc, char **argv)
     CHECK(cudaDeviceSynchronize());
     printf("expect fma_sp smsp__sass_thread_inst_executed_op_ffma_pred_on.sum %ld\n",
            threads_total * 4 * iters);
+    /* 3 adds make a1..a3 from a0, 3 more sum the chains */
     printf("expect fma_sp smsp__sass_thread_inst_executed_op_fadd_pred_on.sum %ld\n",
-           threads_total * 3);
+           threads_total * 6);
     printf("expect fma_sp l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum %ld\n",
            threads_total * 4);
     printf("expect fma_dp smsp__sass_thread_inst_executed_op_dfma_pred_on.sum %ld\n",
            threads_total * 4 * iters);
     printf("expect fma_dp smsp__sass_thread_inst_executed_op_dadd_pred_on.sum %ld\n",
-           threads_total * 3);
+           threads_total * 6);
     printf("expect fma_hp smsp__sass_thread_inst_executed_op_hfma_pred_on.sum %ld\n",
            threads_total * 4 * iters);
-    printf("expect fma_hp smsp__sass_thread_inst_executed_op_hadd_pred_on.sum %ld\n",
-           threads_total * 3);
+    printf("expect fma_hp smsp__sass_thread_inst_executed_op_hadd_pred_on.sum 0\n");
     printf("expect stream_copy l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum %ld\n", n * 4);
     printf("expect stream_copy l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum %ld\n", n * 4);
     printf("expect stream_copy dram__bytes_read.sum %ld\n", n * 4);

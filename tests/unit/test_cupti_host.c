@@ -59,5 +59,7 @@ int main(void)
 
     GP_CHECK(gp_metric_is_instrumented("smsp__sass_inst_executed.sum"));
     GP_CHECK(!gp_metric_is_instrumented("dram__bytes_read.sum"));
+    GP_CHECK(!gp_metric_is_instrumented("sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"));
+    GP_CHECK(gp_metric_is_instrumented("sm__sass_thread_inst_executed_op_ffma_pred_on.sum"));
     return gp_test_finish("cupti_host");
 }

@@ -30,13 +30,17 @@ $(BUILD)/tests/gpupeak/%.o: CPPFLAGS += -I$(GPK_DIR) -Itests/unit \
     -DGPK_CUOBJDUMP='"$(CUDA_HOME)/bin/cuobjdump"'
 
 $(GPK_OUT)/test_gpupeak_steps: $(BUILD)/tests/gpupeak/test_steps.o $(BUILD)/$(GPK_DIR)/gpk_steps.o
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 $(GPK_OUT)/test_gpupeak_json: $(BUILD)/tests/gpupeak/test_json.o $(BUILD)/$(GPK_DIR)/gpk_json.o
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 $(GPK_OUT)/test_gpupeak_svg: $(BUILD)/tests/gpupeak/test_svg.o $(BUILD)/$(GPK_DIR)/gpk_svg.o
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 # The SASS check reads the built binary, so it depends on it.
 $(GPK_OUT)/test_gpupeak_sass: $(BUILD)/tests/gpupeak/test_sass.o $(GPK_OUT)/gpupeak
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(BUILD)/tests/gpupeak/test_sass.o -lm
 
 ALL_TARGETS += $(GPK_OUT)/gpupeak

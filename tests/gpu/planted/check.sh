@@ -20,8 +20,13 @@ why=""
 if ! nvidia-smi -L >/dev/null 2>&1; then why="no GPU"; fi
 [ -z "$why" ] && [ ! -f "$lib" ] && why="$lib not built"
 [ -z "$why" ] && [ ! -x "$report" ] && why="$report not built"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "$GPU_TEST_OUT" ]; then   # keep the outputs where the device run collects them
+    tmp=$GPU_TEST_OUT/planted
+    mkdir -p "$tmp"
+else
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+fi
 # field N of a CSV line (quotes honoured)
 field() {
     awk -v want="$1" '{ q = 0; f = 1; s = ""
