@@ -307,7 +307,7 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         gp_launch_event ev;
         if (launch_event(cbid, cb, &ev) != 0) {
             if (enter)
-                gp_core_launch_unprofilable(cb->functionName);
+                gp_core_launch_unprofilable(cb->functionName, 0);
             return;
         }
         if (enter)
@@ -319,7 +319,7 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
     case CB_GRAPH_LAUNCH:
         if (enter) {
-            gp_core_launch_unprofilable("(graph)");
+            gp_core_launch_unprofilable("(graph)", 1);
             gp_core_api_enter(cb->correlationData);
         } else {
             gp_core_api_exit(cb->correlationData);

@@ -377,7 +377,7 @@ void gp_core_shutdown(void)
     }
     if (gp.cfg.summary && gp.summary.launches_seen > 0) {
         gp_summary_print(&gp.summary, stderr, gp.outputs_opened ? gp.out_base : NULL,
-                         gp.cfg.crosscheck);
+                         gp.cfg.write_json, gp.cfg.write_csv, gp.cfg.crosscheck);
         if (gp.summary.launches_profiled && gp.cfg.write_json) {
             char path[1200];
             snprintf(path, sizeof(path), "%s.jsonl", gp.out_base);
@@ -804,16 +804,20 @@ void gp_core_count_internal_launch(void)
     atomic_fetch_add(&gp.summary.internal_launches, 1);
 }
 
-void gp_core_launch_unprofilable(const char *what)
+void gp_core_launch_unprofilable(const char *what, int is_graph)
 {
     if (!gp.active)
         return;
     uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
+    const char *why = is_graph ? "graph launch: kernels inside CUDA graphs are not profiled"
+                               : "a launch API gpuprof does not replay (legacy cuLaunch*)";
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.launches_seen++;
-    gp.summary.graph_launches++;
+    if (is_graph)
+        gp.summary.graph_launches++;
+    gp_summary_skip(&gp.summary, is_graph ? "graph launch" : "launch API not replayed");
     pthread_mutex_unlock(&gp.state_lock);
-    note_unprofiled(id, what, "graph launch: kernels inside CUDA graphs are not profiled");
+    note_unprofiled(id, what, why);
 }
 
 static void write_record(launch_state *ls, const gp_launch_event *ev, const double *values,
@@ -1071,6 +1075,8 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
             int sass = gp_metric_is_instrumented(gp.metric_names[i]);
             if (ls->rs.snapshot_failed)
                 missing[i] = "not collected: no memory for a replay snapshot, one pass only";
+            else if (sass && ls->rs.sass_dropped)
+                missing[i] = "not collected: SASS metrics need GPUPROF_REPLAY=profiler";
             else if (sass && !ls->cs->sass_ok)
                 missing[i] = ls->cs->sass_why;
             else if (sass)

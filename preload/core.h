@@ -37,8 +37,9 @@ int gp_core_in_profiler(void);
 /* Kernel launches.  *slot is per-call storage kept between enter and exit. */
 void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot);
 void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot);
-/* A launch the profiler saw but does not profile by design (graph launch). */
-void gp_core_launch_unprofilable(const char *what);
+/* A launch the profiler saw but does not profile by design: a graph launch,
+ * or a legacy launch API it cannot replay. */
+void gp_core_launch_unprofilable(const char *what, int is_graph);
 /* Launches the profiler made itself (replay passes). */
 void gp_core_count_internal_launch(void);
 

@@ -201,7 +201,8 @@ static int by_time_desc(const void *a, const void *b)
     return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : 0;
 }
 
-void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int crosscheck)
+void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int json, int csv,
+                      int crosscheck)
 {
     int pid = (int)getpid();
     fprintf(f,
@@ -257,6 +258,8 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int cr
             free(v);
         }
     }
-    if (out_base)
-        fprintf(f, "[gpuprof %d]   results: %s.jsonl, %s.csv\n", pid, out_base, out_base);
+    if (out_base && (json || csv))
+        fprintf(f, "[gpuprof %d]   results: %s%s%s%s%s\n", pid, json ? out_base : "",
+                json ? ".jsonl" : "", json && csv ? ", " : "", csv ? out_base : "",
+                csv ? ".csv" : "");
 }

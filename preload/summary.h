@@ -53,6 +53,8 @@ void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_
 void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
                          double duration_ns, int executed);
 void gp_summary_write_json(const gp_summary *s, FILE *f);
-void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int crosscheck);
+/* out_base: where the results went (NULL: none written); json/csv: which files. */
+void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int json, int csv,
+                      int crosscheck);
 
 #endif

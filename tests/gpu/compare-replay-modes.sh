@@ -1,6 +1,6 @@
 #!/bin/sh
 # compare-replay-modes.sh - runs known_work under each replay strategy
-# (GPUPROF_REPLAY=worker|callback|callback-own) and with a hardware-only set,
+# (GPUPROF_REPLAY=profiler|cupti) and with a hardware-only set,
 # and prints the figures that tell the strategies apart: SASS counts (exact by
 # hand), duration, DRAM and L1 bytes.  A contributor's diagnostic.
 B=${BUILD:-build}
@@ -22,18 +22,16 @@ for l in open(sys.argv[1]):
           ' '.join('%s=%s' % (k.split('__')[1][:26], m.get(k)) for k in keys if k in m)))
 PY
 }
-for range in ${RANGES:-user auto}; do
-for mode in ${MODES:-worker callback callback-own}; do
-    echo "== GPUPROF_REPLAY=$mode GPUPROF_RANGE=$range"
-    GPUPROF_RANGE=$range GPUPROF_REPLAY=$mode GPUPROF_OUTPUT=$OUT/mode-$mode-$range timeout 120 env LD_PRELOAD=$LIB $G/known_work 2 >/dev/null 2>"$OUT/mode-$mode-$range.err"
-    echo "  rc=$?"; show "$OUT/mode-$mode-$range.jsonl"; grep -E "warning|error" "$OUT/mode-$mode-$range.err" | head -3
-done
+for mode in ${MODES:-profiler cupti}; do
+    echo "== GPUPROF_REPLAY=$mode"
+    GPUPROF_REPLAY=$mode GPUPROF_OUTPUT=$OUT/mode-$mode timeout 120 env LD_PRELOAD=$LIB $G/known_work 2 >/dev/null 2>"$OUT/mode-$mode.err"
+    echo "  rc=$?"; show "$OUT/mode-$mode.jsonl"; grep -E "warning|error" "$OUT/mode-$mode.err" | head -3
 done
 echo "== hardware-only set (one pass, wraps the program's launch)"
-GPUPROF_RANGE=auto GPUPROF_METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum,sm__cycles_elapsed.avg \
+GPUPROF_METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum,sm__cycles_elapsed.avg \
     GPUPROF_OUTPUT=$OUT/mode-hw LD_PRELOAD=$LIB $G/known_work 2 >/dev/null 2>"$OUT/mode-hw.err"
 show "$OUT/mode-hw.jsonl"
 echo "== SASS-only set"
-GPUPROF_RANGE=auto GPUPROF_METRICS=smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum \
+GPUPROF_METRICS=smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum \
     GPUPROF_OUTPUT=$OUT/mode-sass LD_PRELOAD=$LIB $G/known_work 2 >/dev/null 2>"$OUT/mode-sass.err"
 show "$OUT/mode-sass.jsonl"
