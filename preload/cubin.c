@@ -22,21 +22,29 @@ static const char *str_at(const uint8_t *img, size_t size, const Elf64_Shdr *str
     return s;
 }
 
+/* Checks the ELF header and returns the section table (NULL if the image is
+ * not a well-formed 64-bit ELF). */
+static const Elf64_Shdr *elf_sections(const uint8_t *img, size_t size, Elf64_Ehdr *eh)
+{
+    if (!img || size < sizeof(Elf64_Ehdr) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+        img[EI_CLASS] != ELFCLASS64)
+        return NULL;
+    memcpy(eh, img, sizeof(*eh));
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        !in_image(size, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
+        eh->e_shstrndx >= eh->e_shnum)
+        return NULL;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+    return (uintptr_t)sh % _Alignof(Elf64_Shdr) ? NULL : sh;
+}
+
 int gp_cubin_globals(const void *image, size_t size, gp_cubin_global **out)
 {
     const uint8_t *img = image;
-    *out = NULL;
-    if (!image || size < sizeof(Elf64_Ehdr) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
-        img[EI_CLASS] != ELFCLASS64)
-        return -1;
     Elf64_Ehdr eh;
-    memcpy(&eh, img, sizeof(eh));
-    if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-        !in_image(size, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)) ||
-        eh.e_shstrndx >= eh.e_shnum)
-        return -1;
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh.e_shoff);
-    if ((uintptr_t)sh % _Alignof(Elf64_Shdr))
+    *out = NULL;
+    const Elf64_Shdr *sh = elf_sections(img, size, &eh);
+    if (!sh)
         return -1;
     const Elf64_Shdr *shstr = &sh[eh.e_shstrndx];
     int count = 0, cap = 0;
@@ -86,18 +94,10 @@ void gp_cubin_globals_free(gp_cubin_global *g, int n)
 
 int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn fn, void *arg)
 {
-    const uint8_t *img = image;
-    if (!image || size < sizeof(Elf64_Ehdr) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
-        img[EI_CLASS] != ELFCLASS64)
-        return -1;
     Elf64_Ehdr eh;
-    memcpy(&eh, img, sizeof(eh));
-    if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-        !in_image(size, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)) ||
-        eh.e_shstrndx >= eh.e_shnum)
-        return -1;
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh.e_shoff);
-    if ((uintptr_t)sh % _Alignof(Elf64_Shdr))
+    const uint8_t *img = image;
+    const Elf64_Shdr *sh = elf_sections(img, size, &eh);
+    if (!sh)
         return -1;
     int n = 0;
     for (unsigned i = 0; i < eh.e_shnum; i++) {
