@@ -314,6 +314,50 @@ static uint64_t case_graph(void)
     return s;
 }
 
+struct device_job {
+    int device;
+    uint64_t sum;
+};
+static void *device_body(void *arg)
+{
+    struct device_job *j = (struct device_job *)arg;
+    const int n = 1 << 18;
+    float *d, *h = (float *)malloc(n * sizeof(float));
+    CHECK(cudaSetDevice(j->device));
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 97 + j->device);
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    for (int r = 0; r < 3; r++)
+        scale_by<<<blocks(n), 256>>>(d, n, 1.0f + 0.25f * r);
+    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    j->sum = fnv(h, n * sizeof(float), H0);
+    cudaFree(d);
+    free(h);
+    return NULL;
+}
+
+/* Every device at once, one host thread each (one device: the same, once). */
+static uint64_t case_multigpu(void)
+{
+    int n = 0;
+    CHECK(cudaGetDeviceCount(&n));
+    if (n > 8)
+        n = 8;
+    pthread_t th[8];
+    struct device_job j[8];
+    for (int d = 0; d < n; d++) {
+        j[d].device = d;
+        pthread_create(&th[d], NULL, device_body, &j[d]);
+    }
+    uint64_t s = H0;
+    for (int d = 0; d < n; d++) {
+        pthread_join(th[d], NULL);
+        s = fnv(&j[d].sum, sizeof(j[d].sum), s);
+    }
+    return s;
+}
+
 static const struct {
     const char *name;
     uint64_t (*run)(void);
@@ -321,7 +365,7 @@ static const struct {
     {"inplace", case_inplace},   {"atomic", case_atomic},     {"indirect", case_indirect},
     {"devglobal", case_devglobal}, {"tosymbol", case_tosymbol}, {"uninit", case_uninit},
     {"memset", case_memset},     {"managed", case_managed},   {"async", case_async_alloc},
-    {"threads", case_threads},   {"graph", case_graph},
+    {"threads", case_threads},   {"graph", case_graph},       {"multigpu", case_multigpu},
 };
 
 int main(int argc, char **argv)

@@ -13,7 +13,7 @@ ok() { pass=$((pass + 1)); echo "PASS $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
-CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph"
+CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES driver_api known_work; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
@@ -42,6 +42,16 @@ for link in static shared; do
         fi
     done
 done
+
+# 2b. several devices: each context profiled on its own
+ngpu=$(nvidia-smi -L | grep -c '^GPU')
+if [ "$ngpu" -ge 2 ]; then
+    devs=$(grep -o '"device":[0-9]*' "$OUT/rc-static-multigpu.jsonl" | sort -u | wc -l)
+    if [ "$devs" -ge 2 ]; then ok "multigpu: launches profiled on $devs devices"
+    else bad "multigpu: records from $devs device(s) of $ngpu"; fi
+else
+    skipped "multigpu on several devices: this machine has $ngpu GPU"
+fi
 
 # 3. driver API program: cuModuleLoadData, cuLaunchKernel, Ex (cluster), cooperative
 exp=$($G/driver_api $G/drv_kernels.cubin 2>&1)

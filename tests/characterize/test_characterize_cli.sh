@@ -1,0 +1,144 @@
+#!/bin/sh
+# test_characterize_cli.sh - gpuprof-characterize on the fixture suite of
+# small shell programs (no GPU: the profiler library stays silent in them):
+# statuses, PROFILER DEFECT reports, progress lines, timeouts, re-runs that
+# skip up-to-date results, --only/--index shards, --gpus slots, and a merge of
+# shards that writes the same summary bytes as the single run.
+suite=characterize-cli
+pass=0; fail=0; skip=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if eval "$1"; then ok; else ko "$2"; fi; }
+b=${BUILD:-build}
+tool=$b/gpuprof-characterize
+lib=$b/libgpuprof.so
+if [ ! -x "$tool" ] || [ ! -f "$lib" ]; then
+    ko "$tool or $lib not built"
+    echo "$suite: $pass passed, $fail failed, $skip skipped"; exit 1
+fi
+tool=$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")
+fix=$(pwd)/tests/data/characterize
+rep=$(pwd)/tests/data/report
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/work"
+cp "$fix/fixture.suite" "$tmp/"
+cp "$rep/h100-planted.jsonl" "$rep/h100-second.jsonl" "$tmp/work/"
+unset LD_PRELOAD GPUPROF_OUTPUT
+export CUDA_VISIBLE_DEVICES=0 # one slot whatever the machine
+out=$tmp/out
+status_of() { sed -n 's/^  "status": "\(.*\)",$/\1/p' "$out/$1/result.json"; }
+
+# 1. the whole fixture suite
+"$tool" run "$tmp/fixture.suite" -o "$out" 2>"$tmp/run1.err"; rc=$?
+check '[ "$rc" -eq 3 ]' "exit status $rc, want 3 (profiler defects found)"
+for p in echo timing env file-ok kernels-planted kernels-second; do
+    s=$(status_of $p); check '[ "$s" = ok ]' "$p: status '$s', want ok"
+done
+for p in native-fail timeout; do
+    s=$(status_of $p); check '[ "$s" = native_failed ]' "$p: status '$s', want native_failed"
+done
+for p in defect file-defect exit-defect; do
+    s=$(status_of $p); check '[ "$s" = profiler_defect ]' "$p: status '$s', want profiler_defect"
+    check 'grep -q "PROFILER DEFECT in $p" "$tmp/run1.err"' "$p: no loud PROFILER DEFECT line"
+done
+check 'grep -q "profiled: line 2 profiled" "$tmp/run1.err" && grep -q "native:   line 2$" "$tmp/run1.err"' \
+    "the first differing lines are not shown"
+check 'grep -q "native:   good" "$tmp/run1.err" && grep -q "profiled: bad" "$tmp/run1.err"' \
+    "the differing compared file is not shown"
+check '[ "$(grep -c "^\[[0-9]*/11\] .*elapsed [0-9:]*, about [0-9:]* left" "$tmp/run1.err")" -eq 11 ]' \
+    "want one progress line per program with elapsed and remaining time"
+check 'grep -q "^hi there 2$" "$out/env/native.stdout" && grep -q "^hi there 2$" "$out/env/profiled.stdout"' \
+    "env = is not applied"
+w=$(sed -n 's/.*"native": {.*"timed_out": true, "wall_s": \([0-9.]*\).*/\1/p' "$out/timeout/result.json")
+check 'awk "BEGIN{exit !($w > 0.9 && $w < 10)}"' "timeout: wall '$w' s, want about 1 s (process group killed)"
+check 'grep -q "lines differ\|line differs" "$out/summary/summary.txt"' "summary.txt lacks the defect"
+for f in kernels.csv kernels.json programs.csv summary.txt summary.html; do
+    check '[ -s "$out/summary/$f" ]' "summary/$f missing"
+done
+want=$(( $("$b/gpuprof-report" --format csv "$rep/h100-planted.jsonl" | tail -n +2 | wc -l) + \
+         $("$b/gpuprof-report" --format csv "$rep/h100-second.jsonl" | tail -n +2 | wc -l) ))
+rows=$(tail -n +2 "$out/summary/kernels.csv" | wc -l)
+check '[ "$rows" -eq "$want" ] && [ "$want" -gt 1 ]' "kernels.csv has $rows rows, want $want"
+check '! grep -q "^defect,\|^exit-defect,\|^file-defect," "$out/summary/kernels.csv"' \
+    "kernels of defective programs are in the study"
+check 'grep -q "kernels-planted: 10 kernels" "$out/summary/summary.txt" && grep -q "\[uncoalesced(load)\]" "$out/summary/summary.txt"' \
+    "summary.txt lacks the ranked verdicts per program"
+check 'grep -q "^  rf_g: " "$out/summary/summary.txt" && grep -q "^    lowest " "$out/summary/summary.txt"' \
+    "summary.txt lacks the class counts and extremes"
+
+# 2. again: every result is newer than the suite file, nothing runs
+stamp=$(stat -c %Y.%y "$out/echo/result.json")
+"$tool" run "$tmp/fixture.suite" -o "$out" 2>"$tmp/run2.err"
+check '[ "$(grep -c "kept, " "$tmp/run2.err")" -eq 11 ]' "a re-run did not keep the 11 results"
+check '[ "$(stat -c %Y.%y "$out/echo/result.json")" = "$stamp" ]' "a kept result was rewritten"
+# --force --only: that program again, no summary (a shard)
+sstamp=$(stat -c %Y.%y "$out/summary/summary.txt")
+sleep 0.02
+"$tool" run "$tmp/fixture.suite" -o "$out" --force --only echo 2>"$tmp/run3.err"; rc=$?
+check '[ "$rc" -eq 0 ] && grep -q "^\[1/1\] echo: ok" "$tmp/run3.err"' "--force --only echo did not rerun echo (rc $rc)"
+check '[ "$(stat -c %Y.%y "$out/echo/result.json")" != "$stamp" ]' "--force did not rewrite the result"
+check '[ "$(stat -c %Y.%y "$out/summary/summary.txt")" = "$sstamp" ]' "--only rewrote the summary"
+"$tool" run "$tmp/fixture.suite" -o "$out" --force --only native-fail 2>/dev/null; rc=$?
+check '[ "$rc" -eq 4 ]' "a native failure alone: exit status $rc, want 4"
+# a suite file newer than the results: everything runs again
+sleep 0.02; touch "$tmp/fixture.suite"
+"$tool" run "$tmp/fixture.suite" -o "$out" --only env 2>"$tmp/run4.err"
+check '! grep -q "kept" "$tmp/run4.err" && grep -q "env: ok" "$tmp/run4.err"' "an edited suite did not rerun"
+
+# 3. merge of shards = the single run's summary, byte for byte
+"$tool" run "$tmp/fixture.suite" -o "$out" 2>/dev/null # summary of the current results
+mkdir -p "$tmp/shardA" "$tmp/shardB"
+for d in "$out"/*/; do
+    n=$(basename "$d"); [ "$n" = summary ] && continue
+    case "$n" in [a-f]*) cp -r "$d" "$tmp/shardA/" ;; *) cp -r "$d" "$tmp/shardB/" ;; esac
+done
+"$tool" merge "$tmp/shardB" "$tmp/shardA" -o "$tmp/merged" 2>"$tmp/merge.err"; rc=$?
+check '[ "$rc" -eq 3 ]' "merge exit status $rc, want 3 (defects)"
+for f in kernels.csv kernels.json programs.csv summary.txt summary.html; do
+    check 'cmp -s "$out/summary/$f" "$tmp/merged/$f"' "merged $f differs from the single run's"
+done
+"$tool" merge "$tmp/shardA" "$out" -o "$tmp/dup" 2>"$tmp/dup.err"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "two results" "$tmp/dup.err"' "a program merged twice is not an error"
+
+# 4. spread with --index (one Slurm array task per program), then merge
+for i in 0 1 2; do
+    "$tool" run "$tmp/fixture.suite" --index $i -o "$tmp/task$i" 2>/dev/null
+done
+"$tool" merge "$tmp/task0" "$tmp/task1" "$tmp/task2" -o "$tmp/tasks" 2>/dev/null
+check '[ "$(tail -n +2 "$tmp/tasks/programs.csv" | cut -d, -f1 | tr "\n" " ")" = "echo env timing " ]' \
+    "--index shards merged to '$(tail -n +2 "$tmp/tasks/programs.csv" | cut -d, -f1 | tr "\n" " ")'"
+"$tool" run "$tmp/fixture.suite" --index 99 -o "$tmp/x" 2>"$tmp/idx.err"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "index 99" "$tmp/idx.err"' "an out-of-range --index is not an error"
+
+# 5. two GPU slots: one program per GPU at a time, CUDA_VISIBLE_DEVICES per program
+cat >"$tmp/gpus.suite" <<'S'
+[g1]
+cmd = echo "gpu=$CUDA_VISIBLE_DEVICES"; sleep 0.3
+[g2]
+cmd = echo "gpu=$CUDA_VISIBLE_DEVICES"; sleep 0.3
+[g3]
+cmd = echo "gpu=$CUDA_VISIBLE_DEVICES"; sleep 0.3
+[g4]
+cmd = echo "gpu=$CUDA_VISIBLE_DEVICES"; sleep 0.3
+S
+t0=$(date +%s.%N)
+CUDA_VISIBLE_DEVICES=4,7 "$tool" run "$tmp/gpus.suite" -o "$tmp/gout" --gpus 2 2>"$tmp/g.err"; rc=$?
+t1=$(date +%s.%N)
+check '[ "$rc" -eq 0 ]' "--gpus 2 run failed ($rc): $(head -3 "$tmp/g.err")"
+used=$(cat "$tmp"/gout/g*/native.stdout | sort -u | tr "\n" " ")
+check '[ "$used" = "gpu=4 gpu=7 " ]' "programs saw '$used', want gpu=4 and gpu=7"
+check 'awk "BEGIN{exit !($t1 - $t0 < 2.3)}"' "4 x 0.6 s over 2 GPUs took $(awk "BEGIN{print $t1 - $t0}") s: not parallel"
+CUDA_VISIBLE_DEVICES=3 "$tool" run "$tmp/gpus.suite" -o "$tmp/gout2" --gpus 2 2>"$tmp/g2.err"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "only 1 GPU" "$tmp/g2.err"' "--gpus beyond the visible GPUs is not an error"
+
+# 6. errors: a bad suite names the line; a missing library is named
+printf '[a]\ncmd = true\ntimeout = soon\n' >"$tmp/bad.suite"
+"$tool" list "$tmp/bad.suite" 2>"$tmp/bad.err"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "bad.suite:3: timeout" "$tmp/bad.err"' "parse error: $(cat "$tmp/bad.err")"
+"$tool" run "$tmp/gpus.suite" --lib "$tmp/nope.so" -o "$tmp/nolib" 2>"$tmp/lib.err"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "nope.so" "$tmp/lib.err"' "a missing --lib is not reported"
+check '[ "$("$tool" list "$tmp/fixture.suite" | wc -l)" -eq 11 ]' "list does not print 11 programs"
+
+echo "$suite: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

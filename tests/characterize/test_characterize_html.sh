@@ -1,0 +1,78 @@
+#!/bin/sh
+# test_characterize_html.sh - the suite's HTML page in headless Chromium
+# (Debian package "chromium"): it renders without console errors, has one
+# chart per metric class with one row per kernel, one roofline point per
+# kernel of the fixture, and fetches nothing.  Without chromium every check
+# is a SKIP.  A deliberately broken page first proves the console-error
+# detection works.
+suite=characterize-html
+pass=0; fail=0; skip=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+b=${BUILD:-build}
+tool=$b/gpuprof-characterize
+rep=tests/data/report
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+    echo "SKIP: chromium not installed (apt-get install -y chromium)" >&2
+    echo "$suite: 0 passed, 0 failed, 7 skipped"
+    exit 0
+fi
+if [ ! -x "$tool" ] || [ ! -f "$b/libgpuprof.so" ]; then
+    ko "$tool or $b/libgpuprof.so not built"
+    echo "$suite: $pass passed, $fail failed, $skip skipped"; exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+render() {
+    prof=$(mktemp -d "$tmp/prof.XXXXXX")
+    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$prof" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
+        --dump-dom "file://$1" >"$tmp/dom.html" 2>"$tmp/chrome.log"
+    grep 'CONSOLE' "$tmp/chrome.log" >"$tmp/console.log" || true
+}
+attr() { sed -n "s/.*<body[^>]* $1=\"\([^\"]*\)\".*/\1/p" "$tmp/dom.html" | head -n 1; }
+
+# 1. the detector
+printf '<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>\n' \
+    >"$tmp/broken.html"
+render "$tmp/broken.html"
+if grep -qi 'uncaught\|error' "$tmp/console.log"; then ok; else
+    ko "console errors are not detected (chromium log format changed?)"; fi
+
+# 2. the page of a suite whose two programs "profiled" the report's fixtures
+mkdir "$tmp/work"
+cp "$rep/h100-planted.jsonl" "$rep/h100-second.jsonl" "$tmp/work/"
+cat >"$tmp/s.suite" <<'S'
+[planted]
+dir = work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp h100-planted.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"
+[second]
+dir = work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp h100-second.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"
+[quiet]
+cmd = echo "<b>not html</b> & more"
+S
+CUDA_VISIBLE_DEVICES=0 "$b/gpuprof-characterize" run "$tmp/s.suite" -o "$tmp/out" \
+    --peaks "$rep/peaks-h100.json" 2>"$tmp/run.err" || ko "run failed: $(tail -n 2 "$tmp/run.err")"
+page=$tmp/out/summary/summary.html
+kernels=$(( $("$b/gpuprof-report" --format csv "$rep/h100-planted.jsonl" | tail -n +2 | wc -l) + \
+            $("$b/gpuprof-report" --format csv "$rep/h100-second.jsonl" | tail -n +2 | wc -l) ))
+classes=$(grep -c '"id": ' "$tmp/out/summary/kernels.json")
+render "$page"
+if [ "$(attr data-rendered)" = yes ]; then ok; else ko "page script did not run"; fi
+if [ -s "$tmp/console.log" ]; then ko "console messages: $(head -3 "$tmp/console.log")"; else ok; fi
+if [ "$(attr data-charts)" = "$classes" ] && [ "$classes" -eq 7 ]; then ok; else
+    ko "charts: '$(attr data-charts)', want one per metric class ($classes, 7 expected)"; fi
+want_rows=$(awk -v n="$kernels" -v c="$classes" 'BEGIN{s=n; for(i=1;i<c;i++) s=s "," n; print s}')
+if [ "$(attr data-chart-rows)" = "$want_rows" ]; then ok; else
+    ko "kernel rows per chart '$(attr data-chart-rows)', want '$want_rows'"; fi
+if [ "$kernels" -gt 1 ] && [ "$(attr data-roofline-points)" = "$kernels" ]; then ok; else
+    ko "roofline points '$(attr data-roofline-points)', want $kernels (one per kernel)"; fi
+if grep -Eq '<(script|img|link|iframe)[^>]* (src|href)=' "$page"; then
+    ko "the page references external resources"; else ok; fi
+
+echo "$suite: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

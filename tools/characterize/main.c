@@ -1,0 +1,584 @@
+/* gpuprof-characterize - a whole suite's workload study in one command
+ * (docs/characterize.md).
+ *
+ *   gpuprof-characterize run SUITE [-o OUTDIR] [--force] [--gpus N|auto] [--only NAME]
+ *                            [--index I] [--lib PATH] [--peaks FILE] [--no-summary]
+ *   gpuprof-characterize merge DIR... [-o SUMMARY_DIR] [--peaks FILE]
+ *   gpuprof-characterize list SUITE
+ *
+ * Exit status: 0 every program ok, 3 a profiler defect was found, 4 no defect
+ * but a program failed natively or could not be run, 1 another failure
+ * (suite, results, summary), 2 usage. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "result.h"
+#include "run.h"
+#include "suite.h"
+#include "summary.h"
+
+#define GPC_PROG "gpuprof-characterize"
+
+static int gpc_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " GPC_PROG " run SUITE [-o OUTDIR] [--force] [--gpus N|auto] [--only NAME]\n"
+            "                            [--index I] [--lib PATH] [--peaks FILE] [--no-summary]\n"
+            "       " GPC_PROG " merge DIR... [-o SUMMARY_DIR] [--peaks FILE]\n"
+            "       " GPC_PROG " list SUITE\n"
+            "See docs/characterize.md.\n");
+    return 2;
+}
+
+static double gpc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void gpc_on_signal(int sig)
+{
+    (void)sig;
+    gpc_run_stop = 1;
+}
+
+static void gpc_hms(double s, char *buf, size_t len)
+{
+    long t = isnan(s) || s < 0 ? 0 : (long)(s + 0.5);
+    snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+static int gpc_mkdirs(const char *path)
+{
+    char tmp[PATH_MAX], *p;
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The GPUs to spread programs over: CUDA_VISIBLE_DEVICES entries when set,
+ * else nvidia-smi -L's count; want > 0 takes that many.  Returns the slot
+ * count (>= 1); *ids gets one CUDA_VISIBLE_DEVICES value per slot, or NULL
+ * when programs run one at a time with the environment left alone. */
+static int gpc_gpus(int want, char ***ids, char *err, size_t errlen)
+{
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    char **list = NULL, buf[256];
+    int n = 0, i;
+    *ids = NULL;
+    if (cvd && *cvd) {
+        char *copy = strdup(cvd), *tok, *save = NULL;
+        for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+             tok = strtok_r(NULL, ",", &save)) {
+            char **nl = realloc(list, (n + 1) * sizeof *nl);
+            if (!nl)
+                break;
+            list = nl;
+            list[n++] = strdup(tok);
+        }
+        free(copy);
+    } else {
+        FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
+        while (p && fgets(buf, sizeof buf, p))
+            if (strncmp(buf, "GPU ", 4) == 0) {
+                char **nl = realloc(list, (n + 1) * sizeof *nl);
+                if (!nl)
+                    break;
+                list = nl;
+                snprintf(buf, sizeof buf, "%d", n);
+                list[n++] = strdup(buf);
+            }
+        if (p)
+            pclose(p);
+    }
+    if (want > 0) {
+        if (n == 0) { /* no nvidia-smi: trust the user */
+            for (i = 0; i < want; i++) {
+                char **nl = realloc(list, (n + 1) * sizeof *nl);
+                if (!nl)
+                    break;
+                list = nl;
+                snprintf(buf, sizeof buf, "%d", i);
+                list[n++] = strdup(buf);
+            }
+        } else if (want > n) {
+            snprintf(err, errlen, "--gpus %d, but only %d GPU%s visible (%s)", want, n,
+                     n == 1 ? " is" : "s are",
+                     cvd && *cvd ? "CUDA_VISIBLE_DEVICES" : "nvidia-smi -L");
+            for (i = 0; i < n; i++)
+                free(list[i]);
+            free(list);
+            return -1;
+        }
+        for (i = want; i < n; i++)
+            free(list[i]);
+        n = want;
+    }
+    if (n <= 1) {
+        for (i = 0; i < n; i++)
+            free(list[i]);
+        free(list);
+        return 1;
+    }
+    *ids = list;
+    return n;
+}
+
+static int gpc_newer(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+/* Prints a finished program's line, and a loud block for a defect. */
+static int gpc_report_done(const char *prog_dir, const char *name, size_t done, size_t total,
+                           double t0, size_t ran, size_t to_run, int kept)
+{
+    gpc_result r;
+    char err[512], el[32], left[32];
+    double elapsed = gpc_now() - t0;
+    int defect = 0, not_ok;
+    size_t i;
+    gpc_hms(elapsed, el, sizeof el);
+    gpc_hms(ran ? elapsed / ran * (to_run - ran) : NAN, left, sizeof left);
+    if (gpc_result_load(&r, prog_dir, err, sizeof err) < 0) {
+        fprintf(stderr, "[%zu/%zu] %s: no result (%s); elapsed %s, about %s left\n", done, total,
+                name, err, el, left);
+        return 1;
+    }
+    fprintf(stderr, "[%zu/%zu] %s: %s%s", done, total, name, kept ? "kept, " : "",
+            gpc_status_name(r.status));
+    if (r.native.ran)
+        fprintf(stderr, ", native %.2f s", r.native.wall_s);
+    if (r.profiled.ran)
+        fprintf(stderr, ", profiled %.2f s", r.profiled.wall_s);
+    if (r.gpu)
+        fprintf(stderr, ", GPU %s", r.gpu);
+    fprintf(stderr, "; elapsed %s, about %s left\n", el, left);
+    if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR)
+        fprintf(stderr, "    %s: %s\n", name, r.message);
+    if (r.status == GPC_PROFILER_DEFECT) {
+        defect = 1;
+        fprintf(stderr, "\n*** PROFILER DEFECT in %s: %s ***\n", name, r.message);
+        for (i = 0; i < r.n_diffs; i++) {
+            const gpc_diff *d = &r.diffs[i];
+            if (d->line)
+                fprintf(stderr,
+                        "    %s: first difference at line %ld (profiled line %ld); %ld "
+                        "compared lines differ\n",
+                        d->what, d->line, d->line_prof, d->n_differ);
+            else
+                fprintf(stderr, "    %s:\n", d->what);
+            fprintf(stderr, "      native:   %s\n      profiled: %s\n",
+                    d->native ? d->native : "(end of output)",
+                    d->profiled ? d->profiled : "(end of output)");
+        }
+        fprintf(stderr, "    outputs: %s/{native,profiled}.{stdout,stderr}\n\n", prog_dir);
+    }
+    not_ok = r.status != GPC_OK;
+    gpc_result_free(&r);
+    return defect ? 3 : not_ok ? 4 : 0;
+}
+
+/* The summary of the given result directories into out_dir. */
+static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const char *out_dir,
+                         int scan)
+{
+    gpc_summary s;
+    char err[1024];
+    size_t i, defects = 0, not_ok = 0;
+    int rc = 1;
+    gpc_summary_init(&s, peaks);
+    for (i = 0; i < n; i++) {
+        long got;
+        if (!scan) {
+            char path[PATH_MAX];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", dirs[i], GPC_RESULT_FILE);
+            if (stat(path, &st) < 0)
+                continue; /* not run (yet): reported while running */
+        }
+        if ((got = gpc_summary_add(&s, dirs[i], err, sizeof err)) < 0) {
+            fprintf(stderr, GPC_PROG ": %s\n", err);
+            goto out;
+        }
+        if (scan && got == 0)
+            fprintf(stderr, GPC_PROG ": warning: no result directory in %s\n", dirs[i]);
+    }
+    if (gpc_summary_finish(&s, stderr) < 0) {
+        fprintf(stderr, GPC_PROG ": out of memory\n");
+        goto out;
+    }
+    if (gpc_summary_write(&s, out_dir, err, sizeof err) < 0) {
+        fprintf(stderr, GPC_PROG ": %s\n", err);
+        goto out;
+    }
+    for (i = 0; i < s.n; i++) {
+        defects += s.progs[i].res.status == GPC_PROFILER_DEFECT;
+        not_ok += s.progs[i].res.status != GPC_OK;
+    }
+    fprintf(stderr,
+            GPC_PROG ": summary of %zu program%s, %zu kernels in %s/ (summary.txt, summary.html, "
+                     "kernels.csv, kernels.json, programs.csv)\n",
+            s.n, s.n == 1 ? "" : "s", s.n_kernels, out_dir);
+    if (defects)
+        fprintf(stderr, GPC_PROG ": %zu PROFILER DEFECT%s: see summary.txt\n", defects,
+                defects == 1 ? "" : "S");
+    rc = defects ? 3 : not_ok ? 4 : 0;
+out:
+    gpc_summary_free(&s);
+    return rc;
+}
+
+static int gpc_load_peaks(const char *path, gp_peaks *peaks)
+{
+    char err[512];
+    gp_peaks_none(peaks);
+    if (path && gp_peaks_load(path, peaks, err, sizeof err) < 0) {
+        fprintf(stderr, GPC_PROG ": %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    pid_t pid;
+    size_t prog;
+    int busy;
+} gpc_slot;
+
+static int gpc_cmd_run(int argc, char **argv)
+{
+    const char *suite_path = NULL, *out = "characterize-out", *only = NULL, *lib = NULL;
+    const char *peaks_path = NULL;
+    long index = -1;
+    int force = 0, want_gpus = 0, no_summary = 0, summary = -1, i, rc = 1, n_slots;
+    char err[1024], outdir[PATH_MAX], libpath[PATH_MAX + 32], **gpu_ids = NULL, **dirs = NULL;
+    gpc_suite suite;
+    gpc_slot *slots = NULL;
+    gp_peaks peaks;
+    size_t *todo = NULL, n_todo = 0, next = 0, done = 0, ran = 0, p, total;
+    struct stat sst;
+    double t0 = gpc_now();
+    int defect = 0, failed = 0, not_ok = 0;
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(a, "--force") == 0)
+            force = 1;
+        else if (strcmp(a, "--no-summary") == 0)
+            no_summary = 1;
+        else if (strcmp(a, "--summary") == 0)
+            summary = 1;
+        else if (strcmp(a, "--gpus") == 0 && i + 1 < argc) {
+            const char *v = argv[++i];
+            char *end;
+            if (strcmp(v, "auto") == 0)
+                want_gpus = 0;
+            else if ((want_gpus = (int)strtol(v, &end, 10)) < 1 || *end) {
+                fprintf(stderr, GPC_PROG ": --gpus takes a positive number or 'auto', not '%s'\n",
+                        v);
+                return 2;
+            }
+        } else if (strcmp(a, "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(a, "--index") == 0 && i + 1 < argc) {
+            char *end;
+            index = strtol(argv[++i], &end, 10);
+            if (index < 0 || *end) {
+                fprintf(stderr, GPC_PROG ": --index takes a number from 0, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--lib") == 0 && i + 1 < argc)
+            lib = argv[++i];
+        else if (strcmp(a, "--peaks") == 0 && i + 1 < argc)
+            peaks_path = argv[++i];
+        else if (a[0] == '-' || suite_path) {
+            fprintf(stderr, GPC_PROG " run: unknown, incomplete or extra argument '%s'\n", a);
+            return gpc_usage(stderr);
+        } else
+            suite_path = a;
+    }
+    if (!suite_path)
+        return gpc_usage(stderr);
+    if (gpc_suite_load(&suite, suite_path, err, sizeof err) < 0) {
+        fprintf(stderr, GPC_PROG ": %s\n", err);
+        return 1;
+    }
+    if (gpc_load_peaks(peaks_path, &peaks) < 0)
+        goto out_suite;
+    if (stat(suite_path, &sst) < 0) {
+        fprintf(stderr, GPC_PROG ": %s: %s\n", suite_path, strerror(errno));
+        goto out_suite;
+    }
+    /* the library: --lib, else next to this executable */
+    if (!lib) {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        char *slash;
+        if (n > 0) {
+            self[n] = 0;
+            if ((slash = strrchr(self, '/')))
+                *slash = 0;
+            snprintf(libpath, sizeof libpath, "%s/libgpuprof.so", self);
+            lib = libpath;
+        } else {
+            lib = "libgpuprof.so";
+        }
+    }
+    {
+        char real[PATH_MAX];
+        if (!realpath(lib, real) || access(real, R_OK) < 0) {
+            fprintf(stderr,
+                    GPC_PROG ": cannot find the profiler library %s (build it with make, "
+                             "or give --lib PATH)\n",
+                    lib);
+            goto out_suite;
+        }
+        snprintf(libpath, sizeof libpath, "%s", real);
+        lib = libpath;
+    }
+    if (gpc_mkdirs(out) < 0 || !realpath(out, outdir)) {
+        fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
+        goto out_suite;
+    }
+    if ((n_slots = gpc_gpus(want_gpus, &gpu_ids, err, sizeof err)) < 0) {
+        fprintf(stderr, GPC_PROG ": %s\n", err);
+        goto out_suite;
+    }
+    /* what to run */
+    todo = calloc(suite.n, sizeof *todo);
+    dirs = calloc(suite.n, sizeof *dirs);
+    slots = calloc((size_t)n_slots, sizeof *slots);
+    if (!todo || !dirs || !slots)
+        goto oom;
+    for (p = 0; p < suite.n; p++)
+        if (asprintf(&dirs[p], "%s/%s", outdir, suite.progs[p].name) < 0) {
+            dirs[p] = NULL;
+            goto oom;
+        }
+    if (only && !gpc_suite_find(&suite, only)) {
+        fprintf(stderr, GPC_PROG ": no program [%s] in %s\n", only, suite_path);
+        goto out;
+    }
+    if (index >= (long)suite.n) {
+        fprintf(stderr, GPC_PROG ": --index %ld, but %s has %zu programs (0 to %zu)\n", index,
+                suite_path, suite.n, suite.n - 1);
+        goto out;
+    }
+    total = 0;
+    for (p = 0; p < suite.n; p++)
+        total +=
+            !((only && strcmp(only, suite.progs[p].name) != 0) || (index >= 0 && (long)p != index));
+    for (p = 0; p < suite.n; p++) {
+        char path[PATH_MAX];
+        struct stat rst;
+        if ((only && strcmp(only, suite.progs[p].name) != 0) || (index >= 0 && (long)p != index))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dirs[p], GPC_RESULT_FILE);
+        if (!force && stat(path, &rst) == 0 && gpc_newer(&rst.st_mtim, &sst.st_mtim)) {
+            int x = gpc_report_done(dirs[p], suite.progs[p].name, ++done, total, t0, 0, 0, 1);
+            defect |= x == 3;
+            not_ok |= x == 4;
+            failed |= x == 1;
+            continue;
+        }
+        todo[n_todo++] = p;
+    }
+    if (done)
+        fprintf(stderr, GPC_PROG ": %zu result%s newer than %s kept (--force to run again)\n", done,
+                done == 1 ? "" : "s", suite_path);
+    {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = gpc_on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    if (n_slots > 1)
+        fprintf(stderr, GPC_PROG ": %zu program%s over %d GPUs, one program per GPU at a time\n",
+                n_todo, n_todo == 1 ? "" : "s", n_slots);
+    while ((next < n_todo && !gpc_run_stop) || ran < next) {
+        int s, st;
+        pid_t w;
+        for (s = 0; s < n_slots && next < n_todo && !gpc_run_stop; s++) {
+            pid_t pid;
+            if (slots[s].busy)
+                continue;
+            fflush(NULL);
+            if ((pid = fork()) < 0) {
+                fprintf(stderr, GPC_PROG ": fork: %s\n", strerror(errno));
+                gpc_run_stop = 1;
+                break;
+            }
+            if (pid == 0) {
+                int x = gpc_run_program(&suite.progs[todo[next]], dirs[todo[next]], lib,
+                                        gpu_ids ? gpu_ids[s] : NULL, err, sizeof err);
+                if (x == -1)
+                    fprintf(stderr, GPC_PROG ": %s: %s\n", suite.progs[todo[next]].name, err);
+                fflush(NULL);
+                _exit(x == 0 ? 0 : x == -2 ? 130 : 1);
+            }
+            slots[s].pid = pid;
+            slots[s].prog = todo[next++];
+            slots[s].busy = 1;
+        }
+        w = wait(&st);
+        if (w < 0) {
+            if (errno == EINTR) {
+                for (s = 0; s < n_slots; s++)
+                    if (slots[s].busy)
+                        kill(slots[s].pid, SIGTERM);
+                continue;
+            }
+            break;
+        }
+        for (s = 0; s < n_slots; s++)
+            if (slots[s].busy && slots[s].pid == w) {
+                size_t pr = slots[s].prog;
+                int x;
+                slots[s].busy = 0;
+                ran++;
+                if (WIFEXITED(st) && WEXITSTATUS(st) == 130) {
+                    fprintf(stderr, "%s: interrupted, no result written\n", suite.progs[pr].name);
+                    continue;
+                }
+                x = gpc_report_done(dirs[pr], suite.progs[pr].name, ++done, total, t0, ran, n_todo,
+                                    0);
+                defect |= x == 3;
+                not_ok |= x == 4;
+                failed |= x == 1;
+            }
+    }
+    if (gpc_run_stop) {
+        fprintf(stderr, GPC_PROG ": interrupted; run again to finish (finished programs are "
+                                 "kept)\n");
+        goto out;
+    }
+    if (summary < 0)
+        summary = !only && index < 0;
+    if (summary && !no_summary) {
+        char sdir[PATH_MAX + 16];
+        int x;
+        snprintf(sdir, sizeof sdir, "%s/summary", outdir);
+        x = gpc_summarize(dirs, suite.n, &peaks, sdir, 0);
+        if (x == 1)
+            failed = 1;
+        defect |= x == 3;
+        not_ok |= x == 4;
+    }
+    rc = failed ? 1 : defect ? 3 : not_ok ? 4 : 0;
+    goto out;
+oom:
+    fprintf(stderr, GPC_PROG ": out of memory\n");
+out:
+    for (p = 0; dirs && p < suite.n; p++)
+        free(dirs[p]);
+    free(dirs);
+    free(todo);
+    free(slots);
+    for (i = 0; gpu_ids && i < n_slots; i++)
+        free(gpu_ids[i]);
+    free(gpu_ids);
+out_suite:
+    gpc_suite_free(&suite);
+    return rc;
+}
+
+static int gpc_cmd_merge(int argc, char **argv)
+{
+    const char *out = "characterize-summary", *peaks_path = NULL;
+    char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
+    size_t n = 0;
+    gp_peaks peaks;
+    int i, rc;
+    if (!dirs)
+        return 1;
+    for (i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--peaks") == 0 && i + 1 < argc)
+            peaks_path = argv[++i];
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, GPC_PROG " merge: unknown or incomplete option '%s'\n", argv[i]);
+            free(dirs);
+            return gpc_usage(stderr);
+        } else
+            dirs[n++] = argv[i];
+    }
+    if (!n) {
+        free(dirs);
+        return gpc_usage(stderr);
+    }
+    if (gpc_load_peaks(peaks_path, &peaks) < 0 || gpc_mkdirs(out) < 0) {
+        if (errno)
+            fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
+        free(dirs);
+        return 1;
+    }
+    rc = gpc_summarize(dirs, n, &peaks, out, 1);
+    free(dirs);
+    return rc;
+}
+
+static int gpc_cmd_list(int argc, char **argv)
+{
+    gpc_suite s;
+    char err[1024];
+    size_t i, j;
+    if (argc != 1)
+        return gpc_usage(stderr);
+    if (gpc_suite_load(&s, argv[0], err, sizeof err) < 0) {
+        fprintf(stderr, GPC_PROG ": %s\n", err);
+        return 1;
+    }
+    for (i = 0; i < s.n; i++) {
+        const gpc_program *p = &s.progs[i];
+        printf("%zu\t%s\tline %d\ttimeout %g s\tdir %s\tcmd %s", i, p->name, p->line, p->timeout,
+               p->dir, p->cmd);
+        for (j = 0; j < p->n_env; j++)
+            printf("\tenv %s", p->env[j]);
+        for (j = 0; j < p->n_compare; j++)
+            printf("\tcompare %s", p->compare[j]);
+        for (j = 0; j < p->n_ignore; j++)
+            printf("\tignore %s", p->ignore[j]);
+        putchar('\n');
+    }
+    gpc_suite_free(&s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return gpc_usage(stderr);
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        gpc_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return gpc_cmd_run(argc - 2, argv + 2);
+    if (strcmp(argv[1], "merge") == 0)
+        return gpc_cmd_merge(argc - 2, argv + 2);
+    if (strcmp(argv[1], "list") == 0)
+        return gpc_cmd_list(argc - 2, argv + 2);
+    fprintf(stderr, GPC_PROG ": unknown command '%s'\n", argv[1]);
+    return gpc_usage(stderr);
+}

@@ -1,0 +1,289 @@
+/* result.c - see result.h. */
+#include "result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "textfile.h"
+
+static const char *const gpc_status_names[GPC_STATUS_COUNT] = {"ok", "native_failed",
+                                                               "profiler_defect", "error"};
+
+const char *gpc_status_name(gpc_status s)
+{
+    return (unsigned)s < GPC_STATUS_COUNT ? gpc_status_names[s] : "?";
+}
+
+void gpc_result_free(gpc_result *r)
+{
+    size_t i;
+    free(r->name);
+    free(r->cmd);
+    free(r->dir);
+    free(r->gpu);
+    free(r->message);
+    for (i = 0; i < r->n_diffs; i++) {
+        free(r->diffs[i].what);
+        free(r->diffs[i].native);
+        free(r->diffs[i].profiled);
+    }
+    free(r->diffs);
+    for (i = 0; i < r->n_jsonl; i++)
+        free(r->jsonl[i]);
+    free(r->jsonl);
+    memset(r, 0, sizeof *r);
+}
+
+static char *gpc_dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+int gpc_result_add_diff(gpc_result *r, const char *what, long line, long line_prof,
+                        const char *native, const char *profiled, long n_differ)
+{
+    gpc_diff *nd = realloc(r->diffs, (r->n_diffs + 1) * sizeof *nd), *d;
+    if (!nd)
+        return -1;
+    r->diffs = nd;
+    d = &nd[r->n_diffs];
+    memset(d, 0, sizeof *d);
+    d->what = strdup(what);
+    d->native = gpc_dup_or_null(native);
+    d->profiled = gpc_dup_or_null(profiled);
+    d->line = line;
+    d->line_prof = line_prof;
+    d->n_differ = n_differ;
+    r->n_diffs++;
+    return d->what && (!native || d->native) && (!profiled || d->profiled) ? 0 : -1;
+}
+
+void gpc_json_str(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void gpc_csv_str(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void gpc_json_num(FILE *out, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.9g", v);
+}
+
+static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
+{
+    fprintf(f, "  \"%s\": ", key);
+    if (!e->ran) {
+        fputs("null,\n", f);
+        return;
+    }
+    fprintf(f, "{\"exit\": %d, \"signal\": %d, \"timed_out\": %s, \"wall_s\": ", e->exit_code,
+            e->signal, e->timed_out ? "true" : "false");
+    gpc_json_num(f, e->wall_s);
+    fputs("},\n", f);
+}
+
+int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errlen)
+{
+    char tmp[4096], path[4096];
+    FILE *f;
+    size_t i;
+    snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%ld", dir, GPC_RESULT_FILE, (long)getpid());
+    if (!(f = fopen(tmp, "w"))) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n  \"format\": \"%s\",\n  \"name\": ", GPC_RESULT_FORMAT);
+    gpc_json_str(f, r->name);
+    fputs(",\n  \"status\": ", f);
+    gpc_json_str(f, gpc_status_name(r->status));
+    fputs(",\n  \"message\": ", f);
+    gpc_json_str(f, r->message ? r->message : "");
+    fputs(",\n  \"cmd\": ", f);
+    gpc_json_str(f, r->cmd);
+    fputs(",\n  \"dir\": ", f);
+    gpc_json_str(f, r->dir);
+    fputs(",\n  \"gpu\": ", f);
+    gpc_json_str(f, r->gpu);
+    fputs(",\n", f);
+    gpc_exec_save(f, "native", &r->native);
+    gpc_exec_save(f, "profiled", &r->profiled);
+    fputs("  \"diffs\": [", f);
+    for (i = 0; i < r->n_diffs; i++) {
+        const gpc_diff *d = &r->diffs[i];
+        fprintf(f, "%s\n    {\"what\": ", i ? "," : "");
+        gpc_json_str(f, d->what);
+        fprintf(f,
+                ", \"line\": %ld, \"line_profiled\": %ld, \"differing_lines\": %ld, \"native\": ",
+                d->line, d->line_prof, d->n_differ);
+        gpc_json_str(f, d->native);
+        fputs(", \"profiled\": ", f);
+        gpc_json_str(f, d->profiled);
+        fputs("}", f);
+    }
+    fputs(r->n_diffs ? "\n  ],\n  \"jsonl\": [" : "],\n  \"jsonl\": [", f);
+    for (i = 0; i < r->n_jsonl; i++) {
+        fputs(i ? ", " : "", f);
+        gpc_json_str(f, r->jsonl[i]);
+    }
+    fputs("]\n}\n", f);
+    if (ferror(f) | fclose(f)) {
+        snprintf(err, errlen, "cannot write %s", tmp);
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) < 0) {
+        snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int gpc_exec_load(const gp_json *v, gpc_exec *e)
+{
+    const gp_json *t;
+    memset(e, 0, sizeof *e);
+    if (!v || v->type == GP_JSON_NULL)
+        return 0;
+    if (v->type != GP_JSON_OBJECT)
+        return -1;
+    e->ran = 1;
+    e->exit_code = (int)gp_json_number(gp_json_get(v, "exit"));
+    e->signal = (int)gp_json_number(gp_json_get(v, "signal"));
+    t = gp_json_get(v, "timed_out");
+    e->timed_out = t && t->type == GP_JSON_BOOL && t->num != 0;
+    e->wall_s = gp_json_number(gp_json_get(v, "wall_s"));
+    return 0;
+}
+
+static char *gpc_json_dup(const gp_json *o, const char *key)
+{
+    const char *s = gp_json_string(gp_json_get(o, key));
+    return s ? strdup(s) : NULL;
+}
+
+int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
+{
+    char path[4096], why[256];
+    char *text;
+    size_t len, i;
+    gp_json *doc;
+    const gp_json *a;
+    const char *st, *fmt;
+    int rc = -1, s;
+    memset(r, 0, sizeof *r);
+    snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
+    if (!(text = gp_textfile_read(path, &len, why, sizeof why))) {
+        snprintf(err, errlen, "cannot read %s: %s", path, why);
+        return -1;
+    }
+    doc = gp_json_parse(text, len, why, sizeof why);
+    free(text);
+    if (!doc) {
+        snprintf(err, errlen, "%s: not JSON: %s", path, why);
+        return -1;
+    }
+    fmt = gp_json_string(gp_json_get(doc, "format"));
+    if (!fmt || strcmp(fmt, GPC_RESULT_FORMAT) != 0) {
+        snprintf(err, errlen, "%s: format is not %s", path, GPC_RESULT_FORMAT);
+        goto out;
+    }
+    r->name = gpc_json_dup(doc, "name");
+    r->cmd = gpc_json_dup(doc, "cmd");
+    r->dir = gpc_json_dup(doc, "dir");
+    r->gpu = gpc_json_dup(doc, "gpu");
+    r->message = gpc_json_dup(doc, "message");
+    st = gp_json_string(gp_json_get(doc, "status"));
+    r->status = GPC_STATUS_COUNT;
+    for (s = 0; st && s < GPC_STATUS_COUNT; s++)
+        if (strcmp(st, gpc_status_names[s]) == 0)
+            r->status = (gpc_status)s;
+    if (!r->name || r->status == GPC_STATUS_COUNT) {
+        snprintf(err, errlen, "%s: no name or an unknown status", path);
+        goto out;
+    }
+    if (gpc_exec_load(gp_json_get(doc, "native"), &r->native) < 0 ||
+        gpc_exec_load(gp_json_get(doc, "profiled"), &r->profiled) < 0) {
+        snprintf(err, errlen, "%s: malformed native/profiled record", path);
+        goto out;
+    }
+    if ((a = gp_json_get(doc, "diffs")) && a->type == GP_JSON_ARRAY)
+        for (i = 0; i < a->n; i++) {
+            const gp_json *d = &a->items[i];
+            const char *what = gp_json_string(gp_json_get(d, "what"));
+            if (gpc_result_add_diff(r, what ? what : "?",
+                                    (long)gp_json_number(gp_json_get(d, "line")),
+                                    (long)gp_json_number(gp_json_get(d, "line_profiled")),
+                                    gp_json_string(gp_json_get(d, "native")),
+                                    gp_json_string(gp_json_get(d, "profiled")),
+                                    (long)gp_json_number(gp_json_get(d, "differing_lines"))) < 0) {
+                snprintf(err, errlen, "out of memory");
+                goto out;
+            }
+        }
+    if ((a = gp_json_get(doc, "jsonl")) && a->type == GP_JSON_ARRAY) {
+        r->jsonl = calloc(a->n + 1, sizeof *r->jsonl);
+        if (!r->jsonl) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+        for (i = 0; i < a->n; i++) {
+            const char *f = gp_json_string(&a->items[i]);
+            if (!f || strchr(f, '/')) {
+                snprintf(err, errlen, "%s: jsonl entries are file names in the directory", path);
+                goto out;
+            }
+            if (!(r->jsonl[r->n_jsonl] = strdup(f)))
+                goto out;
+            r->n_jsonl++;
+        }
+    }
+    rc = 0;
+out:
+    gp_json_free(doc);
+    if (rc < 0)
+        gpc_result_free(r);
+    return rc;
+}

@@ -1,0 +1,74 @@
+/* result.h - one program's result (OUTDIR/NAME/result.json): its status,
+ * the native and the profiled run, the differences found and the profiler's
+ * JSON-lines files.  Written by `run`, read by the summary and `merge`. */
+#ifndef GPC_RESULT_H
+#define GPC_RESULT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define GPC_RESULT_FILE "result.json"
+#define GPC_RESULT_FORMAT "gpuprof-characterize-result/1"
+
+/* One run of the command. */
+typedef struct {
+    int ran;       /* 0: not run (the fields below are then meaningless) */
+    int exit_code; /* -1 when killed by a signal */
+    int signal;    /* 0 when it exited */
+    int timed_out; /* killed after the program's timeout */
+    double wall_s;
+} gpc_exec;
+
+/* The first difference between the native and the profiled run of one
+ * output (exit status, stdout or a compared file). */
+typedef struct {
+    char *what;     /* "exit status", "stdout", "file out.txt" */
+    long line;      /* line number (1-based) in the native output, 0 for the exit status */
+    long line_prof; /* line number in the profiled output */
+    char *native;   /* the native line (or status); NULL: the output ended */
+    char *profiled; /* the profiled line; NULL: the output ended */
+    long n_differ;  /* how many compared lines differ in all */
+} gpc_diff;
+
+typedef enum {
+    GPC_OK,              /* same outputs natively and under the profiler */
+    GPC_NATIVE_FAILED,   /* failed without the profiler: skipped */
+    GPC_PROFILER_DEFECT, /* failed or differed only under the profiler */
+    GPC_ERROR,           /* could not be run at all (directory, fork...) */
+    GPC_STATUS_COUNT
+} gpc_status;
+
+typedef struct {
+    char *name, *cmd, *dir, *gpu; /* gpu: CUDA_VISIBLE_DEVICES given, NULL if none */
+    gpc_status status;
+    char *message; /* one sentence, "" when ok */
+    gpc_exec native, profiled;
+    gpc_diff *diffs;
+    size_t n_diffs;
+    char **jsonl; /* the profiler's files, names relative to the result's directory, sorted */
+    size_t n_jsonl;
+} gpc_result;
+
+const char *gpc_status_name(gpc_status s);
+
+void gpc_result_free(gpc_result *r);
+
+/* Adds a difference (strings copied; native/profiled may be NULL).
+ * Returns 0 or -1 (memory). */
+int gpc_result_add_diff(gpc_result *r, const char *what, long line, long line_prof,
+                        const char *native, const char *profiled, long n_differ);
+
+/* Writes dir/result.json atomically (a temporary file renamed).  Returns 0,
+ * or -1 with the reason in err. */
+int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errlen);
+
+/* Reads dir/result.json.  Returns 0, or -1 with the reason in err. */
+int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen);
+
+/* JSON and CSV string writers shared by the outputs. */
+void gpc_json_str(FILE *out, const char *s);
+void gpc_csv_str(FILE *out, const char *s);
+/* A number as JSON ("null" for NaN or infinity), %.9g otherwise. */
+void gpc_json_num(FILE *out, double v);
+
+#endif

@@ -1,0 +1,344 @@
+/* suite.c - see suite.h. */
+#include "suite.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "textfile.h"
+
+__attribute__((format(printf, 5, 6))) static int
+gpc_suite_err(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, errlen, "%s:%d: ", path, line);
+    if (n >= 0 && (size_t)n < errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int gpc_suite_name_ok(const char *name)
+{
+    const char *p;
+    if (!name[0] || name[0] == '.' || name[0] == '-' || strcmp(name, "summary") == 0)
+        return 0;
+    for (p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+            return 0;
+    return strlen(name) < 200;
+}
+
+static char *gpc_strndup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* Appends a copy of v to a growing array of strings. */
+static int gpc_push(char ***arr, size_t *n, const char *v)
+{
+    char **na = realloc(*arr, (*n + 1) * sizeof *na);
+    if (!na)
+        return -1;
+    *arr = na;
+    if (!(na[*n] = strdup(v)))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+static void gpc_program_free(gpc_program *p)
+{
+    size_t i;
+    free(p->name);
+    free(p->dir);
+    free(p->cmd);
+    for (i = 0; i < p->n_env; i++)
+        free(p->env[i]);
+    free(p->env);
+    for (i = 0; i < p->n_compare; i++)
+        free(p->compare[i]);
+    free(p->compare);
+    for (i = 0; i < p->n_ignore; i++) {
+        free(p->ignore[i]);
+        regfree(&p->ignore_re[i]);
+    }
+    free(p->ignore);
+    free(p->ignore_re);
+}
+
+void gpc_suite_free(gpc_suite *s)
+{
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        gpc_program_free(&s->progs[i]);
+    free(s->progs);
+    free(s->path);
+    free(s->base);
+    memset(s, 0, sizeof *s);
+}
+
+const gpc_program *gpc_suite_find(const gpc_suite *s, const char *name)
+{
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->progs[i].name, name) == 0)
+            return &s->progs[i];
+    return NULL;
+}
+
+static char *gpc_join(const char *base, const char *rel)
+{
+    size_t n;
+    char *d;
+    if (rel[0] == '/')
+        return strdup(rel);
+    n = strlen(base) + strlen(rel) + 2;
+    if ((d = malloc(n)))
+        snprintf(d, n, "%s/%s", base, rel);
+    return d;
+}
+
+/* One key = value line of the current program. */
+static int gpc_suite_key(gpc_suite *s, gpc_program *p, const char *key, const char *val,
+                         const char *path, int line, char *err, size_t errlen)
+{
+    if (strcmp(key, "dir") == 0 || strcmp(key, "cmd") == 0) {
+        char **slot = key[0] == 'd' ? &p->dir : &p->cmd;
+        if (*slot)
+            return gpc_suite_err(err, errlen, path, line, "'%s' given twice for [%s]", key,
+                                 p->name);
+        if (!val[0])
+            return gpc_suite_err(err, errlen, path, line, "'%s' needs a value", key);
+        *slot = key[0] == 'd' ? gpc_join(s->base, val) : strdup(val);
+        return *slot ? 0 : gpc_suite_err(err, errlen, path, line, "out of memory");
+    }
+    if (strcmp(key, "env") == 0) {
+        const char *eq = strchr(val, '='), *c;
+        int ok = eq && eq > val && !isdigit((unsigned char)val[0]);
+        for (c = val; ok && c < eq; c++)
+            ok = isalnum((unsigned char)*c) || *c == '_';
+        if (!ok)
+            return gpc_suite_err(err, errlen, path, line,
+                                 "env needs VAR=value with VAR a variable name, not '%s'", val);
+        return gpc_push(&p->env, &p->n_env, val) ? gpc_suite_err(err, errlen, path, line, "oom")
+                                                 : 0;
+    }
+    if (strcmp(key, "timeout") == 0) {
+        char *end;
+        double t = strtod(val, &end);
+        if (end == val || *end || !(t > 0) || isinf(t))
+            return gpc_suite_err(err, errlen, path, line,
+                                 "timeout must be a positive number of seconds, not '%s'", val);
+        p->timeout = t;
+        return 0;
+    }
+    if (strcmp(key, "compare") == 0) {
+        if (!val[0])
+            return gpc_suite_err(err, errlen, path, line, "compare needs a file name");
+        return gpc_push(&p->compare, &p->n_compare, val)
+                   ? gpc_suite_err(err, errlen, path, line, "out of memory")
+                   : 0;
+    }
+    if (strcmp(key, "ignore") == 0) {
+        regex_t *nr = realloc(p->ignore_re, (p->n_ignore + 1) * sizeof *nr);
+        int rc;
+        if (!nr)
+            return gpc_suite_err(err, errlen, path, line, "out of memory");
+        p->ignore_re = nr;
+        if ((rc = regcomp(&nr[p->n_ignore], val, REG_EXTENDED | REG_NOSUB)) != 0) {
+            char why[128];
+            regerror(rc, &nr[p->n_ignore], why, sizeof why);
+            return gpc_suite_err(err, errlen, path, line, "ignore: bad regular expression '%s': %s",
+                                 val, why);
+        }
+        if (gpc_push(&p->ignore, &p->n_ignore, val)) {
+            regfree(&nr[p->n_ignore]);
+            return gpc_suite_err(err, errlen, path, line, "out of memory");
+        }
+        return 0;
+    }
+    return gpc_suite_err(err, errlen, path, line,
+                         "unknown key '%s' (expected dir, cmd, env, timeout, compare or ignore)",
+                         key);
+}
+
+/* Checks the block just ended. */
+static int gpc_suite_close(gpc_suite *s, gpc_program *p, const char *path, char *err, size_t errlen)
+{
+    if (!p->cmd)
+        return gpc_suite_err(err, errlen, path, p->line, "[%s] has no 'cmd ='", p->name);
+    if (!p->dir && !(p->dir = strdup(s->base)))
+        return gpc_suite_err(err, errlen, path, p->line, "out of memory");
+    return 0;
+}
+
+int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const char *text,
+                    char *err, size_t errlen)
+{
+    const char *lp = text;
+    gpc_program *cur = NULL;
+    int line = 0, rc = -1;
+    memset(s, 0, sizeof *s);
+    if (!(s->path = strdup(path)) || !(s->base = strdup(base_dir))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    while (*lp) {
+        const char *nl = strchr(lp, '\n');
+        size_t len = nl ? (size_t)(nl - lp) : strlen(lp);
+        char *l = gpc_strndup(lp, len), *b, *e, *eq;
+        line++;
+        lp += len + (nl ? 1 : 0);
+        if (!l) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+        for (b = l; isspace((unsigned char)*b); b++)
+            ;
+        for (e = b + strlen(b); e > b && isspace((unsigned char)e[-1]); e--)
+            ;
+        *e = 0;
+        if (!*b || *b == '#') {
+            free(l);
+            continue;
+        }
+        if (*b == '[') {
+            gpc_program *np;
+            size_t i;
+            if (e[-1] != ']' || e - b < 3) {
+                free(l);
+                gpc_suite_err(err, errlen, path, line, "a program header is [name]");
+                goto out;
+            }
+            e[-1] = 0;
+            b++;
+            if (!gpc_suite_name_ok(b)) {
+                gpc_suite_err(err, errlen, path, line,
+                              "bad program name '%s' (letters, digits, '.', '_', '-'; not "
+                              "starting with '.' or '-'; not 'summary')",
+                              b);
+                free(l);
+                goto out;
+            }
+            for (i = 0; i < s->n; i++)
+                if (strcmp(s->progs[i].name, b) == 0) {
+                    gpc_suite_err(err, errlen, path, line,
+                                  "program [%s] already defined at line %d", b, s->progs[i].line);
+                    free(l);
+                    goto out;
+                }
+            if (cur && gpc_suite_close(s, cur, path, err, errlen) < 0) {
+                free(l);
+                goto out;
+            }
+            np = realloc(s->progs, (s->n + 1) * sizeof *np);
+            if (!np) {
+                free(l);
+                snprintf(err, errlen, "out of memory");
+                goto out;
+            }
+            s->progs = np;
+            cur = &s->progs[s->n++];
+            memset(cur, 0, sizeof *cur);
+            cur->line = line;
+            cur->timeout = GPC_DEFAULT_TIMEOUT;
+            cur->name = strdup(b);
+            free(l);
+            if (!cur->name) {
+                snprintf(err, errlen, "out of memory");
+                goto out;
+            }
+            continue;
+        }
+        if (!(eq = strchr(b, '='))) {
+            gpc_suite_err(err, errlen, path, line, "expected 'key = value' or '[name]', got '%s'",
+                          b);
+            free(l);
+            goto out;
+        }
+        if (!cur) {
+            free(l);
+            gpc_suite_err(err, errlen, path, line, "'key = value' before the first [program]");
+            goto out;
+        }
+        {
+            char *k = b, *ke = eq, *v = eq + 1;
+            while (ke > k && isspace((unsigned char)ke[-1]))
+                ke--;
+            *ke = 0;
+            while (isspace((unsigned char)*v))
+                v++;
+            if (gpc_suite_key(s, cur, k, v, path, line, err, errlen) < 0) {
+                free(l);
+                goto out;
+            }
+        }
+        free(l);
+    }
+    if (cur && gpc_suite_close(s, cur, path, err, errlen) < 0)
+        goto out;
+    if (!s->n) {
+        snprintf(err, errlen, "%s: no [program] in the suite file", path);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc < 0)
+        gpc_suite_free(s);
+    return rc;
+}
+
+int gpc_suite_load(gpc_suite *s, const char *path, char *err, size_t errlen)
+{
+    char why[256], *text, *slash, base[PATH_MAX], cwd[PATH_MAX];
+    size_t len;
+    int rc;
+    if (!(text = gp_textfile_read(path, &len, why, sizeof why))) {
+        snprintf(err, errlen, "cannot read suite file %s: %s", path, why);
+        return -1;
+    }
+    if (strlen(text) != len) {
+        free(text);
+        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
+        return -1;
+    }
+    snprintf(base, sizeof base, "%s", path);
+    slash = strrchr(base, '/');
+    if (slash)
+        *(slash == base ? slash + 1 : slash) = 0;
+    else
+        snprintf(base, sizeof base, ".");
+    if (base[0] != '/') {
+        char tmp[2 * PATH_MAX + 2];
+        if (!getcwd(cwd, sizeof cwd)) {
+            free(text);
+            snprintf(err, errlen, "cannot get the working directory");
+            return -1;
+        }
+        snprintf(tmp, sizeof tmp, "%s/%s", cwd, base);
+        if (strcmp(base, ".") == 0)
+            snprintf(tmp, sizeof tmp, "%s", cwd);
+        if (strlen(tmp) >= sizeof base) {
+            free(text);
+            snprintf(err, errlen, "%s: path too long", path);
+            return -1;
+        }
+        memcpy(base, tmp, strlen(tmp) + 1);
+    }
+    rc = gpc_suite_parse(s, path, base, text, err, errlen);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,628 @@
+/* summary.c - see summary.h: the model and the CSV, JSON and text writers
+ * (the HTML page is in summary_html.c). */
+#include "summary.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "format.h"
+#include "report.h"
+
+/* The study's classes and the thresholds the text summary counts against:
+ * one table, documented in docs/characterize.md. */
+const gpc_class gpc_classes[] = {
+    {"rf_g",
+     "compute/memory ratio (Rf-g)",
+     "flop/byte",
+     {GP_M_RF_G, -1},
+     1,
+     10,
+     "memory-leaning",
+     "compute-leaning"},
+    {"fp_util",
+     "FP-unit utilization (main precision)",
+     "%",
+     {GPC_FP_MAIN, -1},
+     10,
+     50,
+     "FP units mostly idle",
+     "FP units busy"},
+    {"dram_util",
+     "DRAM bandwidth utilization",
+     "%",
+     {GP_M_DRAM_UTIL, -1},
+     20,
+     60,
+     "DRAM lightly used",
+     "DRAM heavily used"},
+    {"achieved_occupancy",
+     "achieved occupancy",
+     "%",
+     {GP_M_ACHIEVED_OCCUPANCY, -1},
+     25,
+     50,
+     "low occupancy",
+     "good occupancy"},
+    {"shared_efficiency",
+     "shared-memory efficiency",
+     "%",
+     {GP_M_SHARED_EFFICIENCY, -1},
+     50,
+     90,
+     "bank conflicts",
+     "conflict-free"},
+    {"global_efficiency",
+     "global load/store efficiency",
+     "%",
+     {GP_M_GLD_EFFICIENCY, GP_M_GST_EFFICIENCY},
+     50,
+     90,
+     "uncoalesced",
+     "coalesced"},
+    {"warp_execution_efficiency",
+     "warp execution efficiency",
+     "%",
+     {GP_M_WARP_EXECUTION_EFFICIENCY, -1},
+     50,
+     90,
+     "divergent",
+     "converged"},
+};
+const size_t gpc_n_classes = sizeof gpc_classes / sizeof gpc_classes[0];
+
+/* The metrics of kernels.csv / kernels.json, after the identifying columns. */
+static const int gpc_columns[] = {
+    GP_M_DURATION,
+    GP_M_RF_G,
+    GPC_FP_MAIN,
+    GP_M_FP32_UTIL,
+    GP_M_FP64_UTIL,
+    GP_M_FP16_UTIL,
+    GP_M_DRAM_UTIL,
+    GP_M_DRAM_UTIL_MEASURED,
+    GP_M_ACHIEVED_OCCUPANCY,
+    GP_M_THEORETICAL_OCCUPANCY,
+    GP_M_SHARED_EFFICIENCY,
+    GP_M_GLD_EFFICIENCY,
+    GP_M_GST_EFFICIENCY,
+    GP_M_WARP_EXECUTION_EFFICIENCY,
+    GP_M_FLOPS,
+    GP_M_DRAM_BYTES,
+    GP_M_FLOPS_PER_S,
+    GP_M_AI_DRAM,
+};
+#define GPC_N_COLUMNS (sizeof gpc_columns / sizeof gpc_columns[0])
+
+static int gpc_fp_metric(const gp_kernel_report *k)
+{
+    const char *p = k->roof.precision ? k->roof.precision : "FP32";
+    return strcmp(p, "FP64") == 0   ? GP_M_FP64_UTIL
+           : strcmp(p, "FP16") == 0 ? GP_M_FP16_UTIL
+                                    : GP_M_FP32_UTIL;
+}
+
+const char *gpc_metric_name(int m)
+{
+    return m == GPC_FP_MAIN ? "fp_util" : gp_derived_defs[m].name;
+}
+
+static const char *gpc_metric_unit(int m)
+{
+    return m == GPC_FP_MAIN ? "%" : gp_derived_defs[m].unit;
+}
+
+double gpc_metric_value(const gp_kernel_report *k, int m)
+{
+    return k->agg.row.v[m == GPC_FP_MAIN ? gpc_fp_metric(k) : m];
+}
+
+static const char *gpc_metric_why(const gp_kernel_report *k, int m)
+{
+    return k->agg.row.why[m == GPC_FP_MAIN ? gpc_fp_metric(k) : m];
+}
+
+void gpc_summary_init(gpc_summary *s, const gp_peaks *peaks)
+{
+    memset(s, 0, sizeof *s);
+    if (peaks)
+        s->peaks = *peaks;
+    else
+        gp_peaks_none(&s->peaks);
+}
+
+void gpc_summary_free(gpc_summary *s)
+{
+    size_t i;
+    for (i = 0; i < s->n; i++) {
+        gpc_result_free(&s->progs[i].res);
+        free(s->progs[i].dir);
+        if (s->progs[i].rep) {
+            gp_report_free(s->progs[i].rep);
+            free(s->progs[i].rep);
+        }
+    }
+    free(s->progs);
+    memset(s, 0, sizeof *s);
+}
+
+static int gpc_has_result(const char *dir)
+{
+    char path[8192];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int gpc_summary_add_one(gpc_summary *s, const char *dir, char *err, size_t errlen)
+{
+    gpc_prog *np;
+    gpc_result r;
+    size_t i;
+    if (gpc_result_load(&r, dir, err, errlen) < 0)
+        return -1;
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->progs[i].res.name, r.name) == 0) {
+            snprintf(err, errlen, "program '%s' has two results: %s and %s (merge each once)",
+                     r.name, s->progs[i].dir, dir);
+            gpc_result_free(&r);
+            return -1;
+        }
+    if (!(np = realloc(s->progs, (s->n + 1) * sizeof *np))) {
+        gpc_result_free(&r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->progs = np;
+    memset(&np[s->n], 0, sizeof *np);
+    np[s->n].res = r;
+    if (!(np[s->n].dir = strdup(dir))) {
+        gpc_result_free(&r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->n++;
+    return 0;
+}
+
+static int gpc_cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long gpc_summary_add(gpc_summary *s, const char *dir, char *err, size_t errlen)
+{
+    DIR *d;
+    struct dirent *de;
+    char **names = NULL, path[4096];
+    size_t n = 0, i;
+    long added = 0;
+    if (gpc_has_result(dir))
+        return gpc_summary_add_one(s, dir, err, errlen) < 0 ? -1 : 1;
+    if (!(d = opendir(dir))) {
+        snprintf(err, errlen, "cannot read directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    while ((de = readdir(d))) {
+        char **nn;
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (!gpc_has_result(path))
+            continue;
+        if (!(nn = realloc(names, (n + 1) * sizeof *nn)) || !(nn[n] = strdup(de->d_name))) {
+            names = nn ? nn : names;
+            closedir(d);
+            snprintf(err, errlen, "out of memory");
+            added = -1;
+            goto out;
+        }
+        names = nn;
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, gpc_cmp_name);
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (gpc_summary_add_one(s, path, err, errlen) < 0) {
+            added = -1;
+            goto out;
+        }
+        added++;
+    }
+out:
+    for (i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return added;
+}
+
+static int gpc_cmp_prog(const void *a, const void *b)
+{
+    return strcmp(((const gpc_prog *)a)->res.name, ((const gpc_prog *)b)->res.name);
+}
+
+int gpc_summary_finish(gpc_summary *s, FILE *warn)
+{
+    size_t i, j;
+    if (s->n)
+        qsort(s->progs, s->n, sizeof *s->progs, gpc_cmp_prog);
+    s->n_kernels = 0;
+    s->kernel_time = 0;
+    for (i = 0; i < s->n; i++) {
+        gpc_prog *p = &s->progs[i];
+        if (p->res.status != GPC_OK)
+            continue;
+        if (!(p->rep = malloc(sizeof *p->rep)))
+            return -1;
+        gp_report_init(p->rep, &s->peaks);
+        for (j = 0; j < p->res.n_jsonl; j++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", p->dir, p->res.jsonl[j]);
+            if (gp_report_load(p->rep, path, warn) < 0 && warn)
+                fprintf(warn, "gpuprof-characterize: %s: cannot read %s\n", p->res.name, path);
+        }
+        gp_report_finish(p->rep);
+        s->n_kernels += p->rep->n;
+        s->kernel_time += p->rep->total_time;
+    }
+    return 0;
+}
+
+static void gpc_csv_num(FILE *out, double v)
+{
+    if (!isnan(v) && !isinf(v))
+        fprintf(out, "%.9g", v);
+}
+
+static double gpc_suite_share(const gpc_summary *s, const gp_kernel_report *k)
+{
+    double t = k->agg.row.v[GP_M_DURATION];
+    return s->kernel_time > 0 && !isnan(t) ? 100 * t / s->kernel_time : NAN;
+}
+
+static void gpc_verdict_list(const gp_kernel_report *k, FILE *out, int csv)
+{
+    size_t i;
+    char label[64], all[GP_V_COUNT * 64 + 1] = "";
+    for (i = 0; i < k->n_verdicts; i++) {
+        gp_verdict_label(&k->verdicts[i], label, sizeof label);
+        if (i)
+            strcat(all, ";");
+        strcat(all, label);
+    }
+    if (csv)
+        gpc_csv_str(out, all);
+    else
+        gpc_json_str(out, all);
+}
+
+int gpc_summary_kernels_csv(const gpc_summary *s, FILE *out)
+{
+    size_t i, j, c;
+    fputs("program,kernel,device,launches,program_time_share [%],suite_time_share [%],"
+          "fp_precision",
+          out);
+    for (c = 0; c < GPC_N_COLUMNS; c++)
+        fprintf(out, ",%s [%s]", gpc_metric_name(gpc_columns[c]), gpc_metric_unit(gpc_columns[c]));
+    fputs(",first_verdict,verdicts\n", out);
+    for (i = 0; i < s->n; i++) {
+        const gp_report *r = s->progs[i].rep;
+        for (j = 0; r && j < r->n; j++) {
+            const gp_kernel_report *k = &r->kernels[j];
+            char label[64] = "";
+            gpc_csv_str(out, s->progs[i].res.name);
+            fputc(',', out);
+            gpc_csv_str(out, k->agg.kernel);
+            fprintf(out, ",%d,%ld,", k->agg.device, k->agg.launches);
+            gpc_csv_num(out, gp_report_time_share(r, k));
+            fputc(',', out);
+            gpc_csv_num(out, gpc_suite_share(s, k));
+            fprintf(out, ",%s", k->roof.precision ? k->roof.precision : "");
+            for (c = 0; c < GPC_N_COLUMNS; c++) {
+                fputc(',', out);
+                gpc_csv_num(out, gpc_metric_value(k, gpc_columns[c]));
+            }
+            if (k->n_verdicts)
+                gp_verdict_label(&k->verdicts[0], label, sizeof label);
+            fprintf(out, ",%s,", label);
+            gpc_verdict_list(k, out, 1);
+            fputc('\n', out);
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static double gpc_slowdown(const gpc_result *r)
+{
+    return r->native.ran && r->profiled.ran && r->native.wall_s > 0
+               ? r->profiled.wall_s / r->native.wall_s
+               : NAN;
+}
+
+int gpc_summary_programs_csv(const gpc_summary *s, FILE *out)
+{
+    size_t i;
+    fputs("program,status,native_wall [s],profiled_wall [s],slowdown,kernels,launches,"
+          "kernel_time [s],message\n",
+          out);
+    for (i = 0; i < s->n; i++) {
+        const gpc_prog *p = &s->progs[i];
+        gpc_csv_str(out, p->res.name);
+        fprintf(out, ",%s,", gpc_status_name(p->res.status));
+        gpc_csv_num(out, p->res.native.ran ? p->res.native.wall_s : NAN);
+        fputc(',', out);
+        gpc_csv_num(out, p->res.profiled.ran ? p->res.profiled.wall_s : NAN);
+        fputc(',', out);
+        gpc_csv_num(out, gpc_slowdown(&p->res));
+        if (p->rep)
+            fprintf(out, ",%zu,%ld,", p->rep->n, p->rep->launches);
+        else
+            fputs(",,,", out);
+        gpc_csv_num(out, p->rep && p->rep->n ? p->rep->total_time : NAN);
+        fputc(',', out);
+        gpc_csv_str(out, p->res.message);
+        fputc('\n', out);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+int gpc_summary_kernels_json(const gpc_summary *s, FILE *out)
+{
+    size_t i, j, c, first = 1;
+    fputs("{\n\"format\": \"gpuprof-characterize-summary/1\",\n\"programs\": [", out);
+    for (i = 0; i < s->n; i++) {
+        const gpc_prog *p = &s->progs[i];
+        fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
+        gpc_json_str(out, p->res.name);
+        fputs(", \"status\": ", out);
+        gpc_json_str(out, gpc_status_name(p->res.status));
+        fputs(", \"message\": ", out);
+        gpc_json_str(out, p->res.message);
+        fputs(", \"native_wall_s\": ", out);
+        gpc_json_num(out, p->res.native.ran ? p->res.native.wall_s : NAN);
+        fputs(", \"profiled_wall_s\": ", out);
+        gpc_json_num(out, p->res.profiled.ran ? p->res.profiled.wall_s : NAN);
+        fputs(", \"slowdown\": ", out);
+        gpc_json_num(out, gpc_slowdown(&p->res));
+        if (p->rep)
+            fprintf(out, ", \"kernels\": %zu, \"launches\": %ld, \"bad_lines\": %ld", p->rep->n,
+                    p->rep->launches, p->rep->bad_lines);
+        fputs("}", out);
+    }
+    fputs("\n],\n\"classes\": [", out);
+    for (c = 0; c < gpc_n_classes; c++) {
+        const gpc_class *k = &gpc_classes[c];
+        fprintf(out, "%s\n  {\"id\": \"%s\", \"title\": ", c ? "," : "", k->id);
+        gpc_json_str(out, k->title);
+        fprintf(out, ", \"metrics\": [\"%s\"", gpc_metric_name(k->metric[0]));
+        if (k->metric[1] >= 0)
+            fprintf(out, ", \"%s\"", gpc_metric_name(k->metric[1]));
+        fprintf(out, "], \"unit\": \"%s\", \"low\": %g, \"high\": %g}", k->unit, k->low, k->high);
+    }
+    fputs("\n],\n\"kernels\": [", out);
+    for (i = 0; i < s->n; i++) {
+        const gp_report *r = s->progs[i].rep;
+        for (j = 0; r && j < r->n; j++) {
+            const gp_kernel_report *k = &r->kernels[j];
+            size_t nwhy = 0, v;
+            fprintf(out, "%s\n  {\"program\": ", first ? "" : ",");
+            first = 0;
+            gpc_json_str(out, s->progs[i].res.name);
+            fputs(", \"kernel\": ", out);
+            gpc_json_str(out, k->agg.kernel);
+            fprintf(out,
+                    ", \"device\": %d, \"launches\": %ld, \"program_time_share\": ", k->agg.device,
+                    k->agg.launches);
+            gpc_json_num(out, gp_report_time_share(r, k));
+            fputs(", \"suite_time_share\": ", out);
+            gpc_json_num(out, gpc_suite_share(s, k));
+            fputs(", \"fp_precision\": ", out);
+            gpc_json_str(out, k->roof.precision);
+            fputs(",\n   \"metrics\": {", out);
+            for (c = 0; c < GPC_N_COLUMNS; c++) {
+                fprintf(out, "%s\"%s\": ", c ? ", " : "", gpc_metric_name(gpc_columns[c]));
+                gpc_json_num(out, gpc_metric_value(k, gpc_columns[c]));
+            }
+            fputs("},\n   \"why_na\": {", out);
+            for (c = 0; c < GPC_N_COLUMNS; c++) {
+                if (!isnan(gpc_metric_value(k, gpc_columns[c])))
+                    continue;
+                fprintf(out, "%s\"%s\": ", nwhy++ ? ", " : "", gpc_metric_name(gpc_columns[c]));
+                gpc_json_str(out, gpc_metric_why(k, gpc_columns[c]));
+            }
+            fputs("},\n   \"verdicts\": [", out);
+            for (v = 0; v < k->n_verdicts; v++) {
+                char label[64];
+                gp_verdict_label(&k->verdicts[v], label, sizeof label);
+                fprintf(out, "%s{\"label\": ", v ? ", " : "");
+                gpc_json_str(out, label);
+                fputs(", \"title\": ", out);
+                gpc_json_str(out, k->verdicts[v].title);
+                fputs(", \"score\": ", out);
+                gpc_json_num(out, k->verdicts[v].score);
+                fputs("}", out);
+            }
+            fputs("]}", out);
+        }
+    }
+    fputs("\n]\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* The extremes and the counts of one metric over every kernel. */
+static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FILE *out)
+{
+    long below = 0, mid = 0, above = 0, na = 0;
+    double lo = NAN, hi = NAN;
+    const char *lo_p = NULL, *lo_k = NULL, *hi_p = NULL, *hi_k = NULL;
+    size_t i, j;
+    gp_fmtbuf fb = {.next = 0};
+    for (i = 0; i < s->n; i++) {
+        const gp_report *r = s->progs[i].rep;
+        for (j = 0; r && j < r->n; j++) {
+            double v = gpc_metric_value(&r->kernels[j], m);
+            if (isnan(v)) {
+                na++;
+                continue;
+            }
+            if (v < c->low)
+                below++;
+            else if (v > c->high)
+                above++;
+            else
+                mid++;
+            if (isnan(lo) || v < lo) {
+                lo = v;
+                lo_p = s->progs[i].res.name;
+                lo_k = r->kernels[j].agg.kernel;
+            }
+            if (isnan(hi) || v > hi) {
+                hi = v;
+                hi_p = s->progs[i].res.name;
+                hi_k = r->kernels[j].agg.kernel;
+            }
+        }
+    }
+    fprintf(out, "  %s: %ld kernel%s with a value, %ld n/a\n", gpc_metric_name(m),
+            below + mid + above, below + mid + above == 1 ? "" : "s", na);
+    if (below + mid + above == 0)
+        return;
+    fprintf(out, "    below %s (%s): %ld   between: %ld   above %s (%s): %ld\n",
+            gp_fmt(&fb, c->low, c->unit), c->low_means, below, mid, gp_fmt(&fb, c->high, c->unit),
+            c->high_means, above);
+    fprintf(out, "    lowest  %-12s %s: %s\n", gp_fmt(&fb, lo, c->unit), lo_p, lo_k);
+    fprintf(out, "    highest %-12s %s: %s\n", gp_fmt(&fb, hi, c->unit), hi_p, hi_k);
+}
+
+int gpc_summary_text(const gpc_summary *s, FILE *out)
+{
+    size_t i, j, v, st[GPC_STATUS_COUNT] = {0};
+    gp_fmtbuf fb = {.next = 0};
+    int c;
+    for (i = 0; i < s->n; i++)
+        st[s->progs[i].res.status]++;
+    fprintf(out,
+            "gpuprof-characterize summary: %zu program%s (%zu ok, %zu failed natively, %zu "
+            "PROFILER DEFECT, %zu not run), %zu kernels, %s of kernel time\n",
+            s->n, s->n == 1 ? "" : "s", st[GPC_OK], st[GPC_NATIVE_FAILED], st[GPC_PROFILER_DEFECT],
+            st[GPC_ERROR], s->n_kernels, gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
+    fprintf(out, "measured ceilings: %s\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n",
+            s->peaks.source[0] ? s->peaks.source : "none (architectural only)", "program", "status",
+            "native", "profiled", "slowdown", "kernels");
+    for (i = 0; i < s->n; i++) {
+        const gpc_prog *p = &s->progs[i];
+        char sd[32] = "n/a", nk[24] = "-";
+        double x = gpc_slowdown(&p->res);
+        fb.next = 0;
+        if (!isnan(x))
+            snprintf(sd, sizeof sd, "x%.2f", x);
+        if (p->rep)
+            snprintf(nk, sizeof nk, "%zu", p->rep->n);
+        fprintf(out, "  %-24s %-16s %10s %10s %8s %7s\n", p->res.name,
+                gpc_status_name(p->res.status),
+                gp_fmt(&fb, p->res.native.ran ? p->res.native.wall_s : NAN, "s"),
+                gp_fmt(&fb, p->res.profiled.ran ? p->res.profiled.wall_s : NAN, "s"), sd, nk);
+        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT)
+            fprintf(out, "      %s\n", p->res.message);
+    }
+    if (st[GPC_PROFILER_DEFECT]) {
+        fprintf(out, "\nPROFILER DEFECTS (the program failed or differed only under the "
+                     "profiler; its kernels are left out of the study)\n");
+        for (i = 0; i < s->n; i++) {
+            const gpc_result *r = &s->progs[i].res;
+            if (r->status != GPC_PROFILER_DEFECT)
+                continue;
+            fprintf(out, "  PROFILER DEFECT in %s: %s\n", r->name, r->message);
+            for (j = 0; j < r->n_diffs; j++) {
+                const gpc_diff *d = &r->diffs[j];
+                if (d->line)
+                    fprintf(out,
+                            "    %s: first difference at line %ld (profiled line %ld); "
+                            "%ld compared line%s differ%s\n",
+                            d->what, d->line, d->line_prof, d->n_differ,
+                            d->n_differ == 1 ? "" : "s", d->n_differ == 1 ? "s" : "");
+                else
+                    fprintf(out, "    %s:\n", d->what);
+                fprintf(out, "      native:   %s\n      profiled: %s\n",
+                        d->native ? d->native : "(end of output)",
+                        d->profiled ? d->profiled : "(end of output)");
+            }
+        }
+    }
+    fprintf(out,
+            "\nThe study's metric classes over all %zu kernels (thresholds: "
+            "docs/characterize.md)\n",
+            s->n_kernels);
+    for (c = 0; c < (int)gpc_n_classes; c++) {
+        fprintf(out, "%s [%s]\n", gpc_classes[c].title, gpc_classes[c].unit);
+        gpc_text_metric(s, &gpc_classes[c], gpc_classes[c].metric[0], out);
+        if (gpc_classes[c].metric[1] >= 0)
+            gpc_text_metric(s, &gpc_classes[c], gpc_classes[c].metric[1], out);
+    }
+    fprintf(out, "\nBottlenecks per program (kernels by time; the report's verdicts, ranked)\n");
+    for (i = 0; i < s->n; i++) {
+        const gp_report *r = s->progs[i].rep;
+        if (!r)
+            continue;
+        fb.next = 0;
+        if (!r->n) {
+            fprintf(out, "%s: no kernel profiled\n", s->progs[i].res.name);
+            continue;
+        }
+        fprintf(out, "%s: %zu kernel%s, %ld launches, %s of kernel time\n", s->progs[i].res.name,
+                r->n, r->n == 1 ? "" : "s", r->launches,
+                gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
+        for (j = 0; j < r->n; j++) {
+            const gp_kernel_report *k = &r->kernels[j];
+            fb.next = 0;
+            fprintf(out, "  %7s %10s  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
+                    gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.kernel);
+            if (!k->n_verdicts)
+                fprintf(out, "      no bottleneck rule fired\n");
+            for (v = 0; v < k->n_verdicts; v++) {
+                char label[64];
+                gp_verdict_label(&k->verdicts[v], label, sizeof label);
+                fprintf(out, "      %zu. %s [%s]\n", v + 1, k->verdicts[v].title, label);
+            }
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+int gpc_summary_write(const gpc_summary *s, const char *out_dir, char *err, size_t errlen)
+{
+    static const struct {
+        const char *file;
+        int (*write)(const gpc_summary *, FILE *);
+    } outs[] = {{"kernels.csv", gpc_summary_kernels_csv},
+                {"kernels.json", gpc_summary_kernels_json},
+                {"programs.csv", gpc_summary_programs_csv},
+                {"summary.txt", gpc_summary_text},
+                {"summary.html", gpc_summary_html}};
+    size_t i;
+    if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create %s: %s", out_dir, strerror(errno));
+        return -1;
+    }
+    for (i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        char path[4096];
+        FILE *f;
+        int rc;
+        snprintf(path, sizeof path, "%s/%s", out_dir, outs[i].file);
+        if (!(f = fopen(path, "w"))) {
+            snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+        rc = outs[i].write(s, f);
+        if (fclose(f) != 0 || rc < 0) {
+            snprintf(err, errlen, "cannot write %s", path);
+            return -1;
+        }
+    }
+    return 0;
+}
