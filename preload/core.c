@@ -748,6 +748,8 @@ void gp_core_context_destroying(CUcontext ctx)
     if (cs) {
         HASH_DEL(gp.contexts, cs);
         t_in_profiler++;
+        if (cs->sass_ok)
+            gp_sass_teardown(cs->device);
         gp_replay_ctx_free(&cs->replay);
         t_in_profiler--;
         free(cs);

@@ -44,6 +44,13 @@ int gp_sass_setup(int device, const char *chip, char *err, size_t errlen)
     return r == CUPTI_SUCCESS ? 0 : sass_fail(r, "cuptiSassMetricsSetConfig", err, errlen);
 }
 
+void gp_sass_teardown(int device)
+{
+    CUpti_SassMetricsUnsetConfig_Params u = {CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
+    u.deviceIndex = (uint32_t)device;
+    cuptiSassMetricsUnsetConfig(&u);
+}
+
 int gp_sass_begin(CUcontext ctx, char *err, size_t errlen)
 {
     CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};

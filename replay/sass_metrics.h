@@ -12,6 +12,8 @@
 /* Configures the per-instruction counters of preload/sass_derive.h for a
  * device (once per device).  Returns 0 or -1 with a sentence in err. */
 int gp_sass_setup(int device, const char *chip, char *err, size_t errlen);
+/* Drops the device's configuration (its context is going away). */
+void gp_sass_teardown(int device);
 /* Starts collection on ctx (functions are patched at their first launch). */
 int gp_sass_begin(CUcontext ctx, char *err, size_t errlen);
 /* Stops collection and returns the records (malloc'd, function names

@@ -56,10 +56,11 @@ fi
 # 3. driver API program: cuModuleLoadData, cuLaunchKernel, Ex (cluster), cooperative
 exp=$($G/driver_api $G/drv_kernels.cubin 2>&1)
 got=$(GPUPROF_OUTPUT=$OUT/drv LD_PRELOAD=$LIB $G/driver_api $G/drv_kernels.cubin 2>"$OUT/drv.err")
+rc=$?
 apis=$(grep -o '"api":"[A-Za-z_]*"' "$OUT/drv.jsonl" 2>/dev/null | sort | uniq -c | tr '\n' ' ')
-if [ "$exp" = "$got" ] && grep -q cuLaunchKernelEx "$OUT/drv.jsonl" && grep -q cuLaunchCooperativeKernel "$OUT/drv.jsonl"; then
+if [ $rc -eq 0 ] && [ "$exp" = "$got" ] && grep -q cuLaunchKernelEx "$OUT/drv.jsonl" && grep -q cuLaunchCooperativeKernel "$OUT/drv.jsonl"; then
     ok "driver_api: $got; $apis"
-else bad "driver_api: plain '$exp' profiled '$got'; $apis"; tail -5 "$OUT/drv.err"; fi
+else bad "driver_api: rc=$rc plain '$exp' profiled '$got'; $apis"; tail -5 "$OUT/drv.err"; fi
 
 # 4. CUDA_INJECTION64_PATH alone
 got=$(GPUPROF_OUTPUT=$OUT/inj CUDA_INJECTION64_PATH=$LIB $G/replay_cases_static inplace 2>"$OUT/inj.err")
