@@ -918,7 +918,7 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     }
     if (decision != GP_PROFILE)
         gp_summary_skip(&gp.summary, decision >= 0 ? gp_decision_name(decision) : reason);
-    if (k)
+    if (k && gp.cfg.crosscheck) /* only the cross-check needs each launch's id */
         gp_summary_kernel_seen(&gp.summary, ev->correlation, k->name->demangled,
                                decision == GP_PROFILE);
     pthread_mutex_unlock(&gp.state_lock);

@@ -4,10 +4,10 @@ GT := $(BUILD)/tests/gpu
 
 $(GT)/replay_cases_static: tests/gpu/replay_cases.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -cudart static -o $@ $< -lpthread
+	$(NVCC) $(NVCCFLAGS) -cudart static -o $@ $< -lpthread -lcuda
 $(GT)/replay_cases_shared: tests/gpu/replay_cases.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -cudart shared -o $@ $< -lpthread
+	$(NVCC) $(NVCCFLAGS) -cudart shared -o $@ $< -lpthread -lcuda
 $(GT)/known_work: tests/gpu/known_work.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<

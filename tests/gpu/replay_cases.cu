@@ -3,6 +3,7 @@
 // tests/gpu/run-gpu-tests.sh compares it with and without libgpuprof.so.
 // Every kernel both reads and writes what it touches, so that a replay that
 // does not restore memory changes the checksum.
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -314,6 +315,100 @@ static uint64_t case_graph(void)
     return s;
 }
 
+#define CHECK_DRV(x)                                                                               \
+    do {                                                                                           \
+        CUresult r_ = (x);                                                                         \
+        if (r_ != CUDA_SUCCESS) {                                                                  \
+            fprintf(stderr, "%s:%d: %s: error %d\n", __FILE__, __LINE__, #x, (int)r_);             \
+            exit(2);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Pitched 2D allocation, updated in place. */
+static uint64_t case_pitch(void)
+{
+    const int w = 1000, hgt = 300;
+    size_t pitch;
+    float *d, *h = (float *)malloc(w * hgt * sizeof(float));
+    for (int i = 0; i < w * hgt; i++)
+        h[i] = (float)(i % 313);
+    CHECK(cudaMallocPitch(&d, &pitch, w * sizeof(float), hgt));
+    CHECK(cudaMemcpy2D(d, pitch, h, w * sizeof(float), w * sizeof(float), hgt,
+                       cudaMemcpyHostToDevice));
+    int n = (int)(pitch / sizeof(float)) * hgt; /* the padding is updated too */
+    scale_by<<<blocks(n), 256>>>(d, n, 1.5f);
+    scale_by<<<blocks(n), 256>>>(d, n, 0.25f);
+    CHECK(cudaMemcpy2D(h, w * sizeof(float), d, pitch, w * sizeof(float), hgt,
+                       cudaMemcpyDeviceToHost));
+    uint64_t sum = fnv(h, w * hgt * sizeof(float), H0);
+    cudaFree(d);
+    free(h);
+    return sum;
+}
+
+/* Host memory a kernel writes: mapped pinned memory and registered memory. */
+static uint64_t case_hostmem(void)
+{
+    const int n = 1 << 16;
+    float *mapped, *dmapped, *reg = (float *)malloc(n * sizeof(float)), *dreg;
+    CHECK(cudaHostAlloc(&mapped, n * sizeof(float), cudaHostAllocMapped));
+    for (int i = 0; i < n; i++) {
+        mapped[i] = (float)i;
+        reg[i] = (float)(n - i);
+    }
+    CHECK(cudaHostRegister(reg, n * sizeof(float), cudaHostRegisterMapped));
+    CHECK(cudaHostGetDevicePointer(&dmapped, mapped, 0));
+    CHECK(cudaHostGetDevicePointer(&dreg, reg, 0));
+    scale_by<<<blocks(n), 256>>>(dmapped, n, 3.0f);
+    scale_by<<<blocks(n), 256>>>(dreg, n, 0.5f);
+    CHECK(cudaDeviceSynchronize());
+    uint64_t sum = fnv(reg, n * sizeof(float), fnv(mapped, n * sizeof(float), H0));
+    CHECK(cudaHostUnregister(reg));
+    cudaFreeHost(mapped);
+    free(reg);
+    return sum;
+}
+
+/* Virtual memory management: cuMemCreate + cuMemMap (PyTorch's expandable
+ * segments and NCCL allocate this way). */
+static uint64_t case_vmm(void)
+{
+    CHECK(cudaFree(0));
+    CUdevice dev;
+    CHECK_DRV(cuCtxGetDevice(&dev));
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = dev;
+    size_t gran = 0;
+    CHECK_DRV(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    size_t size = 4 * gran;
+    CUmemGenericAllocationHandle handle;
+    CUdeviceptr ptr;
+    CHECK_DRV(cuMemCreate(&handle, size, &prop, 0));
+    CHECK_DRV(cuMemAddressReserve(&ptr, size, 0, 0, 0));
+    CHECK_DRV(cuMemMap(ptr, size, 0, handle, 0));
+    CUmemAccessDesc access;
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    CHECK_DRV(cuMemSetAccess(ptr, size, &access, 1));
+    int n = (int)(size / sizeof(float));
+    float *h = (float *)malloc(size);
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 1021);
+    CHECK(cudaMemcpy((void *)ptr, h, size, cudaMemcpyHostToDevice));
+    scale_by<<<blocks(n), 256>>>((float *)ptr, n, 2.5f);
+    scale_by<<<blocks(n), 256>>>((float *)ptr, n, 0.5f);
+    CHECK(cudaMemcpy(h, (void *)ptr, size, cudaMemcpyDeviceToHost));
+    uint64_t sum = fnv(h, size, H0);
+    CHECK_DRV(cuMemUnmap(ptr, size));
+    CHECK_DRV(cuMemRelease(handle));
+    CHECK_DRV(cuMemAddressFree(ptr, size));
+    free(h);
+    return sum;
+}
+
 struct device_job {
     int device;
     uint64_t sum;
@@ -366,6 +461,7 @@ static const struct {
     {"devglobal", case_devglobal}, {"tosymbol", case_tosymbol}, {"uninit", case_uninit},
     {"memset", case_memset},     {"managed", case_managed},   {"async", case_async_alloc},
     {"threads", case_threads},   {"graph", case_graph},       {"multigpu", case_multigpu},
+    {"pitch", case_pitch},       {"hostmem", case_hostmem},   {"vmm", case_vmm},
 };
 
 int main(int argc, char **argv)

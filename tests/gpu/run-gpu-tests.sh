@@ -13,7 +13,7 @@ ok() { pass=$((pass + 1)); echo "PASS $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
-CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu"
+CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES driver_api known_work; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
