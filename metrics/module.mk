@@ -5,7 +5,7 @@
 GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
                    roofline verdict aggregate load format report_text report_csv report_html \
                    report_api
-GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o)
+GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(BUILD)/util/textio.o
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
 GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h

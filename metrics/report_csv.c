@@ -4,21 +4,7 @@
 #include <string.h>
 
 #include "report.h"
-
-static void gp_report_csv_field(FILE *out, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', out);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', out);
-            fputc(*s, out);
-        }
-        fputc('"', out);
-    } else {
-        fputs(s, out);
-    }
-}
+#include "util/textio.h"
 
 static void gp_report_csv_num(FILE *out, double v)
 {
@@ -44,7 +30,7 @@ int gp_report_csv(const gp_report *r, FILE *out)
         char label[64];
         int b, first = 1;
         fprintf(out, "%zu,", i + 1);
-        gp_report_csv_field(out, a->kernel);
+        gp_text_csv_field(out, a->kernel);
         fprintf(out, ",%d,%ld", a->device, a->launches);
         gp_report_csv_num(out, gp_report_time_share(r, k));
         fprintf(out, ",%ld,%ld,%ld,%ld,%s,", a->blocks, a->threads_per_block, a->regs_per_thread,

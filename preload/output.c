@@ -1,44 +1,10 @@
 /* output.c - see output.h */
 #include "preload/output.h"
 
+#include "util/textio.h"
+
 #include <math.h>
 #include <string.h>
-
-void gp_output_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-void gp_output_csv_field(FILE *f, const char *s)
-{
-    s = s ? s : "";
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static void json_number(FILE *f, double v)
 {
@@ -58,9 +24,9 @@ static void json_triple(FILE *f, const char *key, const unsigned v[3])
 void gp_json_write_device(FILE *f, const gp_device_facts *d)
 {
     fprintf(f, "{\"type\":\"device\",\"schema\":1,\"device\":%d,\"name\":", d->ordinal);
-    gp_output_json_string(f, d->name);
+    gp_text_json_string(f, d->name);
     fputs(",\"chip\":", f);
-    gp_output_json_string(f, d->chip);
+    gp_text_json_string(f, d->chip);
     double dram = 2.0 * d->mem_clock_khz * 1e3 * d->mem_bus_width_bits / 8.0;
     fprintf(f,
             ",\"cc\":[%d,%d],\"sm_count\":%d,\"max_threads_per_sm\":%d,\"max_blocks_per_sm\":%d,"
@@ -82,14 +48,14 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
 {
     fprintf(f, "{\"type\":\"launch\",\"schema\":1,\"launch_id\":%llu,\"pid\":%ld,\"host\":",
             (unsigned long long)r->launch_id, r->pid);
-    gp_output_json_string(f, r->host);
+    gp_text_json_string(f, r->host);
     fprintf(f, ",\"device\":%d,\"context\":%u,\"stream\":%llu,\"kernel\":", r->device, r->context,
             (unsigned long long)r->stream);
-    gp_output_json_string(f, r->kernel);
+    gp_text_json_string(f, r->kernel);
     fputs(",\"mangled\":", f);
-    gp_output_json_string(f, r->mangled);
+    gp_text_json_string(f, r->mangled);
     fputs(",\"api\":", f);
-    gp_output_json_string(f, r->api);
+    gp_text_json_string(f, r->api);
     json_triple(f, "grid", r->grid);
     json_triple(f, "block", r->block);
     json_triple(f, "cluster", r->cluster);
@@ -98,7 +64,7 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
             "\"local_bytes_per_thread\":%zu,\"passes\":%d,\"snapshot\":",
             r->regs_per_thread, r->static_smem, r->dynamic_smem, r->local_bytes_per_thread,
             r->passes);
-    gp_output_json_string(f, r->snapshot);
+    gp_text_json_string(f, r->snapshot);
     fprintf(f, ",\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"replay_ms\":",
             (unsigned long long)r->bytes_saved, (unsigned long long)r->bytes_restored);
     json_number(f, r->replay_ms);
@@ -106,7 +72,7 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
     for (size_t i = 0; i < r->n_metrics; i++) {
         if (i)
             fputc(',', f);
-        gp_output_json_string(f, r->metric_names[i]);
+        gp_text_json_string(f, r->metric_names[i]);
         fputc(':', f);
         json_number(f, r->values[i]);
     }
@@ -118,9 +84,9 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
         if (!first)
             fputc(',', f);
         first = 0;
-        gp_output_json_string(f, r->metric_names[i]);
+        gp_text_json_string(f, r->metric_names[i]);
         fputc(':', f);
-        gp_output_json_string(f, r->missing && r->missing[i] ? r->missing[i] : "not measured");
+        gp_text_json_string(f, r->missing && r->missing[i] ? r->missing[i] : "not measured");
     }
     fputs("}}\n", f);
 }
@@ -138,7 +104,7 @@ void gp_csv_write_header(FILE *f, const gp_launch_record *r)
         snprintf(col, sizeof(col), "%s [%s]", r->metric_names[i],
                  r->metric_units && r->metric_units[i] ? r->metric_units[i] : "");
         fputc(',', f);
-        gp_output_csv_field(f, col);
+        gp_text_csv_field(f, col);
     }
     fputc('\n', f);
 }
@@ -147,9 +113,9 @@ void gp_csv_write_launch(FILE *f, const gp_launch_record *r)
 {
     fprintf(f, "%llu,%d,%u,%llu,", (unsigned long long)r->launch_id, r->device, r->context,
             (unsigned long long)r->stream);
-    gp_output_csv_field(f, r->kernel);
+    gp_text_csv_field(f, r->kernel);
     fputc(',', f);
-    gp_output_csv_field(f, r->mangled);
+    gp_text_csv_field(f, r->mangled);
     fprintf(f, ",%u,%u,%u,%u,%u,%u,%d,%zu,%zu,%zu,%d,%s,%llu,%llu,%.3f", r->grid[0], r->grid[1],
             r->grid[2], r->block[0], r->block[1], r->block[2], r->regs_per_thread, r->static_smem,
             r->dynamic_smem, r->local_bytes_per_thread, r->passes, r->snapshot,

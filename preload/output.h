@@ -8,11 +8,6 @@
 
 #include "preload/record.h"
 
-/* Writes s as a JSON string (quotes, escapes). */
-void gp_output_json_string(FILE *f, const char *s);
-/* Writes s as one CSV field (quoted when it holds , " or a newline). */
-void gp_output_csv_field(FILE *f, const char *s);
-
 void gp_json_write_device(FILE *f, const gp_device_facts *d);
 void gp_json_write_launch(FILE *f, const gp_launch_record *r);
 void gp_csv_write_header(FILE *f, const gp_launch_record *r);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "preload/output.h"
+#include "util/textio.h"
 #include "util/gp_uthash.h"
 
 struct gp_corr {
@@ -172,23 +172,23 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
     for (int i = 0; i < s->n_reasons; i++) {
         if (i)
             fputc(',', f);
-        gp_output_json_string(f, s->reason[i]);
+        gp_text_json_string(f, s->reason[i]);
         fprintf(f, ":%llu", (unsigned long long)s->reason_count[i]);
     }
     fputs("},\"unprofiled\":[", f);
     for (size_t i = 0; i < s->n_unprofiled; i++) {
         fprintf(f, "%s{\"launch_id\":%llu,\"kernel\":", i ? "," : "",
                 (unsigned long long)s->unprofiled[i].launch_id);
-        gp_output_json_string(f, s->unprofiled[i].kernel);
+        gp_text_json_string(f, s->unprofiled[i].kernel);
         fputs(",\"reason\":", f);
-        gp_output_json_string(f, s->unprofiled[i].reason);
+        gp_text_json_string(f, s->unprofiled[i].reason);
         fputc('}', f);
     }
     fputs("],\"kernel_times\":[", f);
     int first = 1;
     for (const gp_kernel_time *t = s->times; t; t = t->hh.next) {
         fprintf(f, "%s{\"kernel\":", first ? "" : ",");
-        gp_output_json_string(f, t->name);
+        gp_text_json_string(f, t->name);
         fprintf(f, ",\"launches\":%llu,\"total_ns\":%llu}", (unsigned long long)t->count,
                 (unsigned long long)t->total_ns);
         first = 0;

@@ -16,7 +16,7 @@ int main(void)
     const char *(*version)(void) = (const char *(*)(void))dlsym(h, "gpuprof_version");
     GP_CHECK(version && strcmp(version(), GPUPROF_VERSION) == 0);
     const char *internals[] = {"gp_core_init", "gp_alloc_add", "gp_config_parse", "gp_log",
-                               "gp_drv", "gp_output_json_string", "gp_report_summarize_jsonl"};
+                               "gp_drv", "gp_text_json_string", "gp_report_summarize_jsonl"};
     for (size_t i = 0; i < sizeof(internals) / sizeof(internals[0]); i++)
         GP_CHECK_MSG(dlsym(h, internals[i]) == NULL, "%s is exported", internals[i]);
     return gp_test_finish("library");

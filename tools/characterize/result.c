@@ -9,6 +9,7 @@
 
 #include "json.h"
 #include "textfile.h"
+#include "util/textio.h"
 
 static const char *const gpc_status_names[GPC_STATUS_COUNT] = {"ok", "native_failed",
                                                                "profiler_defect", "error"};
@@ -62,45 +63,9 @@ int gpc_result_add_diff(gpc_result *r, const char *what, long line, long line_pr
     return d->what && (!native || d->native) && (!profiled || d->profiled) ? 0 : -1;
 }
 
-void gpc_json_str(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
+void gpc_json_str(FILE *out, const char *s) { gp_text_json_string(out, s); }
 
-void gpc_csv_str(FILE *out, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
+void gpc_csv_str(FILE *out, const char *s) { gp_text_csv_field(out, s); }
 
 void gpc_json_num(FILE *out, double v)
 {
