@@ -4,7 +4,7 @@
 
 GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
                    roofline verdict aggregate load format report_text report_csv report_html \
-                   report_api
+                   svg_roofline report_api
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(BUILD)/util/textio.o
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
