@@ -55,6 +55,10 @@ static const gpk_sass_rule gpk_rules[] = {
     {"gpk_mem_l2", "LDG*128", 4, 0},
     {"gpk_mem_copy", "STG*128", 4, 0},
     {"gpk_mem_write", "STG*128", 4, 0},
+    {"gpk_copyvILi8ELb1E", "STG*128", 8, 0},
+    {"gpk_copyvILi8ELb1E", "LDG*128", 8, 0},
+    {"gpk_copyvILi2ELb1E", "STG*128", 2, 0},
+    {"gpk_tlb_chase", "LDG*64", 8, 0},
 };
 #define GPK_NRULES ((int)(sizeof gpk_rules / sizeof gpk_rules[0]))
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gp_test.h"
 #include "gpk_steps.h"
@@ -158,8 +159,99 @@ static void test_clusters(void)
     GP_CHECK(isnan(gpk_saturation(x, y, 4, 0.9, 0.1)));
 }
 
+/* A set-associative LRU cache of sets x ways lines of 128 B; hash != 0
+ * XOR-folds the upper line-address bits into the set index.  Returns the
+ * miss rate of the second pass of a cyclic chase over m lines at stride. */
+static double gpk_t_cache_missrate(int sets, int ways, int hash, double stride, int m)
+{
+    static long tag[4096][32];
+    static int age[4096][32];
+    int misses = 0, clock = 0;
+    for (int s = 0; s < sets; s++)
+        for (int w = 0; w < ways; w++)
+            tag[s][w] = -1, age[s][w] = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < m; k++) {
+            long line = (long)(k * stride) / 128;
+            long idx = hash ? (line ^ (line / sets) ^ (line / sets / sets)) : line;
+            int s = (int)(idx % sets), hit = -1, old = 0;
+            for (int w = 0; w < ways; w++)
+                if (tag[s][w] == line)
+                    hit = w;
+            if (hit < 0) {
+                for (int w = 1; w < ways; w++)
+                    if (age[s][w] < age[s][old])
+                        old = w;
+                tag[s][old] = line;
+                hit = old;
+                misses += pass;
+            }
+            age[s][hit] = ++clock;
+        }
+    return (double)misses / m;
+}
+
+static int gpk_t_assoc(int sets, int ways, int hash, const double *strides, int ns,
+                       gpk_assoc *out, unsigned seed)
+{
+    double lines[64], lat[8 * 64];
+    for (int k = 0; k < 64; k++)
+        lines[k] = k + 2;
+    for (int i = 0; i < ns; i++)
+        for (int k = 0; k < 64; k++)
+            lat[i * 64 + k] = 39 + 250 * gpk_t_cache_missrate(sets, ways, hash, strides[i],
+                                                              (int)lines[k]) +
+                              2 * gpk_t_noise(&seed);
+    return gpk_assoc_find(strides, ns, lines, 64, lat, 0.15, 8, out);
+}
+
+static void test_assoc(void)
+{
+    const double st[6] = {8 * KB, 16 * KB, 32 * KB, 64 * KB, 128 * KB, 256 * KB};
+    gpk_assoc a;
+    /* 4 ways x 512 sets x 128 B = 256 KB, way 64 KB: misses begin after
+     * 32, 16, 8 lines at 8, 16, 32 KB and after 4 from 64 KB up */
+    GP_CHECK(gpk_t_assoc(512, 4, 0, st, 6, &a, 1) == 1);
+    GP_CHECK_NEAR(a.ways, 4, 0);
+    GP_CHECK_NEAR(a.way_bytes, 64 * KB, 0);
+    GP_CHECK_NEAR(a.held[0], 32, 0);
+    GP_CHECK_NEAR(a.held[1], 16, 0);
+    GP_CHECK_NEAR(a.held[2], 8, 0);
+    GP_CHECK(a.why[0] == 0);
+    /* 6 ways (not a power of two) x 256 sets: way 32 KB, 192 KB */
+    GP_CHECK(gpk_t_assoc(256, 6, 0, st, 6, &a, 2) == 1);
+    GP_CHECK_NEAR(a.ways, 6, 0);
+    GP_CHECK_NEAR(a.way_bytes, 32 * KB, 0);
+    GP_CHECK_NEAR(a.held[0], 24, 0);
+    /* 16 ways x 128 sets: way 16 KB */
+    GP_CHECK(gpk_t_assoc(128, 16, 0, st, 6, &a, 3) == 1);
+    GP_CHECK_NEAR(a.ways, 16, 0);
+    GP_CHECK_NEAR(a.way_bytes, 16 * KB, 0);
+    /* hashed set index: the lines spread over sets, no conflict step, and
+     * the detector must say so instead of inventing ways */
+    GP_CHECK(gpk_t_assoc(512, 4, 1, st, 6, &a, 4) == 0);
+    GP_CHECK(isnan(a.ways) && isnan(a.way_bytes));
+    GP_CHECK(strstr(a.why, "no conflict") != NULL);
+    /* strides below the way size only: the step moves with the stride */
+    GP_CHECK(gpk_t_assoc(512, 4, 0, st, 3, &a, 5) == 0);
+    GP_CHECK(isnan(a.ways));
+    GP_CHECK(strstr(a.why, "no fixed set") != NULL);
+    /* flat curves (everything hits) */
+    {
+        double lines[64], lat[2 * 64];
+        for (int k = 0; k < 64; k++)
+            lines[k] = k + 2, lat[k] = lat[64 + k] = 40;
+        GP_CHECK(gpk_assoc_find(st, 2, lines, 64, lat, 0.15, 8, &a) == 0);
+        GP_CHECK(isnan(a.ways));
+        /* bad input: strides not ascending */
+        const double bad[2] = {64 * KB, 32 * KB};
+        GP_CHECK(gpk_assoc_find(bad, 2, lines, 64, lat, 0.15, 8, &a) == -1);
+    }
+}
+
 int main(void)
 {
+    test_assoc();
     test_fixture();
     test_recorded();
     test_generated();

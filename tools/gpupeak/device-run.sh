@@ -1,7 +1,8 @@
 #!/bin/bash
 # device-run.sh - one call on the GPU machine: the SASS check, the quick run,
-# then the full run; everything it writes goes under $OUT (at most 8 files),
-# and the compact table is printed last.  Never changes clocks.
+# then the full run; what comes back goes under $OUT (at most 8 files: run.log,
+# quick-peaks.json, peaks.json, peaks.txt, curves.csv, plots.tar with the SVGs
+# and cross-sm.csv), and the compact table is printed last.  Never changes clocks.
 #   usage (from the repository root, on the GPU machine): bash tools/gpupeak/device-run.sh
 set -u
 OUT=${OUT:-/tmp/gpupeak-out}
@@ -21,7 +22,7 @@ GPK_SASS_VERBOSE=1 ./build/gpupeak/test_gpupeak_sass 2>&1 | sed 's/^sass //'
 # opcode histograms of the kernels whose instruction mix is ptxas's choice
 cuobjdump -sass "$BIN" > /tmp/gpk.sass 2>/dev/null
 for k in gpk_latI7LatIadd gpk_tputI6OpIadd gpk_latI6LatCvt gpk_mem_readP gpk_mem_l2P \
-         gpk_mem_copy_cs gpk_wgmma_kernelILi15E gpk_tputI9OpMmaBf16; do
+         gpk_mem_copy_cs gpk_copyvILi8ELb1E gpk_tlb_chase gpk_wgmma_kernelILi15E gpk_tputI9OpMmaBf16; do
     h=$(awk -v k="$k" '/Function :/{on=index($0,k)>0} on' /tmp/gpk.sass |
         grep -oE '/\*[0-9a-f]{4,}\*/ +(@!?U?P[0-9T]+ +)?[A-Z][A-Z0-9_.]+' |
         awk '{print $NF}' | sort | uniq -c | sort -rn | head -7 | awk '{printf "%s %s, ", $1, $2}')
@@ -36,8 +37,11 @@ cp /tmp/gpk-quick/peaks.json "$OUT/quick-peaks.json" 2>/dev/null
 cat /tmp/gpk-quick.txt
 echo "== full"
 t0=$(date +%s.%N)
-timeout 280 "$BIN" --out "$OUT" >/tmp/gpk-full.txt
+rm -rf /tmp/gpk-full
+timeout 180 "$BIN" --out /tmp/gpk-full >/tmp/gpk-full.txt
 rc=$?
+cp /tmp/gpk-full/peaks.json /tmp/gpk-full/peaks.txt /tmp/gpk-full/curves.csv "$OUT/" 2>/dev/null
+(cd /tmp/gpk-full && tar cf "$OUT/plots.tar" *.svg cross-sm.csv 2>/dev/null)
 echo "full rc=$rc wall=$(awk "BEGIN{print $(date +%s.%N) - $t0}") s"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader
 echo "== table (full run)"

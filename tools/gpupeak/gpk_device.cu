@@ -401,6 +401,35 @@ __global__ void __launch_bounds__(GPK_TPB) gpk_mem_copy_cs(const float4 *__restr
     GPK_CLK_END(clk);
 }
 
+/* Copy variants (issue 4: copy below 85%): U independent 16-byte loads per
+ * thread before its U stores, grid-stride, optional streaming hints
+ * (ld.global.cs / st.global.cs: evict-first).  n4 is a multiple of
+ * U x grid x blockDim, so there is no tail. */
+template <int U, bool CS>
+__global__ void __launch_bounds__(GPK_TPB) gpk_copyv(const float4 *__restrict__ a,
+                                                     float4 *__restrict__ b, size_t n4,
+                                                     int passes, unsigned long long *clk)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    GPK_CLK_BEGIN(clk);
+    for (int q = 0; q < passes; q++) {
+        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += U * stride) {
+            float4 v[U];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                v[u] = CS ? __ldcs(a + i + u * stride) : a[i + u * stride];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if (CS)
+                    __stcs(b + i + u * stride, v[u]);
+                else
+                    b[i + u * stride] = v[u];
+            }
+        }
+    }
+    GPK_CLK_END(clk);
+}
+
 /* L2: like gpk_mem_read over a footprint that fits L2, loads marked .cg so
  * L1 never serves them. */
 __global__ void __launch_bounds__(GPK_TPB) gpk_mem_l2(const float4 *__restrict__ a, size_t n4,
@@ -592,6 +621,47 @@ __global__ void gpk_chain_init(unsigned *a, size_t lines, size_t stride_words)
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < lines;
          k += (size_t)gridDim.x * blockDim.x)
         a[k * stride_words] = (unsigned)(((k + 1) % lines) * stride_words);
+}
+
+/* TLB chase: 64-bit pointers (no index arithmetic, no 4 GB limit).  Line k
+ * lies in the k-th stride-sized block at offset (k mod 8192) x 256 (below
+ * the stride, so one page per line), which spreads the lines over L2 sets;
+ * it holds the address of line k+1, wrapping. */
+__global__ void gpk_tlb_init(char *base, size_t lines, size_t stride)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < lines;
+         k += (size_t)gridDim.x * blockDim.x) {
+        const size_t n = (k + 1) % lines;
+        const size_t off = (k % 8192) * 256 % stride, noff = (n % 8192) * 256 % stride;
+        *(unsigned long long *)(base + k * stride + off) =
+            (unsigned long long)(base + n * stride + noff);
+    }
+}
+
+__global__ void gpk_tlb_chase(const unsigned long long *start, int warm, int n, gpk_args p,
+                              unsigned *sink, unsigned long long *clk)
+{
+    const unsigned long long *q = start;
+    unsigned long long c0 = 0, g0 = 0;
+    for (int r = 0; r < 2; r++) {
+        if (r == 1) {
+            g0 = gpk_gtime();
+            c0 = clock64();
+        }
+        const int cnt = r ? n : warm;
+        for (int i = 0; i < cnt; i += 8) {
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                q = (const unsigned long long *)__ldcg(q);
+        }
+    }
+    unsigned long long c1 = clock64(), g1 = gpk_gtime();
+    clk[0] = c0;
+    clk[1] = g0;
+    clk[2] = c1;
+    clk[3] = g1;
+    if ((unsigned)(size_t)q == p.sentinel)
+        sink[0] = 1;
 }
 
 /* One thread times each load on its own: t0; load; store value (waits for it);
@@ -837,6 +907,28 @@ extern "C" int gpk_dev_tput(int kind, double target_ms, double *count, gpk_meas 
 
 /* ---------------------------------------------------------- memory ---- */
 
+/* DRAM copy variants: index = gpk_mem_launch.variant.  0 and 1 are the
+ * original kernels (gpk_mem_copy, gpk_mem_copy_cs). */
+static const struct {
+    const char *name;
+    int u, cs, bps;
+} gpk_copy_defs[] = {
+    {"u4_plain_4bps", 4, 0, 4}, {"u4_cs_4bps", 4, 1, 4},  {"u8_cs_4bps", 8, 1, 4},
+    {"u2_cs_8bps", 2, 1, 8},    {"u4_cs_8bps", 4, 1, 8},  {"u8_cs_8bps", 8, 1, 8},
+    {"u4_plain_8bps", 4, 0, 8}, {"u8_plain_8bps", 8, 0, 8},
+};
+#define GPK_NCOPYV ((int)(sizeof gpk_copy_defs / sizeof gpk_copy_defs[0]))
+static gpk_copy_var gpk_copy_res[GPK_NCOPYV + 1];
+static int gpk_ncopy;
+
+extern "C" int gpk_dev_copy_variants(gpk_copy_var *out, int max)
+{
+    int n = gpk_ncopy < max ? gpk_ncopy : max;
+    for (int i = 0; i < n; i++)
+        out[i] = gpk_copy_res[i];
+    return n;
+}
+
 struct gpk_mem_launch : gpk_launch {
     int kind, blocks, variant;
     gpk_args p;
@@ -849,10 +941,16 @@ struct gpk_mem_launch : gpk_launch {
         case GPK_M_DRAM_READ: gpk_mem_read<<<blocks, GPK_TPB>>>(a, n4, iters, p, s, gpk_clk_d); break;
         case GPK_M_DRAM_WRITE: gpk_mem_write<<<blocks, GPK_TPB>>>(a, n4, iters, p, gpk_clk_d); break;
         case GPK_M_DRAM_COPY:
-            if (variant)
-                gpk_mem_copy_cs<<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d);
-            else
-                gpk_mem_copy<<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d);
+            switch (variant) {
+            case 0: gpk_mem_copy<<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 1: gpk_mem_copy_cs<<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 2: gpk_copyv<8, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 3: gpk_copyv<2, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 4: gpk_copyv<4, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 5: gpk_copyv<8, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 6: gpk_copyv<4, false><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 7: gpk_copyv<8, false><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            }
             break;
         case GPK_M_L2_READ: gpk_mem_l2<<<blocks, GPK_TPB>>>(a, n4, iters, p, s, gpk_clk_d); break;
         case GPK_M_L1_READ: gpk_mem_l1<<<blocks, GPK_TPB>>>(a, iters, p, s, gpk_clk_d); break;
@@ -902,21 +1000,52 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
     if (gpk_time(l, target_ms, 1, &iters, m))
         goto out;
     if (kind == GPK_M_DRAM_COPY) {
-        /* the peak is the better of plain and streaming-hint copies */
-        gpk_meas m2;
-        int iters2 = 0;
-        l.variant = 1;
-        if (gpk_time(l, target_ms, 1, &iters2, &m2))
-            goto out;
-        fprintf(stderr, "gpupeak: dram_copy plain %.4g B/s, streaming hints %.4g B/s\n",
-                2.0 * sz * iters / (m->ms * 1e-3), 2.0 * sz * iters2 / (m2.ms * 1e-3));
-        if (2.0 * sz * iters2 / m2.ms > 2.0 * sz * iters / m->ms) {
-            *m = m2;
-            iters = iters2;
+        /* the peak is the best of the copy variants (same buffers, same
+         * count: bytes read + bytes written over the kernel's time) */
+        double best = 2.0 * sz * iters / (m->ms * 1e-3);
+        gpk_ncopy = 0;
+        gpk_copy_res[gpk_ncopy++] = {gpk_copy_defs[0].name, best, m->clk_mhz};
+        *bytes = 2.0 * sz * iters;
+        for (int v = 1; v < GPK_NCOPYV; v++) {
+            gpk_meas m2;
+            int iters2 = 0;
+            const size_t unit = (size_t)gpk_copy_defs[v].u * GPK_TPB * gpk_dev.sm_count *
+                                gpk_copy_defs[v].bps;
+            l.variant = v;
+            l.blocks = gpk_dev.sm_count * gpk_copy_defs[v].bps;
+            l.n4 = sz / 16 - (sz / 16) % unit;
+            if (gpk_time(l, target_ms, 1, &iters2, &m2))
+                goto out;
+            const double bw = 2.0 * 16.0 * l.n4 * iters2 / (m2.ms * 1e-3);
+            gpk_copy_res[gpk_ncopy++] = {gpk_copy_defs[v].name, bw, m2.clk_mhz};
+            if (bw > best) {
+                best = bw;
+                *m = m2;
+                *bytes = 2.0 * 16.0 * l.n4 * iters2;
+            }
         }
+        /* the driver's own device-to-device copy, for reference only */
+        {
+            double t[5];
+            float f;
+            for (int r = 0; r < 5; r++) {
+                GPK_CU(cudaEventRecord(gpk_ev0), out);
+                GPK_CU(cudaMemcpyAsync(l.b, l.a, sz, cudaMemcpyDeviceToDevice), out);
+                GPK_CU(cudaEventRecord(gpk_ev1), out);
+                GPK_CU(cudaEventSynchronize(gpk_ev1), out);
+                GPK_CU(cudaEventElapsedTime(&f, gpk_ev0, gpk_ev1), out);
+                t[r] = f;
+            }
+            qsort(t, 5, sizeof(double), gpk_cmp_dbl);
+            gpk_copy_res[gpk_ncopy++] = {"cudaMemcpy_d2d_reference", 2.0 * sz / (t[2] * 1e-3),
+                                         NAN};
+        }
+        for (int v = 0; v < gpk_ncopy; v++)
+            fprintf(stderr, "gpupeak: dram_copy %-26s %.4g B/s\n", gpk_copy_res[v].name,
+                    gpk_copy_res[v].bytes_per_s);
     }
     switch (kind) {
-    case GPK_M_DRAM_COPY: *bytes = 2.0 * sz * iters; break;
+    case GPK_M_DRAM_COPY: break;
     case GPK_M_L1_READ: *bytes = (double)l.blocks * GPK_TPB * GPK_L1_UNR * 16.0 * iters; break;
     case GPK_M_SHARED32: *bytes = (double)l.blocks * GPK_TPB * GPK_SH32_UNR * 4.0 * iters; break;
     case GPK_M_SHARED128: *bytes = (double)l.blocks * GPK_TPB * GPK_SH128_UNR * 16.0 * iters; break;
@@ -1067,6 +1196,49 @@ extern "C" int gpk_dev_chase(int space, size_t footprint, size_t stride, double 
     n = (n + 15) & ~15;
     warm = n;
     gpk_chase<<<1, 1>>>(space, gpk_chase_buf, warm, n, p, (unsigned *)gpk_sink_d, gpk_clk_d);
+    GPK_CU(cudaGetLastError(), fail);
+    GPK_CU(cudaDeviceSynchronize(), fail);
+    GPK_CU(cudaMemcpy(c, gpk_clk_d, sizeof c, cudaMemcpyDeviceToHost), fail);
+    *cycles = (double)(c[2] - c[0]) / n;
+    *clk_mhz = (c[3] > c[1]) ? (double)(c[2] - c[0]) / (double)(c[3] - c[1]) * 1e3 : NAN;
+    return 0;
+fail:
+    return -1;
+}
+
+/* TLB: one buffer of buf_bytes, allocated on the first call and kept
+ * (footprints only grow inside one sweep; a larger request reallocates). */
+static char *gpk_tlb_buf;
+static size_t gpk_tlb_cap;
+
+extern "C" void gpk_dev_tlb_free(void)
+{
+    cudaFree(gpk_tlb_buf);
+    gpk_tlb_buf = NULL;
+    gpk_tlb_cap = 0;
+}
+
+extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes,
+                                 double *cycles, double *clk_mhz)
+{
+    const size_t lines = footprint / stride;
+    unsigned long long c[4];
+    gpk_args p = gpk_default_args();
+    int n;
+    if (lines < 2 || stride < 256 || stride % 256 || footprint > buf_bytes)
+        return -1;
+    if (buf_bytes > gpk_tlb_cap) {
+        gpk_dev_tlb_free();
+        GPK_CU(cudaMalloc(&gpk_tlb_buf, buf_bytes), fail);
+        gpk_tlb_cap = buf_bytes;
+    }
+    gpk_tlb_init<<<128, 256>>>(gpk_tlb_buf, lines, stride);
+    GPK_CU(cudaGetLastError(), fail);
+    /* every page once per pass; at least 4096 loads; first pass discarded */
+    n = (int)(lines < 4096 ? 4096 : (lines > (1u << 20) ? (1u << 20) : lines));
+    n = (n + 7) & ~7;
+    gpk_tlb_chase<<<1, 1>>>((const unsigned long long *)gpk_tlb_buf, n, n, p,
+                            (unsigned *)gpk_sink_d, gpk_clk_d);
     GPK_CU(cudaGetLastError(), fail);
     GPK_CU(cudaDeviceSynchronize(), fail);
     GPK_CU(cudaMemcpy(c, gpk_clk_d, sizeof c, cudaMemcpyDeviceToHost), fail);

@@ -73,6 +73,25 @@ int gpk_dev_lat(int kind, double *cycles, gpk_meas *m);
 /* Average cycles per load of a dependent chase over footprint bytes with the
  * given stride, first pass discarded. */
 int gpk_dev_chase(int space, size_t footprint, size_t stride, double *cycles, double *clk_mhz);
+/* TLB: average cycles per load of a dependent chase of 64-bit pointers, one
+ * line per stride-sized block (so one page per load when stride >= page
+ * size), over footprint bytes of a buf_bytes buffer allocated on the first
+ * call and kept until gpk_dev_tlb_free(); loads are ld.global.cg (L2 hits:
+ * the lines fit L2, the pages do not fit the TLBs); first pass discarded. */
+int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes, double *cycles,
+                      double *clk_mhz);
+void gpk_dev_tlb_free(void);
+
+/* The DRAM copy variants measured by the last gpk_dev_mem(GPK_M_DRAM_COPY):
+ * name, bytes (read + written) per second, SM clock (NaN for the driver's
+ * cudaMemcpy, listed for reference and never taken as the peak). */
+typedef struct gpk_copy_var {
+    const char *name;
+    double bytes_per_s;
+    double clk_mhz;
+} gpk_copy_var;
+int gpk_dev_copy_variants(gpk_copy_var *out, int max);
+
 /* n single-load latencies (cycles, timing overhead included) of lines of a
  * footprint already in L2, from one thread on whichever SM runs block 0. */
 int gpk_dev_l2_samples(size_t footprint, int n, uint32_t *cycles, int *smid);

@@ -149,6 +149,47 @@ int gpk_two_clusters(const double *v, int n, double rel, double *lo_mean, double
     return 0;
 }
 
+int gpk_assoc_find(const double *stride, int ns, const double *lines, int nl, const double *lat,
+                   double rel, double abs_min, gpk_assoc *out)
+{
+    gpk_step st[4];
+    out->ways = out->way_bytes = NAN;
+    out->why[0] = 0;
+    if (ns < 1 || ns > GPK_ASSOC_MAXS || nl < 2)
+        return -1;
+    for (int i = 0; i < ns; i++) {
+        int k = gpk_steps_find(lines, lat + (size_t)i * nl, nl, rel, abs_min, st, 4, NULL);
+        if (k < 0 || (i > 0 && !(stride[i] > stride[i - 1])))
+            return -1;
+        out->held[i] = k > 0 ? st[0].size_below : NAN;
+    }
+    const double a = out->held[ns - 1], b = ns >= 2 ? out->held[ns - 2] : NAN;
+    if (ns < 2) {
+        snprintf(out->why, sizeof out->why, "needs at least two strides");
+        return 0;
+    }
+    if (isnan(a)) {
+        snprintf(out->why, sizeof out->why,
+                 "no conflict misses up to %.0f lines at stride %.0f B: the set index is hashed "
+                 "or there are more ways than lines tried",
+                 lines[nl - 1], stride[ns - 1]);
+        return 0;
+    }
+    if (isnan(b) || a != b) {
+        snprintf(out->why, sizeof out->why,
+                 "misses begin after %.0f lines at stride %.0f B but %.0f at %.0f B: no fixed set "
+                 "of ways (hashed index or non-LRU replacement)",
+                 b, stride[ns - 2], a, stride[ns - 1]);
+        return 0;
+    }
+    int j = ns - 1;
+    while (j > 0 && out->held[j - 1] == a)
+        j--;
+    out->ways = a;
+    out->way_bytes = stride[j];
+    return 1;
+}
+
 int gpk_curve_read(const char *path, const char *series, double *x, double *y, int max)
 {
     FILE *f = fopen(path, "r");

@@ -37,6 +37,28 @@ double gpk_saturation(const double *x, const double *y, int n, double frac, doub
 int gpk_two_clusters(const double *v, int n, double rel, double *lo_mean, double *hi_mean,
                      double *frac_hi);
 
+/* Associativity (Wong et al.'s method): a chase of m lines spaced by a
+ * stride; when the stride is a multiple of the way size (sets x line) every
+ * line falls in one set, so the chase hits while m <= ways and misses
+ * beyond.  For a smaller stride s the lines share way_bytes / s sets and the
+ * misses begin at ways x way_bytes / s lines.  Input: ns strides ascending,
+ * nl line counts ascending, lat[i * nl + k] the latency at stride i with
+ * lines[k] lines.  Per stride, the lines held before misses begin are the
+ * first step of gpk_steps_find(lines, lat row, rel, abs_min) (NaN: no
+ * step).  ways: the value at the two largest strides when they agree;
+ * way_bytes: the smallest stride from which every larger stride agrees. */
+#define GPK_ASSOC_MAXS 16
+typedef struct gpk_assoc {
+    double ways;                        /* NaN when not read */
+    double way_bytes;                   /* NaN when not read */
+    double held[GPK_ASSOC_MAXS];        /* per stride: lines held before misses; NaN: none */
+    char why[200];                      /* empty when ways was read */
+} gpk_assoc;
+
+/* Returns 1 with ways and way_bytes, 0 with why set, -1 on bad input. */
+int gpk_assoc_find(const double *stride, int ns, const double *lines, int nl, const double *lat,
+                   double rel, double abs_min, gpk_assoc *out);
+
 /* Reads "x,y" lines from path.  A line "# series NAME" starts a series; with
  * series non-NULL only that series' points are read.  Other '#' lines and
  * lines that are not two numbers are skipped.  Returns points read (at most

@@ -124,8 +124,14 @@ typedef struct gpk_curve_def {
     int space;
     int by_stride;       /* 0: x is footprint at fixed stride; 1: x is stride at fixed footprint */
     size_t fixed;        /* the stride (by footprint) or footprint (by stride) */
-    const double *xs;    /* x values in bytes, ascending, 0-terminated */
+    const double *xs;    /* x values in bytes, ascending, 0-terminated; NULL: TLB sweep */
 } gpk_curve_def;
+
+/* TLB sweeps: footprints 4 per octave from 2 strides up to the buffer (at
+ * most 48 GB and half the free memory), one 64-bit pointer per
+ * stride-sized block, so each load touches a new page. */
+#define GPK_C_TLB 100
+#define GPK_TLB_MAX (48.0 * 1024 * 1024 * 1024)
 
 #define KB 1024.0
 #define MB (1024.0 * 1024.0)
@@ -137,9 +143,6 @@ static const double gpk_x_l2[] = {512 * KB, 1 * MB,  2 * MB,  4 * MB,  8 * MB,  
                                   16 * MB,  20 * MB, 24 * MB, 28 * MB, 32 * MB,  36 * MB,
                                   40 * MB,  44 * MB, 48 * MB, 52 * MB, 56 * MB,  60 * MB,
                                   64 * MB,  72 * MB, 80 * MB, 96 * MB, 128 * MB, 256 * MB, 0};
-static const double gpk_x_tlb[] = {4 * MB,   8 * MB,   16 * MB, 32 * MB, 48 * MB, 64 * MB,
-                                   96 * MB,  128 * MB, 256 * MB, 512 * MB, 1 * GB, 2 * GB,
-                                   4 * GB,   6 * GB,   8 * GB,  12 * GB, 16 * GB - 2 * MB, 0};
 static const double gpk_x_const[] = {256,     512,     1 * KB,  2 * KB,  3 * KB,  4 * KB,
                                      6 * KB,  8 * KB,  16 * KB, 24 * KB, 32 * KB, 40 * KB,
                                      48 * KB, 56 * KB, 64 * KB, 0};
@@ -148,13 +151,14 @@ static const double gpk_x_stride[] = {4, 8, 16, 32, 64, 128, 256, 512, 0};
 static const gpk_curve_def gpk_curves[] = {
     {"l1_footprint", GPK_C_CA, 0, 128, gpk_x_l1},
     {"l2_footprint", GPK_C_CG, 0, 128, gpk_x_l2},
-    {"tlb_footprint", GPK_C_CG, 0, 2 << 20, gpk_x_tlb},
+    {"tlb_2m", GPK_C_TLB, 0, 2 << 20, NULL},
     {"const_footprint", GPK_C_CONST, 0, 64, gpk_x_const},
     {"l1_stride", GPK_C_CA, 1, 1 << 20, gpk_x_stride},
     {"l2_stride", GPK_C_CG, 1, 256 << 20, gpk_x_stride},
+    {"tlb_32m", GPK_C_TLB, 0, 32 << 20, NULL},
 };
 #define GPK_NCURVE ((int)(sizeof gpk_curves / sizeof gpk_curves[0]))
-#define GPK_MAXPTS 32
+#define GPK_MAXPTS 64
 #define GPK_MAXSTEPS 4
 
 /* ----------------------------------------------------------- results ---- */
@@ -182,6 +186,27 @@ typedef struct gpk_curve {
     double sat; /* by-stride curves: the fetch granularity */
 } gpk_curve;
 
+/* Associativity sweeps: m = 2..GPK_AS_LINES+1 lines spaced by each stride. */
+#define GPK_AS_LINES 64
+typedef struct gpk_assoc_def {
+    const char *key;
+    int space;
+    int ns;
+    double strides[8];
+} gpk_assoc_def;
+static const gpk_assoc_def gpk_assocs[] = {
+    {"l1", GPK_C_CA, 6, {8 * KB, 16 * KB, 32 * KB, 64 * KB, 128 * KB, 256 * KB}},
+    {"l2", GPK_C_CG, 4, {256 * KB, 1 * MB, 4 * MB, 16 * MB}},
+};
+#define GPK_NASSOC 2
+
+typedef struct gpk_assoc_res {
+    int done;
+    double lines[GPK_AS_LINES];
+    double lat[8 * GPK_AS_LINES];
+    gpk_assoc a;
+} gpk_assoc_res;
+
 #define GPK_L2N 4096
 #define GPK_MAXSM 256
 
@@ -192,6 +217,10 @@ typedef struct gpk_results {
     gpk_lat lat[GPK_NLAT];
     gpk_curve curve[GPK_NCURVE];
     int curves_done;
+    double tlb_buf; /* bytes of the TLB sweep's buffer */
+    gpk_assoc_res assoc[GPK_NASSOC];
+    gpk_copy_var copyv[16];
+    int ncopyv;
     /* L2 near/far */
     int l2nf_done, l2nf_split, l2nf_smid;
     double l2_near, l2_far, l2_far_frac;
@@ -274,6 +303,8 @@ static void gpk_measure(gpk_results *r)
         o->ms = m.ms;
         o->clk_mhz = m.clk_mhz;
         o->value = bytes / (m.ms * 1e-3);
+        if (d->kind == GPK_M_DRAM_COPY)
+            r->ncopyv = gpk_dev_copy_variants(r->copyv, 16);
         o->per_clk_sm = o->value / (m.clk_mhz * 1e6) / sms;
         fprintf(stderr, "gpupeak: %-16s %10.4g B/s    %7.1f B/clk/SM at %4.0f MHz\n", d->key,
                 o->value, o->per_clk_sm, m.clk_mhz);
@@ -303,7 +334,30 @@ static void gpk_measure(gpk_results *r)
         const gpk_curve_def *d = &gpk_curves[c];
         gpk_curve *o = &r->curve[c];
         o->n = 0;
-        for (int k = 0; d->xs[k] > 0 && o->n < GPK_MAXPTS; k++) {
+        if (d->space == GPK_C_TLB) {
+            /* at most 48 GB and under half the free memory */
+            double cap = fmin(GPK_TLB_MAX, 0.5 * (double)r->dev.global_bytes);
+            cap -= fmod(cap, 32.0 * MB);
+            r->tlb_buf = cap;
+            for (int k = 0; k < 200 && o->n < GPK_MAXPTS; k++) {
+                double fp = 4 * MB * pow(2.0, k / 4.0);
+                double cyc, mhz;
+                fp -= fmod(fp, (double)d->fixed);
+                if (fp > cap)
+                    fp = cap;
+                if (fp < 2.0 * d->fixed || (o->n && fp <= o->x[o->n - 1]))
+                    continue;
+                if (gpk_dev_tlb_chase((size_t)fp, d->fixed, (size_t)cap, &cyc, &mhz) != 0)
+                    break;
+                o->x[o->n] = fp;
+                o->y[o->n] = cyc;
+                o->clk[o->n] = mhz;
+                o->n++;
+                if (fp >= cap)
+                    break;
+            }
+        }
+        for (int k = 0; d->xs && d->xs[k] > 0 && o->n < GPK_MAXPTS; k++) {
             size_t fp = d->by_stride ? d->fixed : (size_t)d->xs[k];
             size_t st = d->by_stride ? (size_t)d->xs[k] : d->fixed;
             double cyc, mhz;
@@ -329,7 +383,34 @@ static void gpk_measure(gpk_results *r)
         fprintf(stderr, "gpupeak: curve %-16s %d points, %d steps (%.1f s)\n", d->key, o->n,
                 o->nsteps, gpk_now() - t0);
     }
+    gpk_dev_tlb_free();
     r->curves_done = 1;
+    /* associativity: m lines spaced by a stride (Wong et al.) */
+    t0 = gpk_now();
+    for (int c = 0; c < GPK_NASSOC; c++) {
+        const gpk_assoc_def *d = &gpk_assocs[c];
+        gpk_assoc_res *o = &r->assoc[c];
+        int ok = 1;
+        /* m = 2..GPK_AS_LINES + 1 (the chase needs two lines) */
+        for (int k = 0; k < GPK_AS_LINES; k++)
+            o->lines[k] = k + 2;
+        for (int i = 0; i < d->ns && ok; i++)
+            for (int k = 0; k < GPK_AS_LINES && ok; k++) {
+                double cyc = NAN, mhz;
+                const size_t st = (size_t)d->strides[i];
+                if (gpk_dev_chase(d->space, st * (size_t)o->lines[k], st, &cyc, &mhz) != 0)
+                    ok = 0;
+                o->lat[i * GPK_AS_LINES + k] = cyc;
+            }
+        if (!ok) {
+            o->done = -1;
+            continue;
+        }
+        o->done = gpk_assoc_find(d->strides, d->ns, o->lines, GPK_AS_LINES, o->lat, 0.15, 8,
+                                 &o->a) >= 0 ? 1 : -1;
+        fprintf(stderr, "gpupeak: %s associativity: ways %.0f, way %.0f B%s%s (%.1f s)\n", d->key,
+                o->a.ways, o->a.way_bytes, o->a.why[0] ? "; " : "", o->a.why, gpk_now() - t0);
+    }
     /* L2 near and far partition */
     {
         uint32_t cyc[GPK_L2N];
@@ -473,6 +554,18 @@ static int gpk_write_json(const gpk_results *r, const char *path)
     }
     gpk_json_obj_end(&j);
 
+    gpk_json_arr_begin(&j, "dram_copy_variants");
+    for (int i = 0; i < r->ncopyv; i++) {
+        gpk_json_obj_begin(&j, NULL);
+        gpk_json_str(&j, "name", r->copyv[i].name);
+        gpk_json_num(&j, "value", r->copyv[i].bytes_per_s);
+        gpk_json_num(&j, "pct_of_theoretical",
+                     100.0 * r->copyv[i].bytes_per_s / gpk_dram_theo(&r->dev));
+        gpk_json_num(&j, "clock_mhz", r->copyv[i].clk_mhz);
+        gpk_json_obj_end(&j);
+    }
+    gpk_json_arr_end(&j);
+
     gpk_json_obj_begin(&j, "latency");
     for (int i = 0; i < GPK_NLAT; i++) {
         const gpk_lat *o = &r->lat[i];
@@ -489,7 +582,7 @@ static int gpk_write_json(const gpk_results *r, const char *path)
     /* geometry read off the curves */
     gpk_json_obj_begin(&j, "geometry");
     if (r->curves_done) {
-        const gpk_curve *l1 = &r->curve[0], *l2 = &r->curve[1], *tlb = &r->curve[2];
+        const gpk_curve *l1 = &r->curve[0], *l2 = &r->curve[1];
         const gpk_curve *cc = &r->curve[3], *s1 = &r->curve[4], *s2 = &r->curve[5];
         const double mhz = r->clk_mhz;
         gpk_json_obj_begin(&j, "l1");
@@ -526,17 +619,38 @@ static int gpk_write_json(const gpk_results *r, const char *path)
         gpk_json_num(&j, "latency_cycles", l2->last_lat);
         gpk_json_num(&j, "latency_ns", l2->last_lat / mhz * 1e3);
         gpk_json_obj_end(&j);
-        gpk_json_num(&j, "tlb_stride_bytes", 2 << 20);
-        gpk_json_num(&j, "tlb_largest_footprint_bytes", tlb->n ? tlb->x[tlb->n - 1] : NAN);
-        gpk_json_arr_begin(&j, "tlb");
-        for (int k = 0; k < tlb->nsteps; k++) {
-            gpk_json_obj_begin(&j, NULL);
-            gpk_json_num(&j, "coverage_bytes", tlb->steps[k].size_below);
-            gpk_json_num(&j, "miss_penalty_cycles",
-                         tlb->steps[k].lat_above - tlb->steps[k].lat_below);
+        gpk_json_obj_begin(&j, "tlb");
+        gpk_json_str(&j, "method", "dependent chase of 64-bit pointers, one load per "
+                                   "stride-sized block (a new page each load), ld.global.cg, "
+                                   "first pass discarded");
+        gpk_json_num(&j, "buffer_bytes", r->tlb_buf);
+        for (int c = 0; c < GPK_NCURVE; c++) {
+            const gpk_curve *t = &r->curve[c];
+            if (gpk_curves[c].space != GPK_C_TLB)
+                continue;
+            gpk_json_obj_begin(&j, gpk_curves[c].key);
+            gpk_json_num(&j, "stride_bytes", (double)gpk_curves[c].fixed);
+            gpk_json_num(&j, "largest_footprint_bytes", t->n ? t->x[t->n - 1] : NAN);
+            /* level k: reach = the last footprint before the k-th climb; the
+             * last level's reach is open (past the largest footprint) */
+            gpk_json_arr_begin(&j, "levels");
+            for (int k = 0; k <= t->nsteps && t->n > 0; k++) {
+                gpk_json_obj_begin(&j, NULL);
+                gpk_json_num(&j, "reach_bytes", k < t->nsteps ? t->steps[k].size_below : NAN);
+                gpk_json_num(&j, "reach_upper_bound_bytes",
+                             k < t->nsteps ? t->steps[k].size_above : NAN);
+                gpk_json_num(&j, "reach_at_least_bytes",
+                             k < t->nsteps ? t->steps[k].size_below : t->x[t->n - 1]);
+                gpk_json_num(&j, "latency_cycles",
+                             k < t->nsteps ? t->steps[k].lat_below : t->last_lat);
+                gpk_json_num(&j, "entries_if_pages_le_stride",
+                             k < t->nsteps ? t->steps[k].size_below / gpk_curves[c].fixed : NAN);
+                gpk_json_obj_end(&j);
+            }
+            gpk_json_arr_end(&j);
             gpk_json_obj_end(&j);
         }
-        gpk_json_arr_end(&j);
+        gpk_json_obj_end(&j);
         gpk_json_arr_begin(&j, "constant");
         for (int k = 0; k <= cc->nsteps && cc->n > 0; k++) {
             gpk_json_obj_begin(&j, NULL);
@@ -546,8 +660,28 @@ static int gpk_write_json(const gpk_results *r, const char *path)
             gpk_json_obj_end(&j);
         }
         gpk_json_arr_end(&j);
-        gpk_json_num(&j, "associativity", NAN);
-        gpk_json_str(&j, "associativity_why", "not measured: see docs/gpupeak.md");
+        gpk_json_obj_begin(&j, "associativity");
+        for (int c = 0; c < GPK_NASSOC; c++) {
+            const gpk_assoc_res *o = &r->assoc[c];
+            const gpk_assoc_def *d = &gpk_assocs[c];
+            gpk_json_obj_begin(&j, d->key);
+            gpk_json_num(&j, "ways", o->done == 1 ? o->a.ways : NAN);
+            gpk_json_num(&j, "way_bytes", o->done == 1 ? o->a.way_bytes : NAN);
+            gpk_json_num(&j, "implied_size_bytes",
+                         o->done == 1 ? o->a.ways * o->a.way_bytes : NAN);
+            gpk_json_str(&j, "why", o->done != 1 ? gpk_why(-1)
+                                                 : (o->a.why[0] ? o->a.why : NULL));
+            gpk_json_arr_begin(&j, "strides_bytes");
+            for (int i = 0; i < d->ns; i++)
+                gpk_json_num(&j, NULL, d->strides[i]);
+            gpk_json_arr_end(&j);
+            gpk_json_arr_begin(&j, "lines_held_per_stride");
+            for (int i = 0; i < d->ns; i++)
+                gpk_json_num(&j, NULL, o->done == 1 ? o->a.held[i] : NAN);
+            gpk_json_arr_end(&j);
+            gpk_json_obj_end(&j);
+        }
+        gpk_json_obj_end(&j);
     } else {
         gpk_json_str(&j, "why", gpk_why(0));
     }
@@ -581,6 +715,18 @@ static void gpk_fmt(char *buf, size_t n, double v, const char *fmt)
         snprintf(buf, n, fmt, v);
     else
         snprintf(buf, n, "n/a");
+}
+
+static void gpk_bytes(char *buf, size_t n, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "n/a");
+    else if (v >= 4.0 * GB)
+        snprintf(buf, n, "%.4g GB", v / GB);
+    else if (v >= 4.0 * MB)
+        snprintf(buf, n, "%.4g MB", v / MB);
+    else
+        snprintf(buf, n, "%.4g KB", v / KB);
 }
 
 static void gpk_write_table(const gpk_results *r, FILE *f)
@@ -627,6 +773,14 @@ static void gpk_write_table(const gpk_results *r, FILE *f)
     fprintf(f, "  (DRAM theory: %.0f GB/s from %d-bit bus at %.0f MHz DDR; L2 has no published "
                "theoretical rate)\n",
             gpk_dram_theo(&r->dev) / 1e9, r->dev.mem_bus_bits, r->dev.mem_clock_khz / 1e3);
+    if (r->ncopyv) {
+        fprintf(f, "  dram_copy variants (GB/s, %% of theory):");
+        for (int i = 0; i < r->ncopyv; i++)
+            fprintf(f, "%s %s %.0f (%.1f)", i % 3 ? "," : "\n   ", r->copyv[i].name,
+                    r->copyv[i].bytes_per_s / 1e9,
+                    100 * r->copyv[i].bytes_per_s / gpk_dram_theo(&r->dev));
+        fputc('\n', f);
+    }
     if (r->quick)
         return;
     fprintf(f, "\n%-18s %10s %10s %16s  %s\n", "latency", "cycles", "ns", "published cyc",
@@ -658,11 +812,35 @@ static void gpk_write_table(const gpk_results *r, FILE *f)
                         o->n ? o->y[0] : NAN, o->n ? o->y[o->n - 1] : NAN);
                 continue;
             }
-            for (int k = 0; k < o->nsteps; k++)
-                fprintf(f, " [%.0f cyc up to %.4g KB -> %.0f cyc from %.4g KB]",
-                        o->steps[k].lat_below, o->steps[k].size_below / 1024,
-                        o->steps[k].lat_above, o->steps[k].size_above / 1024);
+            for (int k = 0; k < o->nsteps; k++) {
+                gpk_bytes(a, sizeof a, o->steps[k].size_below);
+                gpk_bytes(b, sizeof b, o->steps[k].size_above);
+                fprintf(f, " [%.0f cyc up to %s -> %.0f cyc from %s]", o->steps[k].lat_below, a,
+                        o->steps[k].lat_above, b);
+            }
+            if (gpk_curves[c2].space == GPK_C_TLB && o->n) {
+                gpk_bytes(a, sizeof a, o->x[o->n - 1]);
+                fprintf(f, " (stride %d MB, to %s)", (int)(gpk_curves[c2].fixed >> 20), a);
+            }
             fprintf(f, " last plateau %.0f cyc\n", o->last_lat);
+        }
+    }
+    for (int c = 0; r->curves_done && c < GPK_NASSOC; c++) {
+        const gpk_assoc_res *o = &r->assoc[c];
+        const gpk_assoc_def *d = &gpk_assocs[c];
+        fprintf(f, "%-2s associativity  ", d->key);
+        if (o->done != 1)
+            fprintf(f, "n/a: %s\n", gpk_why(-1));
+        else if (o->a.why[0])
+            fprintf(f, "n/a: %s\n", o->a.why);
+        else
+            fprintf(f, "%.0f ways, way %.0f KB (implies %.0f KB)\n", o->a.ways,
+                    o->a.way_bytes / 1024, o->a.ways * o->a.way_bytes / 1024);
+        if (o->done == 1) {
+            fprintf(f, "                 lines held before misses, per stride:");
+            for (int i = 0; i < d->ns; i++)
+                fprintf(f, " %.0fK:%.0f", d->strides[i] / 1024, o->a.held[i]);
+            fputc('\n', f);
         }
     }
     if (r->l2nf_done)
@@ -710,6 +888,40 @@ static int gpk_write_plots(const gpk_results *r, const char *dir)
                 for (int i = 0; i < r->curve[c].n; i++)
                     fprintf(f, "%.0f,%.3f\n", r->curve[c].x[i], r->curve[c].y[i]);
             }
+            /* associativity: x = lines in the chase, y = cycles per load */
+            for (int c = 0; c < GPK_NASSOC; c++) {
+                if (r->assoc[c].done != 1)
+                    continue;
+                for (int i = 0; i < gpk_assocs[c].ns; i++) {
+                    fprintf(f, "# series %s_assoc_%.0f\n", gpk_assocs[c].key,
+                            gpk_assocs[c].strides[i]);
+                    for (int k = 0; k < GPK_AS_LINES; k++)
+                        fprintf(f, "%.0f,%.3f\n", r->assoc[c].lines[k],
+                                r->assoc[c].lat[i * GPK_AS_LINES + k]);
+                }
+            }
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "%s/assoc-curves.svg", dir);
+        if ((f = fopen(path, "w"))) {
+            gpk_series as[GPK_NASSOC * 8];
+            char names[GPK_NASSOC * 8][48];
+            int na = 0;
+            for (int c = 0; c < GPK_NASSOC; c++)
+                for (int i = 0; r->assoc[c].done == 1 && i < gpk_assocs[c].ns; i++) {
+                    snprintf(names[na], sizeof names[na], "%s stride %.0f KB", gpk_assocs[c].key,
+                             gpk_assocs[c].strides[i] / 1024);
+                    as[na].name = names[na];
+                    as[na].x = r->assoc[c].lines;
+                    as[na].y = r->assoc[c].lat + i * GPK_AS_LINES;
+                    as[na].n = GPK_AS_LINES;
+                    na++;
+                }
+            char title[400];
+            snprintf(title, sizeof title, "%s: latency vs lines at a fixed stride (associativity)",
+                     r->dev.name);
+            if (na)
+                rc |= gpk_svg_curves(f, title, "lines in the chase", "cycles per load", as, na);
             fclose(f);
         }
     }
