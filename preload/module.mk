@@ -28,7 +28,8 @@ $(UT)/%: tests/unit/%.c
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
 $(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c util/strutil.c util/log.c
-$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c util/strutil.c util/gp_uthash.c util/textio.c
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c
+TEST_LDLIBS_test_output := -lstdc++
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "util/textio.h"
+#include "preload/filter.h"
+#include "preload/names.h"
 #include "util/gp_uthash.h"
 
 struct gp_corr {
@@ -253,9 +255,14 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
                 v[i++] = t;
             qsort(v, n, sizeof(*v), by_time_desc);
             fprintf(f, "[gpuprof %d]   GPU time by kernel (program's own launches):\n", pid);
-            for (i = 0; i < n && i < 5; i++)
+            for (i = 0; i < n && i < 5; i++) {
+                char shown[256];
+                char *d = gp_demangle(v[i]->name);
+                gp_function_name(d ? d : v[i]->name, shown, sizeof(shown));
                 fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %.100s\n", pid,
-                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, v[i]->name);
+                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, shown);
+                free(d);
+            }
             free(v);
         }
     }

@@ -100,7 +100,7 @@ int main(void)
     gp_summary_unprofiled(&s, 3, "k", "launched during stream capture");
     gp_summary_kernel_seen(&s, 11, "k", 1);
     gp_summary_kernel_seen(&s, 12, "k", 0);
-    gp_summary_activity(&s, 11, 1000, "k", 0);
+    gp_summary_activity(&s, 11, 1000, "_Z6kernelPfi", 0);
     gp_summary_activity(&s, 99, 1000, "k", 0); /* a replay pass: not the program's */
     char *sj = capture(w_sum, &s);
     GP_CHECK(strstr(sj, "\"skipped\":{\"name filter\":2,\"launch skip\":1}") != NULL);
@@ -111,6 +111,7 @@ int main(void)
     GP_CHECK(strstr(sp, "5 kernel launches seen, 2 profiled in 4 passes, 3 not profiled") != NULL);
     GP_CHECK(strstr(sp, "2 name filter, 1 launch skip") != NULL);
     GP_CHECK(strstr(sp, "results: out/base.jsonl, out/base.csv") != NULL);
+    GP_CHECK(strstr(sp, "1 x  kernel\n") != NULL); /* demangled, parameters dropped */
     free(sp);
     return gp_test_finish("output");
 }
