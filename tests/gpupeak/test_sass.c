@@ -59,6 +59,17 @@ static const gpk_sass_rule gpk_rules[] = {
     {"gpk_copyvILi8ELb1E", "LDG*128", 8, 0},
     {"gpk_copyvILi2ELb1E", "STG*128", 2, 0},
     {"gpk_tlb_chase", "LDG*64", 8, 0},
+    /* chunked copy: U loads then U stores per trip, the trip not unrolled */
+    {"gpk_copychunkILi8ELb1ELi4E", "LDG*128", 8, 0},
+    {"gpk_copychunkILi8ELb1ELi4E", "STG*128", 8, 0},
+    {"gpk_copychunkILi16ELb1ELi2E", "LDG*128", 16, 0},
+    {"gpk_copychunkILi16ELb1ELi2E", "STG*128", 16, 0},
+    {"gpk_copychunkILi2ELb1ELi8E", "LDG*128", 2, 0},
+    {"gpk_copychunkILi2ELb1ELi8E", "STG*128", 2, 0},
+    {"gpk_copychunkILi8ELb0ELi4E", "LDG*128", 8, 0},
+    {"gpk_copychunkILi8ELb0ELi4E", "STG*128", 8, 0},
+    /* bulk copy: the copies are the bulk-copy engine's (UBLKCP), at least one */
+    {"gpk_copybulk", "UBLKCP", 1, 0},
 };
 #define GPK_NRULES ((int)(sizeof gpk_rules / sizeof gpk_rules[0]))
 

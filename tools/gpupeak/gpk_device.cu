@@ -11,12 +11,14 @@
  * Clocks are never set; the card is measured as found. */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpk_device.h"
 
@@ -428,6 +430,150 @@ __global__ void __launch_bounds__(GPK_TPB) gpk_copyv(const float4 *__restrict__ 
         }
     }
     GPK_CLK_END(clk);
+}
+
+/* Chunked copy (issue 4, copy below 85%): block k streams its own contiguous
+ * chunk (buffer / grid: 1-4 MB at 2-8 blocks per SM), one tile of
+ * U x 256 x 16 bytes per trip: U 16-byte loads per thread, then the U stores.
+ * MINB blocks per SM (launch bounds) keep the grid one wave. chunk4 is a
+ * multiple of U x 256, so there is no tail. */
+template <int U, bool CS, int MINB>
+__global__ void __launch_bounds__(GPK_TPB, MINB) gpk_copychunk(const float4 *__restrict__ a,
+                                                               float4 *__restrict__ b,
+                                                               size_t chunk4, int passes,
+                                                               unsigned long long *clk)
+{
+    const float4 *__restrict__ src = a + blockIdx.x * chunk4;
+    float4 *__restrict__ dst = b + blockIdx.x * chunk4;
+    GPK_CLK_BEGIN(clk);
+    for (int q = 0; q < passes; q++) {
+#pragma unroll 1
+        for (size_t i = threadIdx.x; i < chunk4; i += U * GPK_TPB) {
+            float4 v[U];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                v[u] = CS ? __ldcs(src + i + u * GPK_TPB) : src[i + u * GPK_TPB];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if (CS)
+                    __stcs(dst + i + u * GPK_TPB, v[u]);
+                else
+                    dst[i + u * GPK_TPB] = v[u];
+            }
+        }
+    }
+    GPK_CLK_END(clk);
+}
+
+/* Bulk-copy engine (sm_90 cp.async.bulk): one thread per block streams the
+ * block's contiguous chunk through `stages` shared-memory tiles: global ->
+ * shared completes on an mbarrier (expect_tx), shared -> global is a
+ * bulk_group store; a tile is refilled once its store has read it
+ * (wait_group.read), one tile behind, so stages-1 loads stay in flight.
+ * Tiles run on over passes (tile t copies chunk tile t mod ntiles).  Every
+ * mbarrier wait gives up after 200 ms (sets *err), so a fault in this path
+ * cannot hang the run.  stages in 2..8; tile a multiple of 16. */
+#define GPK_BULK_MAXST 8
+static __device__ __forceinline__ unsigned gpk_smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__global__ void __launch_bounds__(32) gpk_copybulk(const char *__restrict__ a,
+                                                   char *__restrict__ b, size_t chunk,
+                                                   unsigned tile, int stages, int passes,
+                                                   unsigned *err, unsigned long long *clk)
+{
+    extern __shared__ __align__(128) unsigned char gpk_bulk_buf[];
+    __shared__ __align__(8) unsigned long long gpk_bar[GPK_BULK_MAXST];
+    if (threadIdx.x != 0)
+        return;
+    const char *src = a + blockIdx.x * chunk;
+    char *dst = b + blockIdx.x * chunk;
+    const unsigned long long ntiles = chunk / tile;
+    const unsigned long long total = ntiles * (unsigned long long)passes;
+    const unsigned sbuf = gpk_smem_u32(gpk_bulk_buf), sbar = gpk_smem_u32(gpk_bar);
+    for (int s = 0; s < stages; s++)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sbar + 8 * s) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    GPK_CLK_BEGIN(clk);
+    /* load tile t (chunk tile t mod ntiles) into stage s */
+#define GPK_BULK_LOAD(t, s)                                                                        \
+    do {                                                                                           \
+        const unsigned bar_ = sbar + 8 * (s);                                                      \
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar_),          \
+                     "r"(tile)                                                                     \
+                     : "memory");                                                                  \
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "          \
+                     "[%0], [%1], %2, [%3];" ::"r"(sbuf + (s) * tile),                             \
+                     "l"(src + ((t) % ntiles) * tile), "r"(tile), "r"(bar_)                        \
+                     : "memory");                                                                  \
+    } while (0)
+    for (int s = 0; s < stages && (unsigned long long)s < total; s++)
+        GPK_BULK_LOAD((unsigned long long)s, s);
+    int st = 0;           /* stage of tile t */
+    unsigned phase = 0;   /* parity of stage st's current use */
+    for (unsigned long long t = 0; t < total; t++) {
+        unsigned done = 0;
+        const unsigned long long deadline = gpk_gtime() + 200000000ull;
+        for (;;) {
+            asm volatile("{\n\t.reg .pred p;\n\t"
+                         "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                         "selp.u32 %0, 1, 0, p;\n\t}"
+                         : "=r"(done)
+                         : "r"(sbar + 8 * st), "r"(phase)
+                         : "memory");
+            if (done || gpk_gtime() > deadline)
+                break;
+        }
+        if (!done) {
+            atomicOr(err, 1u);
+            break;
+        }
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+                         dst + (t % ntiles) * tile),
+                     "r"(sbuf + st * tile), "r"(tile)
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        if (t >= 1) {
+            /* the store of tile t-1 has read its stage: refill it with tile t-1+stages */
+            asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+            const int ps = st == 0 ? stages - 1 : st - 1;
+            const unsigned long long tn = t - 1 + stages;
+            if (tn < total)
+                GPK_BULK_LOAD(tn, ps);
+        }
+        if (++st == stages) {
+            st = 0;
+            phase ^= 1u;
+        }
+    }
+#undef GPK_BULK_LOAD
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    GPK_CLK_END(clk);
+}
+
+/* Copy check: a pattern in, a count of differing 16-byte words out. */
+__global__ void gpk_copy_fill(uint4 *a, size_t n4)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4;
+         i += (size_t)gridDim.x * blockDim.x)
+        a[i] = make_uint4((unsigned)i, (unsigned)(i >> 32) ^ 0x5a5a5a5au,
+                          (unsigned)i * 2654435761u, ~(unsigned)i);
+}
+
+__global__ void gpk_copy_check(const uint4 *a, const uint4 *b, size_t n4,
+                               unsigned long long *bad)
+{
+    unsigned long long k = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const uint4 x = a[i], y = b[i];
+        k += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
+    }
+    if (k)
+        atomicAdd(bad, k);
 }
 
 /* L2: like gpk_mem_read over a footprint that fits L2, loads marked .cg so
@@ -908,18 +1054,38 @@ extern "C" int gpk_dev_tput(int kind, double target_ms, double *count, gpk_meas 
 /* ---------------------------------------------------------- memory ---- */
 
 /* DRAM copy variants: index = gpk_mem_launch.variant.  0 and 1 are the
- * original kernels (gpk_mem_copy, gpk_mem_copy_cs). */
+ * original kernels (gpk_mem_copy, gpk_mem_copy_cs); 2-7 gpk_copyv
+ * (grid-stride); 8-11 gpk_copychunk (one contiguous chunk per block); 12-13
+ * gpk_copybulk (cp.async.bulk; u = tile KB, cs = stages). */
+enum { GPK_CV_GRID, GPK_CV_CHUNK, GPK_CV_BULK };
 static const struct {
     const char *name;
-    int u, cs, bps;
+    int type, u, cs, bps;
 } gpk_copy_defs[] = {
-    {"u4_plain_4bps", 4, 0, 4}, {"u4_cs_4bps", 4, 1, 4},  {"u8_cs_4bps", 8, 1, 4},
-    {"u2_cs_8bps", 2, 1, 8},    {"u4_cs_8bps", 4, 1, 8},  {"u8_cs_8bps", 8, 1, 8},
-    {"u4_plain_8bps", 4, 0, 8}, {"u8_plain_8bps", 8, 0, 8},
+    {"u4_plain_4bps", GPK_CV_GRID, 4, 0, 4},
+    {"u4_cs_4bps", GPK_CV_GRID, 4, 1, 4},
+    {"u8_cs_4bps", GPK_CV_GRID, 8, 1, 4},
+    {"u2_cs_8bps", GPK_CV_GRID, 2, 1, 8},
+    {"u4_cs_8bps", GPK_CV_GRID, 4, 1, 8},
+    {"u8_cs_8bps", GPK_CV_GRID, 8, 1, 8},
+    {"u4_plain_8bps", GPK_CV_GRID, 4, 0, 8},
+    {"u8_plain_8bps", GPK_CV_GRID, 8, 0, 8},
+    {"chunk_u8_cs_4bps", GPK_CV_CHUNK, 8, 1, 4},
+    {"chunk_u16_cs_2bps", GPK_CV_CHUNK, 16, 1, 2},
+    {"chunk_u2_cs_8bps", GPK_CV_CHUNK, 2, 1, 8},
+    {"chunk_u8_plain_4bps", GPK_CV_CHUNK, 8, 0, 4},
+    {"bulk_16k_x8_1bps", GPK_CV_BULK, 16, 8, 1},
+    {"bulk_32k_x3_2bps", GPK_CV_BULK, 32, 3, 2},
 };
 #define GPK_NCOPYV ((int)(sizeof gpk_copy_defs / sizeof gpk_copy_defs[0]))
-static gpk_copy_var gpk_copy_res[GPK_NCOPYV + 1];
+#define GPK_MAXCOPYV 16 /* at least GPK_NCOPYV */
+static gpk_copy_var gpk_copy_res[GPK_MAXCOPYV + 1];
 static int gpk_ncopy;
+static const char *gpk_bulk_skip; /* non-NULL: the bulk variants are not run, and why */
+static unsigned *gpk_err_d;       /* gpk_copybulk's timeout flag */
+static unsigned long long *gpk_bad_d; /* gpk_copy_check's count */
+
+extern "C" void gpk_dev_skip_bulk(const char *why) { gpk_bulk_skip = why; }
 
 extern "C" int gpk_dev_copy_variants(gpk_copy_var *out, int max)
 {
@@ -931,6 +1097,8 @@ extern "C" int gpk_dev_copy_variants(gpk_copy_var *out, int max)
 
 struct gpk_mem_launch : gpk_launch {
     int kind, blocks, variant;
+    unsigned tile, smem; /* bulk variants */
+    int stages;
     gpk_args p;
     float4 *a, *b;
     size_t n4;
@@ -950,6 +1118,15 @@ struct gpk_mem_launch : gpk_launch {
             case 5: gpk_copyv<8, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
             case 6: gpk_copyv<4, false><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
             case 7: gpk_copyv<8, false><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
+            case 8: gpk_copychunk<8, true, 4><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
+            case 9: gpk_copychunk<16, true, 2><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
+            case 10: gpk_copychunk<2, true, 8><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
+            case 11: gpk_copychunk<8, false, 4><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
+            case 12:
+            case 13:
+                gpk_copybulk<<<blocks, 32, smem>>>((const char *)a, (char *)b, n4 / blocks * 16,
+                                                   tile, stages, iters, gpk_err_d, gpk_clk_d);
+                break;
             }
             break;
         case GPK_M_L2_READ: gpk_mem_l2<<<blocks, GPK_TPB>>>(a, n4, iters, p, s, gpk_clk_d); break;
@@ -959,6 +1136,160 @@ struct gpk_mem_launch : gpk_launch {
         }
     }
 };
+
+/* Sets up l for copy variant v over buffers of sz bytes: grid, element
+ * count (a whole number of each kernel's units), bulk tile and stages.
+ * Returns NULL, or why the variant cannot run here. */
+static const char *gpk_copy_setup(gpk_mem_launch &l, int v, size_t sz)
+{
+    const int bps = gpk_copy_defs[v].bps, u = gpk_copy_defs[v].u;
+    size_t unit;
+    l.variant = v;
+    l.blocks = gpk_dev.sm_count * bps;
+    if (gpk_copy_defs[v].type == GPK_CV_BULK) {
+        if (gpk_bulk_skip)
+            return gpk_bulk_skip;
+        if (gpk_dev.cc_major < 9)
+            return "cp.async.bulk needs sm_90";
+        l.tile = (unsigned)u * 1024;
+        l.stages = gpk_copy_defs[v].cs;
+        l.smem = l.tile * l.stages;
+        if (l.stages < 2 || l.stages > GPK_BULK_MAXST || (int)l.smem > gpk_dev.smem_optin)
+            return "the bulk variant's shared-memory tiles do not fit this device";
+        if (cudaFuncSetAttribute(gpk_copybulk, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)l.smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return "cudaFuncSetAttribute(MaxDynamicSharedMemorySize) refused the bulk tiles";
+        }
+        unit = (size_t)l.blocks * (l.tile / 16);
+    } else {
+        unit = (size_t)u * GPK_TPB * l.blocks; /* chunk: each block's share is whole tiles */
+    }
+    l.n4 = sz / 16 - (sz / 16) % unit;
+    if (l.n4 == 0)
+        return "buffer too small for this variant";
+    return NULL;
+}
+
+/* The copy check's two device words: gpk_copybulk's timeout flag and the
+ * count of differing words. */
+static int gpk_copy_alloc(void)
+{
+    if (!gpk_err_d)
+        GPK_CU(cudaMalloc(&gpk_err_d, 64), fail);
+    gpk_bad_d = (unsigned long long *)(gpk_err_d + 8);
+    return 0;
+fail:
+    return -1;
+}
+
+/* One launch of the set-up variant (passes = 1) into a cleared destination,
+ * then every 16-byte word of its share compared with the source.  Returns
+ * NULL or why the copy is wrong (text in whybuf). */
+static const char *gpk_copy_verify(gpk_mem_launch &l, int passes, char *whybuf, size_t n)
+{
+    unsigned long long bad = 0;
+    unsigned err = 0;
+    if (cudaMemset(gpk_err_d, 0, 64) != cudaSuccess || cudaMemset(l.b, 0, l.n4 * 16) != cudaSuccess)
+        return "cudaMemset before the copy check failed";
+    l.go(passes);
+    gpk_copy_check<<<1024, 256>>>((const uint4 *)l.a, (const uint4 *)l.b, l.n4, gpk_bad_d);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaMemcpy(&err, gpk_err_d, sizeof err, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(&bad, gpk_bad_d, sizeof bad, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        snprintf(whybuf, n, "CUDA error in the copy check: %s", cudaGetErrorString(e));
+        return whybuf;
+    }
+    if (err) {
+        snprintf(whybuf, n, "an mbarrier wait timed out (200 ms) in the copy check");
+        return whybuf;
+    }
+    if (bad) {
+        snprintf(whybuf, n, "copy check failed: %llu of %zu 16-byte words differ", bad, l.n4);
+        return whybuf;
+    }
+    return NULL;
+}
+
+/* Every copy variant on the same buffers (a holds a pattern, sz bytes each):
+ * timed (bytes read + written over event time, clock by clock64), then
+ * checked; a variant that fails either is kept with value NaN and why.  The
+ * best checked variant is the peak; -1 when none could be measured. */
+static int gpk_copy_all(gpk_mem_launch &l, size_t sz, double target_ms, double *bytes,
+                        gpk_meas *m)
+{
+    static char whybuf[GPK_MAXCOPYV][160];
+    double best = -1;
+    gpk_ncopy = 0;
+    if (GPK_NCOPYV > GPK_MAXCOPYV || gpk_copy_alloc())
+        return -1;
+    for (int v = 0; v < GPK_NCOPYV; v++) {
+        gpk_copy_var *o = &gpk_copy_res[gpk_ncopy++];
+        gpk_meas mv;
+        int it = 0;
+        *o = {gpk_copy_defs[v].name, NAN, NAN, NULL};
+        if ((o->why = gpk_copy_setup(l, v, sz)))
+            continue;
+        if (gpk_copy_defs[v].type == GPK_CV_BULK && cudaMemset(gpk_err_d, 0, 4) != cudaSuccess) {
+            o->why = "cudaMemset failed";
+            continue;
+        }
+        if (gpk_time(l, target_ms, 1, &it, &mv)) {
+            o->why = "a launch failed (see the log)";
+            continue;
+        }
+        /* the check runs 2 passes, so a pipeline that wraps is checked too */
+        if ((o->why = gpk_copy_verify(l, 2, whybuf[v], sizeof whybuf[v])))
+            continue;
+        o->bytes_per_s = 2.0 * 16.0 * l.n4 * it / (mv.ms * 1e-3);
+        o->clk_mhz = mv.clk_mhz;
+        if (o->bytes_per_s > best) {
+            best = o->bytes_per_s;
+            *m = mv;
+            *bytes = 2.0 * 16.0 * l.n4 * it;
+        }
+    }
+    return best > 0 ? 0 : -1;
+}
+
+/* The bulk-copy path on small buffers (2 x 64 MB, 3 passes so every stage
+ * wraps): 0 when every bulk variant copies correctly; run by gpupeak's probe
+ * process so that a fault or a hang here cannot take the main run down. */
+extern "C" int gpk_dev_probe_bulk(void)
+{
+    gpk_mem_launch l;
+    const size_t sz = (size_t)64 << 20;
+    char whybuf[160];
+    int rc = -1;
+    l.kind = GPK_M_DRAM_COPY;
+    l.p = gpk_default_args();
+    l.a = l.b = NULL;
+    GPK_CU(cudaMalloc(&l.a, sz), out);
+    GPK_CU(cudaMalloc(&l.b, sz), out);
+    gpk_copy_fill<<<1024, 256>>>((uint4 *)l.a, sz / 16);
+    GPK_CU(cudaGetLastError(), out);
+    if (gpk_copy_alloc())
+        goto out;
+    rc = 0;
+    for (int v = 0; v < GPK_NCOPYV; v++) {
+        const char *why;
+        if (gpk_copy_defs[v].type != GPK_CV_BULK)
+            continue;
+        if (!(why = gpk_copy_setup(l, v, sz)))
+            why = gpk_copy_verify(l, 3, whybuf, sizeof whybuf);
+        if (why) {
+            fprintf(stderr, "gpupeak: probe: %s: %s\n", gpk_copy_defs[v].name, why);
+            rc = -1;
+        }
+    }
+out:
+    cudaFree(l.a);
+    cudaFree(l.b);
+    return rc;
+}
 
 extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *m)
 {
@@ -995,35 +1326,17 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
         GPK_CU(cudaMalloc(&l.a, sz), out);
     if (kind == GPK_M_DRAM_COPY)
         GPK_CU(cudaMalloc(&l.b, sz), out);
-    if (l.a)
+    if (l.a && kind == GPK_M_DRAM_COPY) {
+        gpk_copy_fill<<<1024, 256>>>((uint4 *)l.a, sz / 16); /* a pattern the check can see */
+        GPK_CU(cudaGetLastError(), out);
+    } else if (l.a) {
         GPK_CU(cudaMemset(l.a, 0x3c, sz), out); /* non-zero data */
-    if (gpk_time(l, target_ms, 1, &iters, m))
-        goto out;
+    }
     if (kind == GPK_M_DRAM_COPY) {
         /* the peak is the best of the copy variants (same buffers, same
          * count: bytes read + bytes written over the kernel's time) */
-        double best = 2.0 * sz * iters / (m->ms * 1e-3);
-        gpk_ncopy = 0;
-        gpk_copy_res[gpk_ncopy++] = {gpk_copy_defs[0].name, best, m->clk_mhz};
-        *bytes = 2.0 * sz * iters;
-        for (int v = 1; v < GPK_NCOPYV; v++) {
-            gpk_meas m2;
-            int iters2 = 0;
-            const size_t unit = (size_t)gpk_copy_defs[v].u * GPK_TPB * gpk_dev.sm_count *
-                                gpk_copy_defs[v].bps;
-            l.variant = v;
-            l.blocks = gpk_dev.sm_count * gpk_copy_defs[v].bps;
-            l.n4 = sz / 16 - (sz / 16) % unit;
-            if (gpk_time(l, target_ms, 1, &iters2, &m2))
-                goto out;
-            const double bw = 2.0 * 16.0 * l.n4 * iters2 / (m2.ms * 1e-3);
-            gpk_copy_res[gpk_ncopy++] = {gpk_copy_defs[v].name, bw, m2.clk_mhz};
-            if (bw > best) {
-                best = bw;
-                *m = m2;
-                *bytes = 2.0 * 16.0 * l.n4 * iters2;
-            }
-        }
+        if (gpk_copy_all(l, sz, target_ms, bytes, m))
+            goto out;
         /* the driver's own device-to-device copy, for reference only */
         {
             double t[5];
@@ -1038,11 +1351,14 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
             }
             qsort(t, 5, sizeof(double), gpk_cmp_dbl);
             gpk_copy_res[gpk_ncopy++] = {"cudaMemcpy_d2d_reference", 2.0 * sz / (t[2] * 1e-3),
-                                         NAN};
+                                         NAN, NULL};
         }
         for (int v = 0; v < gpk_ncopy; v++)
-            fprintf(stderr, "gpupeak: dram_copy %-26s %.4g B/s\n", gpk_copy_res[v].name,
-                    gpk_copy_res[v].bytes_per_s);
+            fprintf(stderr, "gpupeak: dram_copy %-26s %.4g B/s%s%s\n", gpk_copy_res[v].name,
+                    gpk_copy_res[v].bytes_per_s, gpk_copy_res[v].why ? ": " : "",
+                    gpk_copy_res[v].why ? gpk_copy_res[v].why : "");
+    } else if (gpk_time(l, target_ms, 1, &iters, m)) {
+        goto out;
     }
     switch (kind) {
     case GPK_M_DRAM_COPY: break;
@@ -1218,27 +1534,21 @@ extern "C" void gpk_dev_tlb_free(void)
     gpk_tlb_cap = 0;
 }
 
-extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes,
-                                 double *cycles, double *clk_mhz)
+/* The chase over footprint bytes of base (lines one stride apart). */
+static int gpk_tlb_chase_at(char *base, size_t footprint, size_t stride, double *cycles,
+                            double *clk_mhz)
 {
     const size_t lines = footprint / stride;
     unsigned long long c[4];
     gpk_args p = gpk_default_args();
     int n;
-    if (lines < 2 || stride < 256 || stride % 256 || footprint > buf_bytes)
-        return -1;
-    if (buf_bytes > gpk_tlb_cap) {
-        gpk_dev_tlb_free();
-        GPK_CU(cudaMalloc(&gpk_tlb_buf, buf_bytes), fail);
-        gpk_tlb_cap = buf_bytes;
-    }
-    gpk_tlb_init<<<128, 256>>>(gpk_tlb_buf, lines, stride);
+    gpk_tlb_init<<<128, 256>>>(base, lines, stride);
     GPK_CU(cudaGetLastError(), fail);
     /* every page once per pass; at least 4096 loads; first pass discarded */
     n = (int)(lines < 4096 ? 4096 : (lines > (1u << 20) ? (1u << 20) : lines));
     n = (n + 7) & ~7;
-    gpk_tlb_chase<<<1, 1>>>((const unsigned long long *)gpk_tlb_buf, n, n, p,
-                            (unsigned *)gpk_sink_d, gpk_clk_d);
+    gpk_tlb_chase<<<1, 1>>>((const unsigned long long *)base, n, n, p, (unsigned *)gpk_sink_d,
+                            gpk_clk_d);
     GPK_CU(cudaGetLastError(), fail);
     GPK_CU(cudaDeviceSynchronize(), fail);
     GPK_CU(cudaMemcpy(c, gpk_clk_d, sizeof c, cudaMemcpyDeviceToHost), fail);
@@ -1247,6 +1557,202 @@ extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_byt
     return 0;
 fail:
     return -1;
+}
+
+extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes,
+                                 double *cycles, double *clk_mhz)
+{
+    if (footprint / stride < 2 || stride < 256 || stride % 256 || footprint > buf_bytes)
+        return -1;
+    if (buf_bytes > gpk_tlb_cap) {
+        gpk_dev_tlb_free();
+        GPK_CU(cudaMalloc(&gpk_tlb_buf, buf_bytes), fail);
+        gpk_tlb_cap = buf_bytes;
+    }
+    return gpk_tlb_chase_at(gpk_tlb_buf, footprint, stride, cycles, clk_mhz);
+fail:
+    return -1;
+}
+
+extern "C" size_t gpk_dev_free_bytes(void)
+{
+    size_t fr = 0, tot = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess)
+        return 0;
+    return fr;
+}
+
+/* ------------------------------------------------ TLB over VMM chunks ---- */
+
+/* The driver's virtual-memory calls, fetched through the runtime
+ * (cudaGetDriverEntryPointByVersion), so the binary needs no -lcuda and
+ * still starts (--help) where no driver is installed. */
+#define GPK_DRV_FNS(X)                                                                             \
+    X(cuGetErrorString) X(cuMemGetAllocationGranularity) X(cuMemAddressReserve)                   \
+    X(cuMemAddressFree) X(cuMemCreate) X(cuMemRelease) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)
+static struct {
+#define GPK_DRV_DECL(f) decltype(&::f) f;
+    GPK_DRV_FNS(GPK_DRV_DECL)
+#undef GPK_DRV_DECL
+    int state; /* 0: not loaded; 1: loaded; -1: unavailable */
+} gpk_drv;
+
+static int gpk_drv_load(void)
+{
+    if (gpk_drv.state)
+        return gpk_drv.state > 0 ? 0 : -1;
+    gpk_drv.state = 1;
+#define GPK_DRV_GET(f)                                                                             \
+    {                                                                                              \
+        void *fp_ = NULL;                                                                          \
+        cudaDriverEntryPointQueryResult q_ = cudaDriverEntryPointSymbolNotFound;                   \
+        if (cudaGetDriverEntryPointByVersion(#f, &fp_, 12000, cudaEnableDefault, &q_) !=          \
+                cudaSuccess ||                                                                     \
+            q_ != cudaDriverEntryPointSuccess || !fp_) {                                           \
+            fprintf(stderr, "gpupeak: driver entry point %s not found\n", #f);                    \
+            gpk_drv.state = -1;                                                                    \
+        }                                                                                          \
+        gpk_drv.f = (decltype(gpk_drv.f))fp_;                                                      \
+    }
+    GPK_DRV_FNS(GPK_DRV_GET)
+#undef GPK_DRV_GET
+    return gpk_drv.state > 0 ? 0 : -1;
+}
+
+#define GPK_CD(call, label)                                                                        \
+    do {                                                                                           \
+        CUresult gpk_r_ = (call);                                                                  \
+        if (gpk_r_ != CUDA_SUCCESS) {                                                              \
+            const char *gpk_s_ = NULL;                                                             \
+            gpk_drv.cuGetErrorString(gpk_r_, &gpk_s_);                                             \
+            fprintf(stderr, "gpupeak: %s failed: %s (%s:%d)\n", #call, gpk_s_ ? gpk_s_ : "?",     \
+                    __FILE__, __LINE__);                                                           \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static double gpk_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static CUdeviceptr gpk_vmm_base;
+static size_t gpk_vmm_size, gpk_vmm_chunk, gpk_vmm_n;
+static unsigned char *gpk_vmm_mapped; /* per slot: 1 when a chunk is mapped there */
+
+extern "C" void gpk_dev_vmm_free(void)
+{
+    if (!gpk_vmm_base) {
+        free(gpk_vmm_mapped);
+        gpk_vmm_mapped = NULL;
+        return;
+    }
+    (void)cudaDeviceSynchronize(); /* no kernel may still read the range */
+    for (size_t k = 0; k < gpk_vmm_n; k++)
+        if (gpk_vmm_mapped && gpk_vmm_mapped[k])
+            gpk_drv.cuMemUnmap(gpk_vmm_base + k * gpk_vmm_chunk, gpk_vmm_chunk); /* frees the chunk */
+    gpk_drv.cuMemAddressFree(gpk_vmm_base, gpk_vmm_size);
+    free(gpk_vmm_mapped);
+    gpk_vmm_mapped = NULL;
+    gpk_vmm_base = 0;
+    gpk_vmm_size = gpk_vmm_chunk = gpk_vmm_n = 0;
+}
+
+extern "C" int gpk_dev_vmm_alloc(size_t bytes, size_t *chunk_bytes, size_t *mapped_bytes)
+{
+    CUmemAllocationProp prop;
+    CUmemAccessDesc acc;
+    size_t gran = 0, chunk, n, *perm = NULL;
+    int dev = 0;
+    double t0 = 0;
+    unsigned long long x = 0x9e3779b97f4a7c15ull; /* fixed seed: the same shuffle every run */
+    gpk_dev_vmm_free();
+    if (gpk_drv_load())
+        return -1;
+    memset(&prop, 0, sizeof prop);
+    memset(&acc, 0, sizeof acc);
+    GPK_CU(cudaGetDevice(&dev), fail);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = dev;
+    GPK_CD(gpk_drv.cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), fail);
+    if (gran == 0)
+        goto fail;
+    chunk = (((size_t)2 << 20) + gran - 1) / gran * gran; /* at least 2 MB, whole granules */
+    n = bytes / chunk;
+    if (n < 2)
+        goto fail;
+    perm = (size_t *)malloc(n * sizeof *perm);
+    gpk_vmm_mapped = (unsigned char *)calloc(n, 1);
+    if (!perm || !gpk_vmm_mapped)
+        goto fail;
+    for (size_t k = 0; k < n; k++)
+        perm[k] = k;
+    for (size_t k = n - 1; k > 0; k--) { /* Fisher-Yates, xorshift64 */
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const size_t j = (size_t)(x % (k + 1)), t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+    }
+    t0 = gpk_wall();
+    GPK_CD(gpk_drv.cuMemAddressReserve(&gpk_vmm_base, n * chunk, chunk, 0, 0), fail);
+    gpk_vmm_size = n * chunk;
+    gpk_vmm_chunk = chunk;
+    gpk_vmm_n = n;
+    /* chunk i (created i-th) goes to slot perm[i]: neighbouring virtual
+     * chunks are not neighbouring allocations, so nothing can merge them
+     * into one larger translation */
+    for (size_t i = 0; i < n; i++) {
+        CUmemGenericAllocationHandle h;
+        if ((i & 255) == 255 && gpk_wall() - t0 > 30.0) {
+            fprintf(stderr, "gpupeak: mapping %zu chunks took over 30 s; giving up\n", n);
+            goto fail;
+        }
+        GPK_CD(gpk_drv.cuMemCreate(&h, chunk, &prop, 0), fail);
+        CUresult r = gpk_drv.cuMemMap(gpk_vmm_base + perm[i] * chunk, chunk, 0, h, 0);
+        gpk_drv.cuMemRelease(h); /* the mapping keeps the memory until it is unmapped */
+        GPK_CD(r, fail);
+        gpk_vmm_mapped[perm[i]] = 1;
+    }
+    acc.location = prop.location;
+    acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    if (gpk_drv.cuMemSetAccess(gpk_vmm_base, gpk_vmm_size, &acc, 1) != CUDA_SUCCESS)
+        for (size_t k = 0; k < n; k++) /* one call per mapping instead */
+            GPK_CD(gpk_drv.cuMemSetAccess(gpk_vmm_base + k * chunk, chunk, &acc, 1), fail);
+    free(perm);
+    *chunk_bytes = chunk;
+    *mapped_bytes = gpk_vmm_size;
+    return 0;
+fail:
+    free(perm);
+    gpk_dev_vmm_free();
+    return -1;
+}
+
+extern "C" int gpk_dev_vmm_chase(size_t footprint, size_t stride, double *cycles,
+                                 double *clk_mhz)
+{
+    if (!gpk_vmm_base || footprint / stride < 2 || stride < 256 || stride % 256 ||
+        footprint > gpk_vmm_size)
+        return -1;
+    return gpk_tlb_chase_at((char *)gpk_vmm_base, footprint, stride, cycles, clk_mhz);
+}
+
+extern "C" int gpk_dev_probe_vmm(void)
+{
+    size_t chunk = 0, mapped = 0;
+    double cyc = NAN, mhz = NAN;
+    int rc = -1;
+    if (gpk_dev_vmm_alloc((size_t)64 << 20, &chunk, &mapped) == 0)
+        rc = gpk_dev_vmm_chase(mapped, chunk, &cyc, &mhz);
+    gpk_dev_vmm_free();
+    if (rc == 0 && !(cyc > 0 && cyc < 1e6))
+        rc = -1;
+    return rc;
 }
 
 extern "C" int gpk_dev_l2_samples(size_t footprint, int n, uint32_t *cycles, int *smid)

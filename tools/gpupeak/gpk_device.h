@@ -87,10 +87,31 @@ void gpk_dev_tlb_free(void);
  * cudaMemcpy, listed for reference and never taken as the peak). */
 typedef struct gpk_copy_var {
     const char *name;
-    double bytes_per_s;
+    double bytes_per_s; /* NaN when not measured (see why) */
     double clk_mhz;
+    const char *why;    /* NULL when measured; else why not (not run, failed, wrong copy) */
 } gpk_copy_var;
 int gpk_dev_copy_variants(gpk_copy_var *out, int max);
+/* The bulk-copy (cp.async.bulk) variants on small buffers, every byte
+ * checked: 0 when correct.  Meant for a separate probe process. */
+int gpk_dev_probe_bulk(void);
+/* Makes gpk_dev_mem(GPK_M_DRAM_COPY) skip the bulk variants, giving why. */
+void gpk_dev_skip_bulk(const char *why);
+
+/* TLB over memory built from separate physical chunks (cuMemCreate of the
+ * minimum granularity, at least 2 MB, mapped in shuffled order into one
+ * reserved range with cuMemMap/cuMemSetAccess), so no translation covers
+ * more than one chunk.  gpk_dev_vmm_alloc maps bytes (rounded down to whole
+ * chunks; *chunk_bytes: the chunk size) and keeps the range until
+ * gpk_dev_vmm_free(), which unmaps and releases everything; the chase is
+ * gpk_dev_tlb_chase's, over footprint bytes of that range. */
+int gpk_dev_vmm_alloc(size_t bytes, size_t *chunk_bytes, size_t *mapped_bytes);
+int gpk_dev_vmm_chase(size_t footprint, size_t stride, double *cycles, double *clk_mhz);
+void gpk_dev_vmm_free(void);
+/* Free device memory now (cudaMemGetInfo), 0 on error. */
+size_t gpk_dev_free_bytes(void);
+/* A small VMM sweep (64 MB of chunks, one chase) for the probe process. */
+int gpk_dev_probe_vmm(void);
 
 /* n single-load latencies (cycles, timing overhead included) of lines of a
  * footprint already in L2, from one thread on whichever SM runs block 0. */

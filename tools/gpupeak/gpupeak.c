@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gpk_device.h"
 #include "gpk_json.h"
@@ -132,6 +135,14 @@ typedef struct gpk_curve_def {
  * stride-sized block, so each load touches a new page. */
 #define GPK_C_TLB 100
 #define GPK_TLB_MAX (48.0 * 1024 * 1024 * 1024)
+/* The same chase over memory built from separate 2 MB physical chunks
+ * (cuMemCreate/cuMemMap, shuffled), so no translation spans more than one
+ * chunk; footprints up to 16 GB and half the free memory.  Run last in the
+ * full run (after the cross-SM matrix), so a failure there costs nothing
+ * else. */
+#define GPK_C_TLB_VMM 101
+#define GPK_TLB_VMM_MAX (16.0 * 1024 * 1024 * 1024)
+#define GPK_IS_TLB(space) ((space) == GPK_C_TLB || (space) == GPK_C_TLB_VMM)
 
 #define KB 1024.0
 #define MB (1024.0 * 1024.0)
@@ -156,6 +167,7 @@ static const gpk_curve_def gpk_curves[] = {
     {"l1_stride", GPK_C_CA, 1, 1 << 20, gpk_x_stride},
     {"l2_stride", GPK_C_CG, 1, 256 << 20, gpk_x_stride},
     {"tlb_32m", GPK_C_TLB, 0, 32 << 20, NULL},
+    {"tlb_vmm_2m", GPK_C_TLB_VMM, 0, 2 << 20, NULL},
 };
 #define GPK_NCURVE ((int)(sizeof gpk_curves / sizeof gpk_curves[0]))
 #define GPK_MAXPTS 64
@@ -218,8 +230,13 @@ typedef struct gpk_results {
     gpk_curve curve[GPK_NCURVE];
     int curves_done;
     double tlb_buf; /* bytes of the TLB sweep's buffer */
+    /* the VMM TLB sweep: chunk size, bytes mapped, seconds to map, why not */
+    double vmm_chunk, vmm_mapped, vmm_map_s;
+    const char *vmm_why;
+    /* the probe process: non-NULL when the bulk copy / VMM paths are skipped */
+    const char *probe_bulk_why, *probe_vmm_why;
     gpk_assoc_res assoc[GPK_NASSOC];
-    gpk_copy_var copyv[16];
+    gpk_copy_var copyv[24];
     int ncopyv;
     /* L2 near/far */
     int l2nf_done, l2nf_split, l2nf_smid;
@@ -251,6 +268,89 @@ static double gpk_dram_theo(const gpk_devinfo *d)
 }
 
 /* ------------------------------------------------------------ measure ---- */
+
+/* One latency curve: fills r->curve[c] and reads its steps. */
+static void gpk_measure_curve(gpk_results *r, int c, double t0)
+{
+    const gpk_curve_def *d = &gpk_curves[c];
+    gpk_curve *o = &r->curve[c];
+    o->n = 0;
+    if (GPK_IS_TLB(d->space)) {
+        /* cudaMalloc: at most 48 GB and under half the free memory; VMM
+         * chunks: at most 16 GB and half the memory free now */
+        double cap = fmin(GPK_TLB_MAX, 0.5 * (double)r->dev.global_bytes);
+        cap -= fmod(cap, 32.0 * MB);
+        if (d->space == GPK_C_TLB) {
+            r->tlb_buf = cap;
+        } else {
+            size_t chunk = 0, mapped = 0;
+            const double tm = gpk_now();
+            gpk_dev_tlb_free();
+            cap = fmin(GPK_TLB_VMM_MAX, 0.5 * (double)gpk_dev_free_bytes());
+            if (cap < 4 * MB || gpk_dev_vmm_alloc((size_t)cap, &chunk, &mapped) != 0) {
+                r->vmm_why = "could not map the chunks (cuMemCreate/cuMemMap/cuMemSetAccess; "
+                             "see the log)";
+                cap = 0;
+            } else {
+                r->vmm_chunk = (double)chunk;
+                r->vmm_mapped = (double)mapped;
+                r->vmm_map_s = gpk_now() - tm;
+                cap = (double)mapped;
+                fprintf(stderr, "gpupeak: mapped %.0f MB as %zu chunks of %zu KB in %.2f s\n",
+                        cap / MB, mapped / chunk, chunk >> 10, r->vmm_map_s);
+            }
+        }
+        for (int k = 0; k < 200 && o->n < GPK_MAXPTS && cap > 0; k++) {
+            double fp = 4 * MB * pow(2.0, k / 4.0);
+            double cyc, mhz;
+            fp -= fmod(fp, (double)d->fixed);
+            if (fp > cap)
+                fp = cap;
+            if (fp < 2.0 * d->fixed || (o->n && fp <= o->x[o->n - 1]))
+                continue;
+            if ((d->space == GPK_C_TLB
+                     ? gpk_dev_tlb_chase((size_t)fp, d->fixed, (size_t)cap, &cyc, &mhz)
+                     : gpk_dev_vmm_chase((size_t)fp, d->fixed, &cyc, &mhz)) != 0) {
+                if (d->space == GPK_C_TLB_VMM)
+                    r->vmm_why = "a chase over the mapped chunks failed (see the log)";
+                break;
+            }
+            o->x[o->n] = fp;
+            o->y[o->n] = cyc;
+            o->clk[o->n] = mhz;
+            o->n++;
+            if (fp >= cap)
+                break;
+        }
+    }
+    for (int k = 0; d->xs && d->xs[k] > 0 && o->n < GPK_MAXPTS; k++) {
+        size_t fp = d->by_stride ? d->fixed : (size_t)d->xs[k];
+        size_t st = d->by_stride ? (size_t)d->xs[k] : d->fixed;
+        double cyc, mhz;
+        if (fp > r->dev.global_bytes / 3)
+            break; /* leave room; the TLB curve stops where memory does */
+        if (gpk_dev_chase(d->space, fp, st, &cyc, &mhz) != 0)
+            break;
+        o->x[o->n] = d->xs[k];
+        o->y[o->n] = cyc;
+        o->clk[o->n] = mhz;
+        o->n++;
+    }
+    o->nsteps = 0;
+    o->last_lat = NAN;
+    o->sat = NAN;
+    if (d->by_stride) {
+        o->sat = gpk_saturation(o->x, o->y, o->n, 0.9, 0.1);
+    } else if (o->n >= 2) {
+        int k = gpk_steps_find(o->x, o->y, o->n, 0.15, 8, o->steps, GPK_MAXSTEPS,
+                               &o->last_lat);
+        o->nsteps = k < 0 ? 0 : k;
+    }
+    fprintf(stderr, "gpupeak: curve %-16s %d points, %d steps (%.1f s)\n", d->key, o->n,
+            o->nsteps, gpk_now() - t0);
+    if (d->space == GPK_C_TLB_VMM)
+        gpk_dev_vmm_free(); /* unmaps and releases every chunk */
+}
 
 static void gpk_measure(gpk_results *r)
 {
@@ -304,7 +404,7 @@ static void gpk_measure(gpk_results *r)
         o->clk_mhz = m.clk_mhz;
         o->value = bytes / (m.ms * 1e-3);
         if (d->kind == GPK_M_DRAM_COPY)
-            r->ncopyv = gpk_dev_copy_variants(r->copyv, 16);
+            r->ncopyv = gpk_dev_copy_variants(r->copyv, 24);
         o->per_clk_sm = o->value / (m.clk_mhz * 1e6) / sms;
         fprintf(stderr, "gpupeak: %-16s %10.4g B/s    %7.1f B/clk/SM at %4.0f MHz\n", d->key,
                 o->value, o->per_clk_sm, m.clk_mhz);
@@ -328,61 +428,11 @@ static void gpk_measure(gpk_results *r)
         fprintf(stderr, "gpupeak: latency %-14s %8.2f cycles %8.2f ns at %4.0f MHz\n",
                 gpk_lats[i].key, o->cycles, o->ns, m.clk_mhz);
     }
-    /* curves */
+    /* curves (the VMM TLB sweep comes last, below) */
     t0 = gpk_now();
-    for (int c = 0; c < GPK_NCURVE; c++) {
-        const gpk_curve_def *d = &gpk_curves[c];
-        gpk_curve *o = &r->curve[c];
-        o->n = 0;
-        if (d->space == GPK_C_TLB) {
-            /* at most 48 GB and under half the free memory */
-            double cap = fmin(GPK_TLB_MAX, 0.5 * (double)r->dev.global_bytes);
-            cap -= fmod(cap, 32.0 * MB);
-            r->tlb_buf = cap;
-            for (int k = 0; k < 200 && o->n < GPK_MAXPTS; k++) {
-                double fp = 4 * MB * pow(2.0, k / 4.0);
-                double cyc, mhz;
-                fp -= fmod(fp, (double)d->fixed);
-                if (fp > cap)
-                    fp = cap;
-                if (fp < 2.0 * d->fixed || (o->n && fp <= o->x[o->n - 1]))
-                    continue;
-                if (gpk_dev_tlb_chase((size_t)fp, d->fixed, (size_t)cap, &cyc, &mhz) != 0)
-                    break;
-                o->x[o->n] = fp;
-                o->y[o->n] = cyc;
-                o->clk[o->n] = mhz;
-                o->n++;
-                if (fp >= cap)
-                    break;
-            }
-        }
-        for (int k = 0; d->xs && d->xs[k] > 0 && o->n < GPK_MAXPTS; k++) {
-            size_t fp = d->by_stride ? d->fixed : (size_t)d->xs[k];
-            size_t st = d->by_stride ? (size_t)d->xs[k] : d->fixed;
-            double cyc, mhz;
-            if (fp > r->dev.global_bytes / 3)
-                break; /* leave room; the TLB curve stops where memory does */
-            if (gpk_dev_chase(d->space, fp, st, &cyc, &mhz) != 0)
-                break;
-            o->x[o->n] = d->xs[k];
-            o->y[o->n] = cyc;
-            o->clk[o->n] = mhz;
-            o->n++;
-        }
-        o->nsteps = 0;
-        o->last_lat = NAN;
-        o->sat = NAN;
-        if (d->by_stride) {
-            o->sat = gpk_saturation(o->x, o->y, o->n, 0.9, 0.1);
-        } else if (o->n >= 2) {
-            int k = gpk_steps_find(o->x, o->y, o->n, 0.15, 8, o->steps, GPK_MAXSTEPS,
-                                   &o->last_lat);
-            o->nsteps = k < 0 ? 0 : k;
-        }
-        fprintf(stderr, "gpupeak: curve %-16s %d points, %d steps (%.1f s)\n", d->key, o->n,
-                o->nsteps, gpk_now() - t0);
-    }
+    for (int c = 0; c < GPK_NCURVE; c++)
+        if (gpk_curves[c].space != GPK_C_TLB_VMM)
+            gpk_measure_curve(r, c, t0);
     gpk_dev_tlb_free();
     r->curves_done = 1;
     /* associativity: m lines spaced by a stride (Wong et al.) */
@@ -448,6 +498,16 @@ static void gpk_measure(gpk_results *r)
     }
     fprintf(stderr, "gpupeak: cross-SM matrix %d SMs, %d pairs (%.1f s)\n", r->xsm_n,
             r->xsm_done, gpk_now() - t0);
+    /* last: the TLB over separately mapped 2 MB chunks */
+    t0 = gpk_now();
+    for (int c = 0; c < GPK_NCURVE; c++) {
+        if (gpk_curves[c].space != GPK_C_TLB_VMM)
+            continue;
+        if (r->probe_vmm_why)
+            r->vmm_why = r->probe_vmm_why;
+        else
+            gpk_measure_curve(r, c, t0);
+    }
 }
 
 static void gpk_median_clock(gpk_results *r)
@@ -562,6 +622,8 @@ static int gpk_write_json(const gpk_results *r, const char *path)
         gpk_json_num(&j, "pct_of_theoretical",
                      100.0 * r->copyv[i].bytes_per_s / gpk_dram_theo(&r->dev));
         gpk_json_num(&j, "clock_mhz", r->copyv[i].clk_mhz);
+        if (r->copyv[i].why)
+            gpk_json_str(&j, "why", r->copyv[i].why);
         gpk_json_obj_end(&j);
     }
     gpk_json_arr_end(&j);
@@ -626,9 +688,21 @@ static int gpk_write_json(const gpk_results *r, const char *path)
         gpk_json_num(&j, "buffer_bytes", r->tlb_buf);
         for (int c = 0; c < GPK_NCURVE; c++) {
             const gpk_curve *t = &r->curve[c];
-            if (gpk_curves[c].space != GPK_C_TLB)
+            if (!GPK_IS_TLB(gpk_curves[c].space))
                 continue;
             gpk_json_obj_begin(&j, gpk_curves[c].key);
+            if (gpk_curves[c].space == GPK_C_TLB_VMM) {
+                gpk_json_str(&j, "method",
+                             "the same chase over memory mapped from separate physical chunks "
+                             "(cuMemCreate of the minimum granularity, at least 2 MB, mapped in "
+                             "shuffled order by cuMemMap into one cuMemAddressReserve range), "
+                             "so no translation covers more than one chunk");
+                gpk_json_num(&j, "chunk_bytes", r->vmm_chunk > 0 ? r->vmm_chunk : NAN);
+                gpk_json_num(&j, "mapped_bytes", r->vmm_mapped > 0 ? r->vmm_mapped : NAN);
+                gpk_json_num(&j, "map_seconds", r->vmm_mapped > 0 ? r->vmm_map_s : NAN);
+                if (r->vmm_why || t->n == 0)
+                    gpk_json_str(&j, "why", r->vmm_why ? r->vmm_why : gpk_why(-1));
+            }
             gpk_json_num(&j, "stride_bytes", (double)gpk_curves[c].fixed);
             gpk_json_num(&j, "largest_footprint_bytes", t->n ? t->x[t->n - 1] : NAN);
             /* level k: reach = the last footprint before the k-th climb; the
@@ -776,10 +850,16 @@ static void gpk_write_table(const gpk_results *r, FILE *f)
     if (r->ncopyv) {
         fprintf(f, "  dram_copy variants (GB/s, %% of theory):");
         for (int i = 0; i < r->ncopyv; i++)
-            fprintf(f, "%s %s %.0f (%.1f)", i % 3 ? "," : "\n   ", r->copyv[i].name,
-                    r->copyv[i].bytes_per_s / 1e9,
-                    100 * r->copyv[i].bytes_per_s / gpk_dram_theo(&r->dev));
+            if (!r->copyv[i].why)
+                fprintf(f, "%s %s %.0f (%.1f)", i % 3 ? "," : "\n   ", r->copyv[i].name,
+                        r->copyv[i].bytes_per_s / 1e9,
+                        100 * r->copyv[i].bytes_per_s / gpk_dram_theo(&r->dev));
+            else
+                fprintf(f, "%s %s n/a", i % 3 ? "," : "\n   ", r->copyv[i].name);
         fputc('\n', f);
+        for (int i = 0; i < r->ncopyv; i++)
+            if (r->copyv[i].why)
+                fprintf(f, "    %s: %s\n", r->copyv[i].name, r->copyv[i].why);
     }
     if (r->quick)
         return;
@@ -818,9 +898,14 @@ static void gpk_write_table(const gpk_results *r, FILE *f)
                 fprintf(f, " [%.0f cyc up to %s -> %.0f cyc from %s]", o->steps[k].lat_below, a,
                         o->steps[k].lat_above, b);
             }
-            if (gpk_curves[c2].space == GPK_C_TLB && o->n) {
+            if (gpk_curves[c2].space == GPK_C_TLB_VMM && o->n == 0) {
+                fprintf(f, " n/a: %s\n", r->vmm_why ? r->vmm_why : gpk_why(-1));
+                continue;
+            }
+            if (GPK_IS_TLB(gpk_curves[c2].space) && o->n) {
                 gpk_bytes(a, sizeof a, o->x[o->n - 1]);
-                fprintf(f, " (stride %d MB, to %s)", (int)(gpk_curves[c2].fixed >> 20), a);
+                fprintf(f, " (stride %d MB, to %s%s)", (int)(gpk_curves[c2].fixed >> 20), a,
+                        gpk_curves[c2].space == GPK_C_TLB_VMM ? ", separate chunks" : "");
             }
             fprintf(f, " last plateau %.0f cyc\n", o->last_lat);
         }
@@ -953,6 +1038,75 @@ static int gpk_write_plots(const gpk_results *r, const char *dir)
     return rc;
 }
 
+/* The probes: a child process (forked while this process has not touched
+ * CUDA) runs one risky path on small buffers, every byte checked: the
+ * bulk-copy variants (2 x 64 MB), or a small VMM sweep (64 MB of separately
+ * mapped chunks).  A fault there (a sticky CUDA error), a hang (killed after
+ * 30 s) or a wrong copy costs only the child; the main run then skips that
+ * path and says why.  Returns NULL when the path works. */
+static const char *gpk_probe_one(int vmm)
+{
+    const double limit = 30.0, t0 = gpk_now();
+    const char *what = vmm ? "VMM" : "bulk-copy";
+    int st = 0, done = 0;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return "fork() for the probe process failed";
+    if (pid == 0) {
+        gpk_devinfo d;
+        int code = 2;
+        alarm((unsigned)limit + 5); /* in case the parent is gone */
+        if (gpk_dev_open(&d) == 0) {
+            code = (vmm ? gpk_dev_probe_vmm() : gpk_dev_probe_bulk()) != 0;
+            gpk_dev_close();
+        }
+        _exit(code);
+    }
+    while (gpk_now() - t0 < limit) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) {
+            done = 1;
+            break;
+        }
+        if (w < 0)
+            break;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (!done) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+    }
+    fprintf(stderr, "gpupeak: %s probe: %s (%.1f s)\n", what,
+            !done ? "did not finish in 30 s; killed"
+                  : !WIFEXITED(st) ? "crashed"
+                                   : WEXITSTATUS(st) == 0 ? "ok"
+                                                          : WEXITSTATUS(st) == 1 ? "failed"
+                                                                                 : "no device",
+            gpk_now() - t0);
+    if (!done)
+        return vmm ? "the VMM probe process hung (killed after 30 s)"
+                   : "the bulk-copy probe process hung (killed after 30 s)";
+    if (!WIFEXITED(st))
+        return vmm ? "the VMM probe process crashed (see the log)"
+                   : "the bulk-copy probe process crashed (see the log)";
+    if (WEXITSTATUS(st) != 0)
+        return vmm ? "the VMM probe (64 MB of separately mapped 2 MB chunks, one chase) failed "
+                     "(see the log)"
+                   : "the bulk-copy probe (2 x 64 MB, every byte checked) failed or found a "
+                     "wrong copy (see the log)";
+    return NULL;
+}
+
+static void gpk_probe(gpk_results *r)
+{
+    r->probe_bulk_why = gpk_probe_one(0);
+    if (!r->quick)
+        r->probe_vmm_why = gpk_probe_one(1);
+}
+
 static void gpk_usage(FILE *f)
 {
     fprintf(f, "usage: gpupeak [--quick] [--out DIR]\n"
@@ -985,8 +1139,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpupeak: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
+    gpk_probe(&r); /* before this process touches CUDA */
     if (gpk_dev_open(&r.dev) != 0)
         return 1;
+    if (r.probe_bulk_why)
+        gpk_dev_skip_bulk(r.probe_bulk_why);
     fprintf(stderr, "gpupeak: %s, %d SMs, cc %d.%d (%s run)\n", r.dev.name, r.dev.sm_count,
             r.dev.cc_major, r.dev.cc_minor, r.quick ? "quick" : "full");
     gpk_measure(&r);
