@@ -1099,7 +1099,15 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
         abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
     }
     /* the snapshot's memory goes back to the program between launches */
+    double tfree = gp_now_s();
     gp_snapshot_free(&ls->cs->replay.snap);
+    gp_debug("launch %llu %s: %.1f ms in all: snapshot %.1f, SASS pass %.1f, profiler set-up %.1f, "
+             "first passes %.1f, L2 flush %.1f, start %.1f, decode %.1f, snapshot free %.1f",
+             (unsigned long long)ls->launch_id, ls->kernel->name->demangled, ls->rs.ms,
+             ls->rs.t_snapshot * 1e3, ls->rs.t_sass * 1e3, ls->rs.t_begin * 1e3,
+             ls->rs.t_passes * 1e3, ls->rs.t_flush * 1e3, ls->rs.t_start * 1e3,
+             ls->rs.t_finish * 1e3,
+             (gp_now_s() - tfree) * 1e3);
     gp_callbacks_tracing(1);
     pthread_mutex_lock(&gp.state_lock);
     /* no activity record exists for this launch: account for it here */

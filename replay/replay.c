@@ -215,6 +215,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         return 0;
     }
 
+    double t = gp_now_s();
     if (hw + (sass ? 1 : 0) > 1) {
         if (gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
                              o->reserve_bytes, err, sizeof(err)) == 0) {
@@ -231,12 +232,15 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         }
     }
     st->sass_dropped = o->want_sass && !sass;
+    st->t_snapshot = gp_now_s() - t;
 
     if (sass && hw > 0) { /* the SASS pass first, then the hardware passes */
+        t = gp_now_s();
         if (sass_own_pass(rc, e, st) != 0)
             return abort_pass(rc, st);
         if (restore(rc, st) != 0)
             return -1;
+        st->t_sass = gp_now_s() - t;
     }
     if (hw == 0) { /* SASS metrics only: that pass wraps the program's launch */
         if (gp_sass_begin(rc->ctx, err, sizeof(err)) != 0)
@@ -244,8 +248,11 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         st->sass_open = 1;
         return 0;
     }
+    t = gp_now_s();
     if (gp_rp_begin(rc->rp, st->set, err, sizeof(err)) != 0)
         return fail(st, "configuring the range profiler", err);
+    st->t_begin = gp_now_s() - t;
+    t = gp_now_s();
     for (size_t p = 1; p < hw; p++) {
         int all = 0;
         if (own_pass(rc, e, o, st, &all) != 0)
@@ -258,9 +265,14 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         }
     }
     /* The last hardware pass wraps the program's own launch. */
+    st->t_passes = gp_now_s() - t;
+    t = gp_now_s();
     st->flushed |= flush_l2(rc, o);
+    st->t_flush = gp_now_s() - t;
+    t = gp_now_s();
     if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
         return fail(st, "starting the last pass", err);
+    st->t_start = gp_now_s() - t;
     st->open = 1;
     return 0;
 }
@@ -321,10 +333,12 @@ int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_s
         if (restore(rc, st) != 0 || own_pass(rc, e, o, st, &all) != 0)
             goto out;
     }
+    double tf = gp_now_s();
     if (gp_rp_finish(rc->rp, values, err, sizeof(err)) != 0) {
         fail(st, "decoding the counters", err);
         goto out;
     }
+    st->t_finish = gp_now_s() - tf;
     rc_ = 0;
 out:
     st->ms = (gp_now_s() - st->start_s) * 1e3;

@@ -62,6 +62,7 @@ typedef struct gp_replay_state {
     int snapshot_failed;
     uint64_t bytes_saved, bytes_restored;
     double start_s, ms;
+    double t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start, t_finish; /* seconds (debug log) */
     int flushed;
     int open;           /* the last pass is open around the program's launch */
     int done;           /* all passes ran before the program's launch */

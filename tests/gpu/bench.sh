@@ -11,7 +11,7 @@ REPEAT=${REPEAT:-20}
 mkdir -p "$OUT"
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
-launches=$((REPEAT * 3))
+launches=$((REPEAT * 4))   # known_work launches 4 kernels per repeat
 
 t0=$(now); $G/known_work $REPEAT >/dev/null; t1=$(now)
 plain=$(calc "$t1 - $t0")
@@ -22,10 +22,10 @@ passes=$(grep -o '"passes":[0-9]*' "$OUT/bench.jsonl" | sort | uniq -c | tr '\n'
 METRICS=$(python3 -c "import json;r=[json.loads(l) for l in open('$OUT/bench.jsonl')];print(','.join(m for m in [x for x in r if x['type']=='launch'][0]['metrics'] if not m.endswith('peak_sustained')))")
 t0=$(now); ncu --clock-control none --cache-control all --metrics "$METRICS" $G/known_work $REPEAT >"$OUT/bench.ncu.log" 2>&1; t1=$(now)
 nc=$(calc "$t1 - $t0")
-ncp=$(grep -c '^  [a-z_]*(' "$OUT/bench.ncu.log")
+ncp=$(grep -c '^  [a-z_]*(' "$OUT/bench.ncu.log")   # kernel reports ncu wrote
 echo "bench: plain run $plain s; $launches launches"
 echo "bench: gpuprof $gp s, $prof launches profiled ($passes): $(calc "($gp - $plain) * 1000 / $prof") ms per profiled launch"
-echo "bench: ncu     $nc s, $ncp kernel reports: $(calc "($nc - $plain) * 1000 / $launches") ms per profiled launch"
+echo "bench: ncu     $nc s, $ncp kernel reports: $(calc "($nc - $plain) * 1000 / $ncp") ms per profiled launch"
 grep 'the profiler added' "$OUT/bench.err"
 
 # Launch cost: 5 rounds of the four variants, interleaved; medians.
