@@ -8,6 +8,7 @@
 #include "preload/callbacks.h"
 
 #include <cupti.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,88 +206,62 @@ static void on_free_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
 }
 
+/* Where the 1D copies and memsets keep their destination and size: one row
+ * per driver entry point (the per-thread-stream variants share the struct). */
+#define W(cb, type, dst, count, unit)                                                              \
+    {CUPTI_DRIVER_TRACE_CBID_##cb, offsetof(type, dst), offsetof(type, count), unit}
+static const struct {
+    CUpti_CallbackId cbid;
+    size_t dst, count;
+    unsigned unit; /* bytes per counted element */
+} write_shapes[] = {
+    W(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2_params, dstDevice, ByteCount, 1),
+    W(cuMemcpy, cuMemcpy_params, dst, ByteCount, 1),
+    W(cuMemcpy_ptds, cuMemcpy_params, dst, ByteCount, 1),
+    W(cuMemcpyAsync, cuMemcpyAsync_params, dst, ByteCount, 1),
+    W(cuMemcpyAsync_ptsz, cuMemcpyAsync_params, dst, ByteCount, 1),
+    W(cuMemsetD8_v2, cuMemsetD8_v2_params, dstDevice, N, 1),
+    W(cuMemsetD8_v2_ptds, cuMemsetD8_v2_params, dstDevice, N, 1),
+    W(cuMemsetD8Async, cuMemsetD8Async_params, dstDevice, N, 1),
+    W(cuMemsetD8Async_ptsz, cuMemsetD8Async_params, dstDevice, N, 1),
+    W(cuMemsetD32_v2, cuMemsetD32_v2_params, dstDevice, N, 4),
+    W(cuMemsetD32_v2_ptds, cuMemsetD32_v2_params, dstDevice, N, 4),
+    W(cuMemsetD32Async, cuMemsetD32Async_params, dstDevice, N, 4),
+    W(cuMemsetD32Async_ptsz, cuMemsetD32Async_params, dstDevice, N, 4),
+};
+#undef W
+
 /* Records where the program's copies and memsets wrote. */
 static void on_write_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    const void *a = cb->functionParams;
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds: {
-        const cuMemcpyHtoD_v2_params *p = a;
-        gp_core_mem_write(p->dstDevice, p->ByteCount);
-        break;
+    const char *a = cb->functionParams;
+    for (size_t i = 0; i < sizeof(write_shapes) / sizeof(write_shapes[0]); i++) {
+        if (write_shapes[i].cbid != cbid)
+            continue;
+        CUdeviceptr dst;
+        size_t count;
+        memcpy(&dst, a + write_shapes[i].dst, sizeof(dst));
+        memcpy(&count, a + write_shapes[i].count, sizeof(count));
+        gp_core_mem_write(dst, (uint64_t)count * write_shapes[i].unit);
+        return;
     }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz: {
-        const cuMemcpyHtoDAsync_v2_params *p = a;
-        gp_core_mem_write(p->dstDevice, p->ByteCount);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds: {
-        const cuMemcpyDtoD_v2_params *p = a;
-        gp_core_mem_write(p->dstDevice, p->ByteCount);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz: {
-        const cuMemcpyDtoDAsync_v2_params *p = a;
-        gp_core_mem_write(p->dstDevice, p->ByteCount);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds: {
-        const cuMemcpy_params *p = a;
-        gp_core_mem_write(p->dst, p->ByteCount);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz: {
-        const cuMemcpyAsync_params *p = a;
-        gp_core_mem_write(p->dst, p->ByteCount);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds: {
-        const cuMemsetD8_v2_params *p = a;
-        gp_core_mem_write(p->dstDevice, p->N);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz: {
-        const cuMemsetD8Async_params *p = a;
-        gp_core_mem_write(p->dstDevice, p->N);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds: {
-        const cuMemsetD32_v2_params *p = a;
-        gp_core_mem_write(p->dstDevice, 4 * (uint64_t)p->N);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz: {
-        const cuMemsetD32Async_params *p = a;
-        gp_core_mem_write(p->dstDevice, 4 * (uint64_t)p->N);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds: {
-        const CUDA_MEMCPY2D *c = ((const cuMemcpy2D_v2_params *)a)->pCopy;
-        if (c && c->dstMemoryType != CU_MEMORYTYPE_HOST)
-            gp_core_mem_write(c->dstDevice, (uint64_t)c->dstPitch * c->Height);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz: {
-        const CUDA_MEMCPY2D *c = ((const cuMemcpy2DAsync_v2_params *)a)->pCopy;
-        if (c && c->dstMemoryType != CU_MEMORYTYPE_HOST)
-            gp_core_mem_write(c->dstDevice, (uint64_t)c->dstPitch * c->Height);
-        break;
-    }
-    default:
-        break; /* other shapes (3D, arrays, peer, batches): counted only */
-    }
+    const CUDA_MEMCPY2D *c = NULL; /* 2D copies describe the destination in a struct */
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2 ||
+        cbid == CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds)
+        c = ((const cuMemcpy2D_v2_params *)(const void *)a)->pCopy;
+    else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2 ||
+             cbid == CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz)
+        c = ((const cuMemcpy2DAsync_v2_params *)(const void *)a)->pCopy;
+    if (c && c->dstMemoryType != CU_MEMORYTYPE_HOST)
+        gp_core_mem_write(c->dstDevice, (uint64_t)c->dstPitch * c->Height);
+    /* other shapes (3D, arrays, peer, batches): counted only */
 }
 
 /* ---- dispatch ------------------------------------------------------------ */

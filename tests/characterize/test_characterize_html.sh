@@ -25,14 +25,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-render() {
-    prof=$(mktemp -d "$tmp/prof.XXXXXX")
-    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$prof" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
-        --dump-dom "file://$1" >"$tmp/dom.html" 2>"$tmp/chrome.log"
-    grep 'CONSOLE' "$tmp/chrome.log" >"$tmp/console.log" || true
-}
+. tests/lib/chromium.sh
 attr() { sed -n "s/.*<body[^>]* $1=\"\([^\"]*\)\".*/\1/p" "$tmp/dom.html" | head -n 1; }
 
 # 1. the detector

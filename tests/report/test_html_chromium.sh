@@ -23,16 +23,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# render FILE: writes $tmp/dom.html and $tmp/console.log
-render() {
-    prof=$(mktemp -d "$tmp/prof.XXXXXX")
-    timeout 90 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$prof" --enable-logging=stderr --v=0 --virtual-time-budget=3000 \
-        --dump-dom "file://$1" >"$tmp/dom.html" 2>"$tmp/chrome.log"
-    # console messages of the page: "CONSOLE(line)] message"; errors say Uncaught/Error
-    grep 'CONSOLE' "$tmp/chrome.log" >"$tmp/console.log" || true
-}
+. tests/lib/chromium.sh
 
 # 1. the detector: a page with a script error must be caught
 printf '<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>\n' \

@@ -1,5 +1,6 @@
 /* gpk_json.c - see gpk_json.h. */
 #include "gpk_json.h"
+#include "util/textio.h"
 
 #include <math.h>
 
@@ -9,26 +10,6 @@ void gpk_json_init(gpk_json *j, FILE *f)
     j->depth = 0;
     j->count[0] = 0;
     j->err = 0;
-}
-
-static void gpk_json_escape(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
 }
 
 /* Comma, newline, indentation and key before a value. */
@@ -42,7 +23,7 @@ static void gpk_json_pre(gpk_json *j, const char *key)
             fputs("  ", j->f);
     }
     if (key) {
-        gpk_json_escape(j->f, key);
+        gp_text_json_string(j->f, key);
         fputs(": ", j->f);
     }
 }
@@ -97,10 +78,7 @@ void gpk_json_int(gpk_json *j, const char *key, long long v)
 void gpk_json_str(gpk_json *j, const char *key, const char *v)
 {
     gpk_json_pre(j, key);
-    if (v)
-        gpk_json_escape(j->f, v);
-    else
-        fputs("null", j->f);
+    gp_text_json_string(j->f, v); /* NULL: null */
 }
 
 void gpk_json_bool(gpk_json *j, const char *key, int v)

@@ -5,7 +5,7 @@
 GPK_DIR   := tools/gpupeak
 GPK_OUT   := $(BUILD)/gpupeak
 GPK_COBJS := $(BUILD)/$(GPK_DIR)/gpupeak.o $(BUILD)/$(GPK_DIR)/gpk_json.o \
-             $(BUILD)/$(GPK_DIR)/gpk_steps.o $(BUILD)/$(GPK_DIR)/gpk_svg.o
+             $(BUILD)/$(GPK_DIR)/gpk_steps.o $(BUILD)/$(GPK_DIR)/gpk_svg.o $(BUILD)/util/textio.o
 GPK_CUOBJS := $(GPK_OUT)/gpk_device.o $(GPK_OUT)/gpk_wgmma.o
 GPK_NVCCFLAGS := -lineinfo -Xptxas -warn-spills
 
@@ -32,7 +32,7 @@ $(BUILD)/tests/gpupeak/%.o: CPPFLAGS += -I$(GPK_DIR) -Itests/unit \
 $(GPK_OUT)/test_gpupeak_steps: $(BUILD)/tests/gpupeak/test_steps.o $(BUILD)/$(GPK_DIR)/gpk_steps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
-$(GPK_OUT)/test_gpupeak_json: $(BUILD)/tests/gpupeak/test_json.o $(BUILD)/$(GPK_DIR)/gpk_json.o
+$(GPK_OUT)/test_gpupeak_json: $(BUILD)/tests/gpupeak/test_json.o $(BUILD)/$(GPK_DIR)/gpk_json.o $(BUILD)/util/textio.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 $(GPK_OUT)/test_gpupeak_svg: $(BUILD)/tests/gpupeak/test_svg.o $(BUILD)/$(GPK_DIR)/gpk_svg.o
