@@ -26,6 +26,8 @@ TEST_SCRIPTS :=
 CLEAN_FILES  :=
 
 .PHONY: all test gpu-test demo clean format check-deps
+# keep intermediate objects (no 'rm' after the test total, faster rebuilds)
+.SECONDARY:
 all: check-deps real-all
 
 # Every fragment in the tree.
