@@ -2,6 +2,7 @@
 #include "preload/config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,8 @@ static void bad_value(struct parse_state *st, const char *var, const char *val, 
     st->bad++;
     if (!st->err || st->used >= st->errlen)
         return;
-    int n = snprintf(st->err + st->used, st->errlen - st->used, "%s%s='%s' is not valid: ",
-                     st->used ? "\n" : "", var, val);
+    int n = snprintf(st->err + st->used, st->errlen - st->used,
+                     "%s%s='%s' is not valid: ", st->used ? "\n" : "", var, val);
     if (n < 0)
         return;
     st->used += (size_t)n;
@@ -42,8 +43,8 @@ static void bad_value(struct parse_state *st, const char *var, const char *val, 
         st->used = st->errlen;
 }
 
-static void parse_long(struct parse_state *st, gp_env_lookup env, const char *var, long min,
-                       long *out)
+static void parse_long_in(struct parse_state *st, gp_env_lookup env, const char *var, long min,
+                          long max, long *out)
 {
     const char *v = env(var);
     if (!v)
@@ -51,11 +52,20 @@ static void parse_long(struct parse_state *st, gp_env_lookup env, const char *va
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (errno || end == v || *end != '\0' || x < min) {
-        bad_value(st, var, v, "expected a whole number >= %ld", min);
+    if (errno || end == v || *end != '\0' || x < min || x > max) {
+        if (max == LONG_MAX)
+            bad_value(st, var, v, "expected a whole number >= %ld", min);
+        else
+            bad_value(st, var, v, "expected a whole number from %ld to %ld", min, max);
         return;
     }
     *out = x;
+}
+
+static void parse_long(struct parse_state *st, gp_env_lookup env, const char *var, long min,
+                       long *out)
+{
+    parse_long_in(st, env, var, min, LONG_MAX, out);
 }
 
 /* Matches v against names[i]; returns the index or -1. */
@@ -204,6 +214,7 @@ static void set_defaults(gp_config *cfg)
     cfg->flush_caches = 1;
     cfg->summary = 1;
     cfg->crosscheck = 1;
+    cfg->batch = GP_BATCH_DEFAULT;
 }
 
 int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
@@ -249,6 +260,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);
+    parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
     return st.bad;
 }
 

@@ -11,6 +11,9 @@ enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NON
 enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI };
 
 #define GP_MAX_METRICS 256
+/* GPUPROF_BATCH: default and largest number of launches in one range-profiler batch */
+#define GP_BATCH_DEFAULT 32
+#define GP_BATCH_MAX 256
 
 typedef struct gp_config {
     int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */
@@ -29,6 +32,7 @@ typedef struct gp_config {
     int log_level;              /* GPUPROF_LOG_LEVEL */
     char log_file[1024];        /* GPUPROF_LOG_FILE, "" = stderr */
     long reserve_mb;            /* GPUPROF_SNAPSHOT_RESERVE_MB */
+    long batch;                 /* GPUPROF_BATCH: launches whose counters are decoded together */
     int snapshot_where;         /* GPUPROF_SNAPSHOT */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL */
     int summary;                /* GPUPROF_SUMMARY */

@@ -19,13 +19,14 @@
 #include <unistd.h>
 
 #include "metrics/report_api.h"
-#include "preload/config.h"
 #include "preload/callbacks.h"
+#include "preload/config.h"
 #include "preload/cubin.h"
 #include "preload/filter.h"
 #include "preload/names.h"
 #include "preload/output.h"
 #include "preload/record.h"
+#include "preload/sass_derive.h"
 #include "preload/summary.h"
 #include "replay/alloc_track.h"
 #include "replay/cupti_host.h"
@@ -34,7 +35,6 @@
 #include "replay/replay.h"
 #include "replay/sass_metrics.h"
 #include "replay/worker.h"
-#include "preload/sass_derive.h"
 #include "util/gp_uthash.h"
 #include "util/log.h"
 #include "util/strutil.h"
@@ -83,13 +83,16 @@ typedef struct code_entry { /* a kernel's machine code, for opcode lookups */
 typedef struct ctx_state {
     CUcontext ctx;
     int device;
-    int unusable;         /* counters cannot be read in this context */
+    int unusable; /* counters cannot be read in this context */
     char why[600];
     gp_replay_ctx replay;
     gp_device_facts facts;
     int facts_written;
-    int sass_ok;          /* the SASS pass can run here */
+    int sass_ok; /* the SASS pass can run here */
     char sass_why[300];
+    int batching; /* counters of one-pass sets are decoded in batches */
+    struct launch_state *pending, **pending_tail; /* launches waiting for the open batch */
+    size_t n_pending;
     UT_hash_handle hh;
 } ctx_state;
 
@@ -101,6 +104,11 @@ typedef struct launch_state { /* a profiled launch between enter and exit */
     gp_range *ranges;
     uint64_t launch_id;
     char range_name[32];
+    /* kept after exit while the launch waits for its batch's counters */
+    gp_launch_event ev; /* params/extra are not valid then */
+    uint64_t stream_id;
+    double *values; /* n_metrics + 1; the SASS-derived ones filled */
+    struct launch_state *next;
 } launch_state;
 
 /* What a slot holds between enter and exit. */
@@ -108,9 +116,9 @@ enum { SLOT_NONE = 0, SLOT_SHARED = 1 };
 
 static struct {
     gp_config cfg;
-    int active;          /* configuration valid, driver loaded */
+    int active; /* configuration valid, driver loaded */
     int cuda_ready;
-    int counters_off;    /* counters unreadable for the whole process */
+    int counters_off; /* counters unreadable for the whole process */
     int n_config_errors;
     char config_errors[2048];
     int profiler_started;
@@ -124,16 +132,17 @@ static struct {
     module_entry *modules;
     ctx_state *contexts;
     gp_filter_state filter;
+    atomic_int open_batches; /* contexts whose range profiler is started */
     /* metrics */
     const char **metric_names;
     const char **metric_units;
     size_t n_metrics;
     int metrics_checked;
-    int has_sass;        /* the set holds SASS-instrumented metrics */
+    int has_sass;          /* the set holds SASS-instrumented metrics */
     const char **hw_names; /* the hardware subset, for the range profiler */
     size_t *hw_index;      /* its positions in metric_names */
     size_t n_hw;
-    code_entry *code;      /* machine code of every loaded kernel, by name */
+    code_entry *code; /* machine code of every loaded kernel, by name */
     /* globals of loaded modules (names from every cubin) */
     gp_cubin_global *globals;
     int n_globals, cap_globals;
@@ -148,11 +157,19 @@ static struct {
 } gp;
 
 static __thread int t_in_profiler; /* the profiler's own driver calls */
-static __thread int t_api_depth;   /* tracked API calls nested on this thread */
+static void batch_close(ctx_state *cs);
+static void batch_close_all(void);
+static __thread int t_api_depth; /* tracked API calls nested on this thread */
 static atomic_uint_fast64_t launch_seq;
 
-int gp_core_in_profiler(void) { return t_in_profiler || gp_worker_self; }
-int gp_core_crosscheck(void) { return gp.cfg.crosscheck; }
+int gp_core_in_profiler(void)
+{
+    return t_in_profiler || gp_worker_self;
+}
+int gp_core_crosscheck(void)
+{
+    return gp.cfg.crosscheck;
+}
 
 /* ---- metric list ------------------------------------------------------- */
 
@@ -201,8 +218,7 @@ static int build_metric_list(void)
         return -1;
     for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
         int is_default = strcmp(known_counters[i].set, "default") == 0;
-        if ((is_default && !gp.cfg.metrics_replace) ||
-            (!is_default && gp.cfg.metrics_extended))
+        if ((is_default && !gp.cfg.metrics_replace) || (!is_default && gp.cfg.metrics_extended))
             metric_add(known_counters[i].name);
     }
     for (size_t i = 0; i < gp.cfg.n_metrics; i++)
@@ -227,12 +243,12 @@ static void check_metric_names(const char *chip)
             if (!gp_sass_derivable(name)) {
                 gp_error("GPUPROF_METRICS: '%s' is an instrumented (SASS) metric that gpuprof "
                          "cannot collect; it is left out (see docs/user-guide.md for the SASS "
-                         "metrics it derives)", name);
+                         "metrics it derives)",
+                         name);
                 continue;
             }
         } else if (gp_host_check_names(chip, &name, 1, err, sizeof(err)) != 0) {
-            gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected",
-                     err);
+            gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected", err);
             continue;
         }
         gp.metric_names[keep] = gp.metric_names[i];
@@ -254,7 +270,10 @@ static void check_metric_names(const char *chip)
 
 /* ---- start-up and shutdown ------------------------------------------------ */
 
-static const char *env_lookup(const char *name) { return getenv(name); }
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
 
 int gp_core_init(void)
 {
@@ -264,8 +283,10 @@ int gp_core_init(void)
     if (gp.cfg.log_file[0]) {
         sink = fopen(gp.cfg.log_file, "a");
         if (!sink)
-            fprintf(stderr, "[gpuprof %d] error: GPUPROF_LOG_FILE='%s' cannot be opened; "
-                            "logging to stderr\n", (int)getpid(), gp.cfg.log_file);
+            fprintf(stderr,
+                    "[gpuprof %d] error: GPUPROF_LOG_FILE='%s' cannot be opened; "
+                    "logging to stderr\n",
+                    (int)getpid(), gp.cfg.log_file);
     }
     gp_log_setup(gp.cfg.log_level, sink);
     if (bad) {
@@ -330,8 +351,8 @@ static void open_outputs(void)
         return;
     gp.outputs_opened = 1;
     char path[1200];
-    if (gp_expand_path(gp.cfg.output, (long)getpid(), gp.host, gp.out_base,
-                       sizeof(gp.out_base)) != 0)
+    if (gp_expand_path(gp.cfg.output, (long)getpid(), gp.host, gp.out_base, sizeof(gp.out_base)) !=
+        0)
         snprintf(gp.out_base, sizeof(gp.out_base), "gpuprof-%d", (int)getpid());
     size_t l = strlen(gp.out_base);
     if (l > 4 && strcmp(gp.out_base + l - 4, ".csv") == 0)
@@ -363,6 +384,7 @@ void gp_core_shutdown(void)
 {
     if (!gp.active)
         return;
+    batch_close_all(); /* launches still waiting for their counters */
     /* count, print and close; the process is exiting */
     pthread_mutex_lock(&gp.out_lock);
     gp.summary.profiler_s += gp.init_s;
@@ -381,8 +403,10 @@ void gp_core_shutdown(void)
         if (gp.summary.launches_profiled && gp.cfg.write_json) {
             char path[1200];
             snprintf(path, sizeof(path), "%s.jsonl", gp.out_base);
-            fprintf(stderr, "[gpuprof %d] top kernels and their bottlenecks "
-                            "(gpuprof-report %s for the full report):\n", (int)getpid(), path);
+            fprintf(stderr,
+                    "[gpuprof %d] top kernels and their bottlenecks "
+                    "(gpuprof-report %s for the full report):\n",
+                    (int)getpid(), path);
             if (gp_report_summarize_jsonl(path, stderr, 5) != 0)
                 fprintf(stderr, "[gpuprof %d]   (no summary: %s could not be read back)\n",
                         (int)getpid(), path);
@@ -595,8 +619,8 @@ static void resolve_globals(CUmodule mod, CUcontext ctx)
     for (int i = 0; i < gp.n_globals; i++) {
         CUdeviceptr p = 0;
         size_t bytes = 0;
-        if (gp_drv.cuModuleGetGlobal(&p, &bytes, mod, gp.globals[i].name) == CUDA_SUCCESS &&
-            p && bytes)
+        if (gp_drv.cuModuleGetGlobal(&p, &bytes, mod, gp.globals[i].name) == CUDA_SUCCESS && p &&
+            bytes)
             gp_alloc_add(gp.allocs, (uint64_t)p, bytes, GP_MEM_GLOBAL, (uint64_t)(uintptr_t)ctx);
     }
 }
@@ -646,6 +670,7 @@ static ctx_state *context_get(CUcontext ctx)
     if (!cs)
         return NULL;
     cs->ctx = ctx;
+    cs->pending_tail = &cs->pending;
     CUdevice dev = 0;
     gp_drv.cuCtxGetDevice(&dev);
     cs->device = (int)dev;
@@ -681,7 +706,7 @@ static ctx_state *context_get(CUcontext ctx)
         /* the chip name comes with the profiler object; names are checked
          * against it before the real configuration is built */
         static const char *const one[] = {"gpu__time_duration.sum"};
-        probe = gp_rp_create(ctx, cs->device, one, 1, &errclass, err, sizeof(err));
+        probe = gp_rp_create(ctx, cs->device, one, 1, 1, &errclass, err, sizeof(err));
         if (probe)
             chip = gp_rp_chip(probe);
     }
@@ -694,8 +719,10 @@ static ctx_state *context_get(CUcontext ctx)
             snprintf(cs->why, sizeof(cs->why), "no permission to read counters");
             gp_log_once(GP_LOG_ERROR, "perm", "%s", permission_advice);
         } else {
-            gp_log_once(GP_LOG_ERROR, "ctx-unusable", "device %d: %s; launches are counted, not "
-                        "profiled", cs->device, err);
+            gp_log_once(GP_LOG_ERROR, "ctx-unusable",
+                        "device %d: %s; launches are counted, not "
+                        "profiled",
+                        cs->device, err);
         }
         return cs;
     }
@@ -709,31 +736,40 @@ static ctx_state *context_get(CUcontext ctx)
     }
     cs->replay.ctx = ctx;
     if (gp.n_hw) {
-        cs->replay.rp = gp_rp_create(ctx, cs->device, gp.hw_names, gp.n_hw, &errclass, err,
-                                     sizeof(err));
+        /* a batch holds up to three kernels per launch: SASS pass, L2 flush, launch */
+        size_t max_ranges = gp.cfg.batch > 1 ? 3 * (size_t)gp.cfg.batch : 1;
+        cs->replay.rp = gp_rp_create(ctx, cs->device, gp.hw_names, gp.n_hw, max_ranges, &errclass,
+                                     err, sizeof(err));
         if (!cs->replay.rp) {
             cs->unusable = 1;
             snprintf(cs->why, sizeof(cs->why), "%s", err);
-            gp_log_once(GP_LOG_ERROR, "ctx-config", "device %d: %s; launches are counted, not "
-                        "profiled", cs->device, err);
+            gp_log_once(GP_LOG_ERROR, "ctx-config",
+                        "device %d: %s; launches are counted, not "
+                        "profiled",
+                        cs->device, err);
             return cs;
         }
         /* auto range: the hardware bounds each pass at the kernel itself */
         gp_rp_set_auto_range(cs->replay.rp, 1);
         gp_rp_set_kernel_replay(cs->replay.rp, gp.cfg.replay_mode == GP_REPLAY_CUPTI);
+        cs->batching = gp.cfg.batch > 1 && gp.cfg.replay_mode == GP_REPLAY_PROFILER &&
+                       gp_rp_passes(cs->replay.rp, GP_RP_FULL) == 1;
     }
     if (gp.has_sass) {
         cs->sass_ok = gp_sass_setup(cs->device, cs->facts.chip, err, sizeof(err)) == 0;
         if (!cs->sass_ok) {
             snprintf(cs->sass_why, sizeof(cs->sass_why), "SASS pass unavailable: %s", err);
-            gp_log_once(GP_LOG_WARN, "sass-setup", "device %d: %s; the SASS metrics are left "
-                        "empty", cs->device, cs->sass_why);
+            gp_log_once(GP_LOG_WARN, "sass-setup",
+                        "device %d: %s; the SASS metrics are left "
+                        "empty",
+                        cs->device, cs->sass_why);
         }
     }
-    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s", cs->device,
-            cs->facts.name, chip, gp.n_metrics,
+    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s%s", cs->device, cs->facts.name,
+            cs->facts.chip, gp.n_metrics,
             cs->replay.rp ? gp_rp_passes(cs->replay.rp, GP_RP_FULL) : 0,
-            cs->sass_ok ? " + 1 SASS pass" : "");
+            cs->sass_ok ? " + 1 SASS pass" : "",
+            cs->batching ? "; counters decoded in batches of launches" : "");
     return cs;
 }
 
@@ -745,6 +781,13 @@ void gp_core_context_destroying(CUcontext ctx)
     pthread_mutex_lock(&gp.state_lock);
     ctx_state *cs;
     HASH_FIND(hh, gp.contexts, &ctx, sizeof(ctx), cs);
+    if (cs && cs->n_pending) { /* the launches waiting for counters get them now */
+        pthread_mutex_unlock(&gp.state_lock);
+        t_in_profiler++;
+        batch_close(cs);
+        t_in_profiler--;
+        pthread_mutex_lock(&gp.state_lock);
+    }
     if (cs) {
         HASH_DEL(gp.contexts, cs);
         t_in_profiler++;
@@ -820,6 +863,7 @@ void gp_core_launch_unprofilable(const char *what, int is_graph)
     gp_summary_skip(&gp.summary, is_graph ? "graph launch" : "launch API not replayed");
     pthread_mutex_unlock(&gp.state_lock);
     note_unprofiled(id, what, why);
+    batch_close_all(); /* its kernels must not run inside a batch */
 }
 
 static void write_record(launch_state *ls, const gp_launch_event *ev, const double *values,
@@ -833,14 +877,15 @@ static void write_record(launch_state *ls, const gp_launch_event *ev, const doub
     r.host = gp.host;
     r.device = ls->cs->device;
     r.context = ev->ctx_id;
-    r.stream = gp_cupti_stream_id(ev->ctx, ev->exec.stream, ev->per_thread_stream);
+    r.stream = ls->stream_id;
     r.kernel = k->name->demangled;
     r.mangled = k->name->mangled;
     r.api = ev->api;
     for (int i = 0; i < 3; i++) {
         r.grid[i] = ev->exec.grid[i];
         r.block[i] = ev->exec.block[i];
-        r.cluster[i] = ev->cluster[i] ? ev->cluster[i] : (k->req_cluster[i] ? k->req_cluster[i] : 1);
+        r.cluster[i] =
+            ev->cluster[i] ? ev->cluster[i] : (k->req_cluster[i] ? k->req_cluster[i] : 1);
     }
     r.regs_per_thread = k->regs;
     r.static_smem = k->static_smem;
@@ -887,6 +932,150 @@ static void abandon(launch_state *ls, const char *why)
     pthread_mutex_unlock(&gp.state_lock);
 }
 
+/* The end of a profiled launch, once all its values are known (at its exit,
+ * or when its batch is closed): the record, the summary.  hw_why: why the
+ * hardware metrics are missing, NULL when they were collected. */
+static void launch_finish(launch_state *ls, double *values, const char *hw_why)
+{
+    size_t nv = gp.n_metrics + 1;
+    const char **missing = calloc(nv, sizeof(char *));
+    if (!missing) {
+        abandon(ls, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < gp.n_metrics; i++) {
+        if (!isnan(values[i]))
+            continue;
+        int sass = gp_metric_is_instrumented(gp.metric_names[i]);
+        if (ls->rs.snapshot_failed)
+            missing[i] = "not collected: no memory for a replay snapshot, one pass only";
+        else if (sass && ls->rs.sass_dropped)
+            missing[i] = "not collected: SASS metrics need GPUPROF_REPLAY=profiler";
+        else if (sass && !ls->cs->sass_ok)
+            missing[i] = ls->cs->sass_why;
+        else if (sass)
+            missing[i] = "the kernel executed no instruction of this kind";
+        else
+            missing[i] = hw_why ? hw_why : "CUPTI returned no value for this launch";
+    }
+    write_record(ls, &ls->ev, values, missing);
+    free(missing);
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.launches_profiled++;
+    gp.summary.passes += (uint64_t)ls->rs.passes;
+    gp.summary.bytes_saved += ls->rs.bytes_saved;
+    gp.summary.bytes_restored += ls->rs.bytes_restored;
+    if (ls->rs.snapshot_failed)
+        gp.summary.reduced++;
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+/* Closes cs's open batch: stops the profiler, decodes every range, and
+ * finishes the launches waiting for them.  The caller holds the exclusive
+ * launch lock (or the process is single-threaded at exit) and no other lock.
+ * When CUPTI recorded another number of ranges than gpuprof counted, the
+ * ranges cannot be matched to launches: their hardware values are left out
+ * and the context goes back to one launch at a time. */
+static void batch_close(ctx_state *cs)
+{
+    gp_rp *rp = cs->replay.rp;
+    if (!rp || !gp_rp_batch_is_open(rp))
+        return;
+    double t0 = gp_now_s();
+    char err[256] = "", why[400] = "";
+    size_t expected = 0, recorded = 0;
+    int rc = gp_rp_batch_close(rp, &expected, &recorded, err, sizeof(err));
+    atomic_fetch_sub(&gp.open_batches, 1);
+    if (rc != 0) {
+        snprintf(why, sizeof(why), "counters lost: %s", err);
+    } else if (recorded != expected) {
+        snprintf(why, sizeof(why),
+                 "counters lost: CUPTI recorded %zu ranges in a batch where "
+                 "gpuprof counted %zu kernels",
+                 recorded, expected);
+        cs->batching = 0;
+        gp_log_once(GP_LOG_WARN, "batch-mismatch",
+                    "device %d: %s; profiling one launch at a "
+                    "time from now on",
+                    cs->device, why);
+    }
+    if (why[0])
+        gp_log_once(GP_LOG_WARN, "batch-lost", "device %d: %s (%zu launches)", cs->device, why,
+                    cs->n_pending);
+    double *hw = malloc((gp.n_hw ? gp.n_hw : 1) * sizeof(double));
+    size_t n = 0;
+    launch_state *ls, *next;
+    for (ls = cs->pending; ls; ls = next, n++) {
+        next = ls->next;
+        const char *hw_why = why[0] ? why : NULL;
+        char e2[256];
+        if (!hw_why && hw && gp_rp_batch_values(rp, ls->rs.batch_range, hw, e2, sizeof(e2)) == 0) {
+            for (size_t k = 0; k < gp.n_hw; k++)
+                ls->values[gp.hw_index[k]] = hw[k];
+        } else if (!hw_why) {
+            hw_why = "counters lost: the range could not be evaluated";
+        }
+        if (gp_log_enabled(GP_LOG_DEBUG)) {
+            const char *rn = gp_rp_range_name(rp, ls->rs.batch_range);
+            gp_debug("batch: launch %llu %s is range %zu (%s)", (unsigned long long)ls->launch_id,
+                     ls->kernel->name->demangled, ls->rs.batch_range, rn ? rn : "?");
+        }
+        launch_finish(ls, ls->values, hw_why);
+        pthread_mutex_lock(&gp.state_lock);
+        gp_summary_profiled(&gp.summary, ls->ev.correlation, ls->kernel->name->mangled,
+                            ls->values[metric_index("gpu__time_duration.sum")], 1);
+        pthread_mutex_unlock(&gp.state_lock);
+        free(ls->values);
+        free(ls);
+    }
+    free(hw);
+    cs->pending = NULL;
+    cs->pending_tail = &cs->pending;
+    cs->n_pending = 0;
+    double dt = gp_now_s() - t0;
+    gp_debug("batch closed: %zu launches, %zu ranges counted, %zu recorded, %.1f ms (stop, "
+             "decode, records)",
+             n, expected, recorded, dt * 1e3);
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.profiler_s += dt;
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+/* Closes ctx's batch before a kernel gpuprof does not count may run there.
+ * Only when some batch is open (one atomic load otherwise); nested calls,
+ * which already hold the shared lock, cannot, and leave it to the count
+ * check. */
+static void batch_close_for(CUcontext ctx)
+{
+    if (atomic_load_explicit(&gp.open_batches, memory_order_relaxed) == 0 || t_api_depth > 0)
+        return;
+    pthread_rwlock_wrlock(&gp.launch_lock);
+    pthread_mutex_lock(&gp.state_lock);
+    ctx_state *cs = NULL;
+    if (ctx)
+        HASH_FIND(hh, gp.contexts, &ctx, sizeof(ctx), cs);
+    pthread_mutex_unlock(&gp.state_lock);
+    if (cs) {
+        t_in_profiler++;
+        batch_close(cs);
+        t_in_profiler--;
+    }
+    pthread_rwlock_unlock(&gp.launch_lock);
+}
+
+/* All contexts' batches (at exit). */
+static void batch_close_all(void)
+{
+    if (atomic_load(&gp.open_batches) == 0 || t_api_depth > 0)
+        return;
+    pthread_rwlock_wrlock(&gp.launch_lock);
+    ctx_state *cs, *tmp;
+    t_in_profiler++;
+    HASH_ITER(hh, gp.contexts, cs, tmp) batch_close(cs);
+    t_in_profiler--;
+    pthread_rwlock_unlock(&gp.launch_lock);
+}
+
 void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
 {
     *slot = SLOT_NONE;
@@ -909,8 +1098,7 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
         reason = "launched from inside another CUDA call";
         decision = -1;
     } else {
-        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches,
-                                    &k->name->profiled);
+        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches, &k->name->profiled);
         if (decision == GP_PROFILE && gp.counters_off) {
             reason = gp.counters_why;
             decision = -1;
@@ -926,6 +1114,7 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     if (decision != GP_PROFILE) {
         if (decision < 0 && k)
             note_unprofiled(id, k->name->demangled, reason);
+        batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
         shared_lock(slot);
         return;
     }
@@ -991,17 +1180,25 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     }
     ls->opts.flush_caches = gp.cfg.flush_caches;
     ls->opts.l2_bytes = (uint64_t)ls->cs->facts.l2_bytes;
-    ls->opts.allow_device = gp.cfg.snapshot_where == GP_SNAP_AUTO ||
-                            gp.cfg.snapshot_where == GP_SNAP_DEVICE;
-    ls->opts.allow_host = gp.cfg.snapshot_where == GP_SNAP_AUTO ||
-                          gp.cfg.snapshot_where == GP_SNAP_HOST;
+    ls->opts.allow_device =
+        gp.cfg.snapshot_where == GP_SNAP_AUTO || gp.cfg.snapshot_where == GP_SNAP_DEVICE;
+    ls->opts.allow_host =
+        gp.cfg.snapshot_where == GP_SNAP_AUTO || gp.cfg.snapshot_where == GP_SNAP_HOST;
     ls->opts.reserve_bytes = (uint64_t)gp.cfg.reserve_mb << 20;
     snprintf(ls->range_name, sizeof(ls->range_name), "launch%llu", (unsigned long long)id);
     ls->opts.range_name = ls->range_name;
     ls->opts.cupti_replay = gp.cfg.replay_mode == GP_REPLAY_CUPTI;
     ls->opts.want_sass = gp.has_sass && ls->cs->sass_ok;
-    if (gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts, &ls->rs) !=
-        0) {
+    ls->opts.batch = ls->cs->batching;
+    gp_rp *rp = ls->cs->replay.rp;
+    /* room for this launch's kernels (SASS pass, flush, launch), or close */
+    if (gp_rp_batch_is_open(rp) && (!ls->cs->batching || gp_rp_batch_room(rp) < 3))
+        batch_close(ls->cs);
+    int was_open = gp_rp_batch_is_open(rp);
+    int er = gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts, &ls->rs);
+    if (!was_open && gp_rp_batch_is_open(rp))
+        atomic_fetch_add(&gp.open_batches, 1);
+    if (er != 0) {
         snprintf(whybuf, sizeof(whybuf), "%s", ls->rs.why);
         why = whybuf;
         goto not_profiled;
@@ -1017,8 +1214,10 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     return;
 
 not_profiled:
-    if (ls && ls->cs)
+    if (ls && ls->cs) {
         gp_snapshot_free(&ls->cs->replay.snap);
+        batch_close(ls->cs); /* the program's launch is not counted in it */
+    }
     gp_callbacks_tracing(1);
     t_in_profiler--;
     if (ls && ls->kernel)
@@ -1052,49 +1251,40 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     *slot = SLOT_NONE;
     t_in_profiler++;
     double t0 = gp_now_s();
+    ls->ev = *ev;
+    ls->ev.exec.params = NULL;
+    ls->ev.exec.extra = NULL;
+    ls->ev.exec.config = NULL;
+    ls->stream_id = gp_cupti_stream_id(ev->ctx, ev->exec.stream, ev->per_thread_stream);
     size_t nv = gp.n_metrics + 1; /* the last slot stays NaN (metric_index) */
     double *values = malloc(nv * sizeof(double));
     double *hw_values = malloc((gp.n_hw ? gp.n_hw : 1) * sizeof(double));
-    const char **missing = calloc(nv, sizeof(char *));
-    int ok = values && hw_values && missing &&
-             gp_replay_exit(&ls->cs->replay, &ev->exec, status, &ls->opts, &ls->rs, hw_values) ==
-                 0;
+    int ok = values && hw_values &&
+             gp_replay_exit(&ls->cs->replay, &ev->exec, status, &ls->opts, &ls->rs, hw_values) == 0;
     if (values)
         for (size_t i = 0; i < nv; i++)
             values[i] = NAN;
+    int pending = 0;
     if (ok) {
-        for (size_t k = 0; k < gp.n_hw && ls->cs->replay.rp; k++)
-            values[gp.hw_index[k]] = ls->rs.set == GP_RP_ONE_PASS &&
-                                             !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, k)
-                                         ? NAN
-                                         : hw_values[k];
+        for (size_t k = 0; k < gp.n_hw && ls->cs->replay.rp && !ls->rs.batched; k++)
+            values[gp.hw_index[k]] =
+                ls->rs.set == GP_RP_ONE_PASS && !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, k)
+                    ? NAN
+                    : hw_values[k];
         if (ls->rs.sass)
             gp_sass_derive(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL, gp.metric_names,
                            gp.n_metrics, values);
-        for (size_t i = 0; i < gp.n_metrics; i++) {
-            if (!isnan(values[i]))
-                continue;
-            int sass = gp_metric_is_instrumented(gp.metric_names[i]);
-            if (ls->rs.snapshot_failed)
-                missing[i] = "not collected: no memory for a replay snapshot, one pass only";
-            else if (sass && ls->rs.sass_dropped)
-                missing[i] = "not collected: SASS metrics need GPUPROF_REPLAY=profiler";
-            else if (sass && !ls->cs->sass_ok)
-                missing[i] = ls->cs->sass_why;
-            else if (sass)
-                missing[i] = "the kernel executed no instruction of this kind";
-            else
-                missing[i] = "CUPTI returned no value for this launch";
+        if (ls->rs.batched) { /* the hardware values come when the batch closes */
+            ls->values = values;
+            values = NULL;
+            ls->next = NULL;
+            *ls->cs->pending_tail = ls;
+            ls->cs->pending_tail = &ls->next;
+            ls->cs->n_pending++;
+            pending = 1;
+        } else {
+            launch_finish(ls, values, NULL);
         }
-        write_record(ls, ev, values, missing);
-        pthread_mutex_lock(&gp.state_lock);
-        gp.summary.launches_profiled++;
-        gp.summary.passes += (uint64_t)ls->rs.passes;
-        gp.summary.bytes_saved += ls->rs.bytes_saved;
-        gp.summary.bytes_restored += ls->rs.bytes_restored;
-        if (ls->rs.snapshot_failed)
-            gp.summary.reduced++;
-        pthread_mutex_unlock(&gp.state_lock);
     } else {
         abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
     }
@@ -1102,29 +1292,37 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     double tfree = gp_now_s();
     gp_snapshot_free(&ls->cs->replay.snap);
     gp_debug("launch %llu %s: %.1f ms in all: snapshot %.1f, SASS pass %.1f, profiler set-up %.1f, "
-             "first passes %.1f, L2 flush %.1f, start %.1f, decode %.1f, snapshot free %.1f",
+             "first passes %.1f, L2 flush %.1f, start %.1f, decode %.1f, snapshot free %.1f; "
+             "CUPTI: range starts %.1f, stops %.1f, SASS enable %.1f, SASS kernel %.1f, "
+             "SASS collect %.1f",
              (unsigned long long)ls->launch_id, ls->kernel->name->demangled, ls->rs.ms,
              ls->rs.t_snapshot * 1e3, ls->rs.t_sass * 1e3, ls->rs.t_begin * 1e3,
              ls->rs.t_passes * 1e3, ls->rs.t_flush * 1e3, ls->rs.t_start * 1e3,
-             ls->rs.t_finish * 1e3,
-             (gp_now_s() - tfree) * 1e3);
+             ls->rs.t_finish * 1e3, (gp_now_s() - tfree) * 1e3, ls->rs.t_rp_start * 1e3,
+             ls->rs.t_rp_stop * 1e3, ls->rs.t_sass_enable * 1e3, ls->rs.t_sass_run * 1e3,
+             ls->rs.t_sass_collect * 1e3);
     gp_callbacks_tracing(1);
-    pthread_mutex_lock(&gp.state_lock);
-    /* no activity record exists for this launch: account for it here */
-    gp_summary_profiled(&gp.summary, ev->correlation, ls->kernel->name->mangled,
-                        ok ? values[metric_index("gpu__time_duration.sum")] : NAN,
-                        status == CUDA_SUCCESS);
-    pthread_mutex_unlock(&gp.state_lock);
+    if (!pending) {
+        pthread_mutex_lock(&gp.state_lock);
+        /* no activity record exists for this launch: account for it here */
+        gp_summary_profiled(&gp.summary, ev->correlation, ls->kernel->name->mangled,
+                            ok ? values[metric_index("gpu__time_duration.sum")] : NAN,
+                            status == CUDA_SUCCESS);
+        pthread_mutex_unlock(&gp.state_lock);
+    }
     gp_sass_records_free(ls->rs.sass, ls->rs.n_sass);
+    ls->rs.sass = NULL;
+    ls->rs.n_sass = 0;
     free(values);
     free(hw_values);
-    free(missing);
     t_in_profiler--;
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.profiler_s += gp_now_s() - t0;
     pthread_mutex_unlock(&gp.state_lock);
     free(ls->ranges);
-    free(ls);
+    ls->ranges = NULL;
+    if (!pending)
+        free(ls);
     t_api_depth--;
     pthread_rwlock_unlock(&gp.launch_lock);
 }

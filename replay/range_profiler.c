@@ -14,8 +14,8 @@
 
 typedef struct rp_set {
     gp_host_config *cfg;
-    size_t n;             /* names in this set */
-    size_t *index;        /* position of each in the caller's list */
+    size_t n;      /* names in this set */
+    size_t *index; /* position of each in the caller's list */
     const char **names;
     uint8_t *counter_data;
     size_t counter_data_size;
@@ -31,6 +31,9 @@ struct gp_rp {
     int active_set;
     int auto_range;
     int kernel_replay;
+    size_t max_ranges;   /* ranges the counter data image holds */
+    int started;         /* a batch is open: the profiler runs across launches */
+    size_t batch_ranges; /* ranges expected in the open batch */
 };
 
 static int rp_fail(CUptiResult r, const char *what, char *err, size_t errlen)
@@ -84,8 +87,8 @@ static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, i
     sp.pRangeProfilerObject = rp->obj;
     sp.pMetricNames = s->names;
     sp.numMetrics = s->n;
-    sp.maxNumOfRanges = 1;
-    sp.maxNumRangeTreeNodes = 1;
+    sp.maxNumOfRanges = rp->max_ranges;
+    sp.maxNumRangeTreeNodes = rp->max_ranges;
     CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&sp);
     if (r != CUPTI_SUCCESS)
         return rp_fail(r, "cuptiRangeProfilerGetCounterDataSize", err, errlen);
@@ -99,7 +102,7 @@ static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, i
 }
 
 gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t n,
-                    int *errclass, char *err, size_t errlen)
+                    size_t max_ranges, int *errclass, char *err, size_t errlen)
 {
     CUptiResult r;
     uint8_t *avail = NULL;
@@ -111,6 +114,7 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
     }
     rp->ctx = ctx;
     rp->n_all = n;
+    rp->max_ranges = max_ranges ? max_ranges : 1;
 
     CUpti_Profiler_DeviceSupported_Params ds = {CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     ds.cuDevice = device;
@@ -182,6 +186,11 @@ void gp_rp_destroy(gp_rp *rp)
 {
     if (!rp)
         return;
+    if (rp->started) {
+        CUpti_RangeProfiler_Stop_Params sp = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        sp.pRangeProfilerObject = rp->obj;
+        cuptiRangeProfilerStop(&sp);
+    }
     if (rp->obj) {
         CUpti_RangeProfiler_Disable_Params p = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
         p.pRangeProfilerObject = rp->obj;
@@ -192,9 +201,22 @@ void gp_rp_destroy(gp_rp *rp)
     free(rp);
 }
 
-const char *gp_rp_chip(const gp_rp *rp) { return rp->chip; }
-void gp_rp_set_auto_range(gp_rp *rp, int on) { rp->auto_range = on; }
-void gp_rp_set_kernel_replay(gp_rp *rp, int on) { rp->kernel_replay = on; }
+const char *gp_rp_chip(const gp_rp *rp)
+{
+    return rp->chip;
+}
+size_t gp_rp_n_all(const gp_rp *rp)
+{
+    return rp->n_all;
+}
+void gp_rp_set_auto_range(gp_rp *rp, int on)
+{
+    rp->auto_range = on;
+}
+void gp_rp_set_kernel_replay(gp_rp *rp, int on)
+{
+    rp->kernel_replay = on;
+}
 
 size_t gp_rp_passes(const gp_rp *rp, int set)
 {
@@ -238,7 +260,7 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
     sc.pCounterDataImage = s->counter_data;
     sc.range = rp->auto_range || rp->kernel_replay ? CUPTI_AutoRange : CUPTI_UserRange;
     sc.replayMode = rp->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
-    sc.maxRangesPerPass = 1;
+    sc.maxRangesPerPass = rp->max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -270,7 +292,8 @@ int gp_rp_pass_end(gp_rp *rp, int *all_submitted, char *err, size_t errlen)
     CUptiResult r;
     CUpti_RangeProfiler_PopRange_Params po = {CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
     po.pRangeProfilerObject = rp->obj;
-    if (!rp->auto_range && !rp->kernel_replay && (r = cuptiRangeProfilerPopRange(&po)) != CUPTI_SUCCESS)
+    if (!rp->auto_range && !rp->kernel_replay &&
+        (r = cuptiRangeProfilerPopRange(&po)) != CUPTI_SUCCESS)
         return rp_fail(r, "cuptiRangeProfilerPopRange", err, errlen), -1;
     CUpti_RangeProfiler_Stop_Params sp = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = rp->obj;
@@ -280,24 +303,18 @@ int gp_rp_pass_end(gp_rp *rp, int *all_submitted, char *err, size_t errlen)
     return 0;
 }
 
-int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen)
+/* Evaluates range `range` of the decoded image of the active set into values. */
+static int evaluate_range(gp_rp *rp, size_t range, double *values, char *err, size_t errlen)
 {
-    CUptiResult r;
     rp_set *s = &rp->sets[rp->active_set];
     for (size_t i = 0; i < rp->n_all; i++)
         values[i] = NAN;
-    CUpti_RangeProfiler_DecodeData_Params dd = {CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    dd.pRangeProfilerObject = rp->obj;
-    if ((r = cuptiRangeProfilerDecodeData(&dd)) != CUPTI_SUCCESS)
-        return rp_fail(r, "cuptiRangeProfilerDecodeData", err, errlen), -1;
-    if (dd.numOfRangeDropped) {
-        snprintf(err, errlen, "CUPTI dropped the range");
+    double *v = malloc((s->n ? s->n : 1) * sizeof(double));
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    double *v = malloc(s->n * sizeof(double));
-    if (!v)
-        return -1;
-    int rc = gp_host_config_evaluate(s->cfg, s->counter_data, s->counter_data_size, 0, v);
+    int rc = gp_host_config_evaluate(s->cfg, s->counter_data, s->counter_data_size, range, v);
     if (rc == 0)
         for (size_t k = 0; k < s->n; k++)
             values[s->index[k]] = v[k];
@@ -305,4 +322,116 @@ int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen)
         snprintf(err, errlen, "cuptiProfilerHostEvaluateToGpuValues failed");
     free(v);
     return rc;
+}
+
+static int decode(gp_rp *rp, size_t *ranges, char *err, size_t errlen)
+{
+    CUptiResult r;
+    rp_set *s = &rp->sets[rp->active_set];
+    CUpti_RangeProfiler_DecodeData_Params dd = {CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    dd.pRangeProfilerObject = rp->obj;
+    if ((r = cuptiRangeProfilerDecodeData(&dd)) != CUPTI_SUCCESS)
+        return rp_fail(r, "cuptiRangeProfilerDecodeData", err, errlen), -1;
+    if (dd.numOfRangeDropped) {
+        snprintf(err, errlen, "CUPTI dropped %zu range(s)", dd.numOfRangeDropped);
+        return -1;
+    }
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ci = {
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    ci.pCounterDataImage = s->counter_data;
+    ci.counterDataImageSize = s->counter_data_size;
+    if ((r = cuptiRangeProfilerGetCounterDataInfo(&ci)) != CUPTI_SUCCESS)
+        return rp_fail(r, "cuptiRangeProfilerGetCounterDataInfo", err, errlen), -1;
+    *ranges = ci.numTotalRanges;
+    return 0;
+}
+
+int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen)
+{
+    size_t ranges = 0;
+    for (size_t i = 0; i < rp->n_all; i++)
+        values[i] = NAN;
+    if (decode(rp, &ranges, err, errlen) != 0)
+        return -1;
+    if (ranges < 1) {
+        snprintf(err, errlen, "CUPTI recorded no range");
+        return -1;
+    }
+    return evaluate_range(rp, ranges - 1, values, err, errlen);
+}
+
+/* ---- batches ------------------------------------------------------------- */
+
+size_t gp_rp_batch_room(const gp_rp *rp)
+{
+    return rp->started ? rp->max_ranges - rp->batch_ranges : rp->max_ranges;
+}
+
+int gp_rp_batch_is_open(const gp_rp *rp)
+{
+    return rp && rp->started;
+}
+
+int gp_rp_batch_open(gp_rp *rp, char *err, size_t errlen)
+{
+    if (rp->started)
+        return 0;
+    if (gp_rp_begin(rp, GP_RP_FULL, err, errlen) != 0)
+        return -1;
+    CUpti_RangeProfiler_Start_Params st = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    st.pRangeProfilerObject = rp->obj;
+    CUptiResult r = cuptiRangeProfilerStart(&st);
+    if (r != CUPTI_SUCCESS)
+        return rp_fail(r, "cuptiRangeProfilerStart", err, errlen), -1;
+    rp->started = 1;
+    rp->batch_ranges = 0;
+    return 0;
+}
+
+size_t gp_rp_batch_note(gp_rp *rp, int kernels)
+{
+    if (kernels < 0 && rp->batch_ranges >= (size_t)-kernels)
+        rp->batch_ranges -= (size_t)-kernels;
+    else if (kernels > 0)
+        rp->batch_ranges += (size_t)kernels;
+    return rp->batch_ranges;
+}
+
+int gp_rp_batch_close(gp_rp *rp, size_t *expected, size_t *recorded, char *err, size_t errlen)
+{
+    *expected = rp->batch_ranges;
+    *recorded = 0;
+    if (!rp->started) {
+        snprintf(err, errlen, "no batch is open");
+        return -1;
+    }
+    rp->started = 0;
+    rp->batch_ranges = 0;
+    CUpti_RangeProfiler_Stop_Params sp = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    sp.pRangeProfilerObject = rp->obj;
+    CUptiResult r = cuptiRangeProfilerStop(&sp);
+    if (r != CUPTI_SUCCESS)
+        return rp_fail(r, "cuptiRangeProfilerStop", err, errlen), -1;
+    if (!sp.isAllPassSubmitted) {
+        snprintf(err, errlen, "the metric set needs more than one pass");
+        return -1;
+    }
+    return decode(rp, recorded, err, errlen);
+}
+
+int gp_rp_batch_values(gp_rp *rp, size_t range, double *values, char *err, size_t errlen)
+{
+    return evaluate_range(rp, range, values, err, errlen);
+}
+
+const char *gp_rp_range_name(gp_rp *rp, size_t range)
+{
+    rp_set *s = &rp->sets[rp->active_set];
+    CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+    ri.pCounterDataImage = s->counter_data;
+    ri.counterDataImageSize = s->counter_data_size;
+    ri.rangeIndex = range;
+    ri.rangeDelimiter = "/";
+    return cuptiRangeProfilerCounterDataGetRangeInfo(&ri) == CUPTI_SUCCESS ? ri.rangeName : NULL;
 }

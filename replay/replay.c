@@ -90,8 +90,10 @@ static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
     return gp_drv.cuCtxSynchronize() == CUDA_SUCCESS ? 0 : -1;
 }
 
-static int flush_l2(gp_replay_ctx *rc, const gp_replay_opts *o)
+/* Returns 1 when L2 was flushed; *launched tells whether a kernel ran. */
+static int flush_l2_counted(gp_replay_ctx *rc, const gp_replay_opts *o, int *launched)
 {
+    *launched = 0;
     if (!o->flush_caches || rc->flush_failed || o->l2_bytes == 0)
         return 0;
     if (!rc->flush_read && flush_setup(rc, 2 * o->l2_bytes) != 0) {
@@ -104,7 +106,14 @@ static int flush_l2(gp_replay_ctx *rc, const gp_replay_opts *o)
     if (gp_drv.cuLaunchKernel(rc->flush_read, 1056, 1, 1, 512, 1, 1, 0, NULL, args, NULL) !=
         CUDA_SUCCESS)
         return 0;
+    *launched = 1;
     return gp_drv.cuCtxSynchronize() == CUDA_SUCCESS;
+}
+
+static int flush_l2(gp_replay_ctx *rc, const gp_replay_opts *o)
+{
+    int launched;
+    return flush_l2_counted(rc, o, &launched);
 }
 
 static int fail(gp_replay_state *st, const char *what, const char *detail)
@@ -120,10 +129,14 @@ static int own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_
 {
     char err[256] = "";
     st->flushed |= flush_l2(rc, o);
+    double t = gp_now_s();
     if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
         return fail(st, "starting a pass", err);
+    st->t_rp_start += gp_now_s() - t;
     CUresult lr = gp_launch_exec_run(e);
+    t = gp_now_s();
     int er = gp_rp_pass_end(rc->rp, all, err, sizeof(err));
+    st->t_rp_stop += gp_now_s() - t;
     st->passes++;
     if (lr != CUDA_SUCCESS) {
         snprintf(err, sizeof(err), "%s", gp_driver_strerror(lr));
@@ -153,6 +166,7 @@ typedef struct sass_job {
     const gp_launch_exec *e;
     gp_replay_state *st;
     int rc_;
+    int launched; /* the kernel was issued */
     char err[256];
 } sass_job;
 
@@ -160,11 +174,18 @@ static void sass_job_run(void *arg)
 {
     sass_job *j = arg;
     j->rc_ = -1;
+    double t = gp_now_s();
     if (gp_sass_begin(j->rc->ctx, j->err, sizeof(j->err)) != 0)
         return;
+    j->st->t_sass_enable += gp_now_s() - t;
+    t = gp_now_s();
     CUresult lr = gp_launch_exec_run(j->e);
+    j->launched = lr == CUDA_SUCCESS;
     CUresult sr = lr == CUDA_SUCCESS ? gp_drv.cuCtxSynchronize() : lr;
+    j->st->t_sass_run += gp_now_s() - t;
+    t = gp_now_s();
     int er = gp_sass_end(j->rc->ctx, &j->st->sass, &j->st->n_sass, j->err, sizeof(j->err));
+    j->st->t_sass_collect += gp_now_s() - t;
     if (sr != CUDA_SUCCESS) {
         snprintf(j->err, sizeof(j->err), "the kernel failed in the SASS pass: %s",
                  gp_driver_strerror(sr));
@@ -173,11 +194,14 @@ static void sass_job_run(void *arg)
     j->rc_ = er;
 }
 
-static int sass_own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, gp_replay_state *st)
+static int sass_own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, gp_replay_state *st,
+                         int *launched)
 {
-    sass_job j = {rc, e, st, -1, ""};
+    sass_job j = {rc, e, st, -1, 0, ""};
+    *launched = 0;
     if (gp_worker_run(rc->ctx, sass_job_run, &j) != 0)
         return fail(st, "cannot start the profiler's replay thread", NULL);
+    *launched = j.launched;
     st->passes++;
     return j.rc_ == 0 ? 0 : fail(st, "SASS pass", j.err);
 }
@@ -191,6 +215,38 @@ static int abort_pass(gp_replay_ctx *rc, gp_replay_state *st)
     restore(rc, st);
     memcpy(st->why, why, sizeof(why));
     return -1;
+}
+
+/* In an open batch every kernel is a range: the SASS pass (its counters are
+ * not used), the L2 flush, then the program's launch, whose range is kept. */
+static int enter_batched(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
+                         gp_replay_state *st, int sass)
+{
+    char err[256] = "";
+    double t = gp_now_s();
+    if (gp_rp_batch_open(rc->rp, err, sizeof(err)) != 0)
+        return fail(st, "starting the range profiler", err);
+    st->t_start = gp_now_s() - t;
+    st->t_rp_start = st->t_start;
+    if (sass) {
+        int launched;
+        t = gp_now_s();
+        int r = sass_own_pass(rc, e, st, &launched);
+        gp_rp_batch_note(rc->rp, launched);
+        if (r != 0)
+            return abort_pass(rc, st);
+        if (restore(rc, st) != 0)
+            return -1;
+        st->t_sass = gp_now_s() - t;
+    }
+    int launched;
+    t = gp_now_s();
+    st->flushed |= flush_l2_counted(rc, o, &launched);
+    gp_rp_batch_note(rc->rp, launched);
+    st->t_flush = gp_now_s() - t;
+    st->batch_range = gp_rp_batch_note(rc->rp, 1) - 1;
+    st->batched = 1;
+    return 0;
 }
 
 int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *ranges, size_t n,
@@ -234,9 +290,12 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     st->sass_dropped = o->want_sass && !sass;
     st->t_snapshot = gp_now_s() - t;
 
+    if (o->batch && hw == 1 && rc->rp) /* the profiler stays started across launches */
+        return enter_batched(rc, e, o, st, sass);
     if (sass && hw > 0) { /* the SASS pass first, then the hardware passes */
+        int launched;
         t = gp_now_s();
-        if (sass_own_pass(rc, e, st) != 0)
+        if (sass_own_pass(rc, e, st, &launched) != 0)
             return abort_pass(rc, st);
         if (restore(rc, st) != 0)
             return -1;
@@ -273,6 +332,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
         return fail(st, "starting the last pass", err);
     st->t_start = gp_now_s() - t;
+    st->t_rp_start += st->t_start;
     st->open = 1;
     return 0;
 }
@@ -287,8 +347,12 @@ int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_s
     if (st->sass_open) {
         st->sass_open = 0;
         st->passes++;
+        double tx = gp_now_s();
         CUresult sr = launch_status == CUDA_SUCCESS ? gp_drv.cuCtxSynchronize() : launch_status;
+        st->t_sass_run += gp_now_s() - tx;
+        tx = gp_now_s();
         er = gp_sass_end(rc->ctx, &st->sass, &st->n_sass, err, sizeof(err));
+        st->t_sass_collect += gp_now_s() - tx;
         if (sr != CUDA_SUCCESS)
             fail(st, "the kernel failed", gp_driver_strerror(sr));
         else if (er != 0)
@@ -297,13 +361,30 @@ int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_s
             rc_ = 0;
         goto out;
     }
+    if (st->batched) { /* the counters come when the batch is closed */
+        st->passes++;
+        if (launch_status != CUDA_SUCCESS) {
+            gp_rp_batch_note(rc->rp, -1);
+            fail(st, "the program's launch failed", gp_driver_strerror(launch_status));
+            goto out;
+        }
+        CUresult sr = gp_drv.cuCtxSynchronize();
+        if (sr != CUDA_SUCCESS) {
+            fail(st, "the kernel faulted", gp_driver_strerror(sr));
+            goto out;
+        }
+        rc_ = 0;
+        goto out;
+    }
     if (st->done) {
         all = 1;
     } else {
         if (!st->open)
             return -1;
         st->open = 0;
+        double ts = gp_now_s();
         er = gp_rp_pass_end(rc->rp, &all, err, sizeof(err));
+        st->t_rp_stop += gp_now_s() - ts;
         st->passes++;
     }
     if (launch_status != CUDA_SUCCESS) {

@@ -36,7 +36,7 @@ typedef struct gp_launch_exec {
 /* Per-context replay state. */
 typedef struct gp_replay_ctx {
     CUcontext ctx;
-    gp_rp *rp;          /* hardware counters; NULL when the set has none */
+    gp_rp *rp; /* hardware counters; NULL when the set has none */
     gp_snapshot snap;
     CUdeviceptr flush_buf;
     uint64_t flush_bytes;
@@ -49,8 +49,9 @@ typedef struct gp_replay_opts {
     int flush_caches;
     uint64_t l2_bytes;
     int allow_device, allow_host;
-    int cupti_replay;   /* CUPTI's kernel replay: one start/end around the launch */
-    int want_sass;      /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
+    int cupti_replay; /* CUPTI's kernel replay: one start/end around the launch */
+    int want_sass;    /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
+    int batch;        /* a one-pass set may keep the profiler started (range_profiler.h) */
     uint64_t reserve_bytes;
     const char *range_name;
 } gp_replay_opts;
@@ -62,15 +63,20 @@ typedef struct gp_replay_state {
     int snapshot_failed;
     uint64_t bytes_saved, bytes_restored;
     double start_s, ms;
-    double t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start, t_finish; /* seconds (debug log) */
+    double t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start,
+        t_finish; /* seconds (debug log) */
+    double t_rp_start, t_rp_stop, t_sass_enable, t_sass_run,
+        t_sass_collect; /* CUPTI calls (debug) */
     int flushed;
-    int open;           /* the last pass is open around the program's launch */
-    int done;           /* all passes ran before the program's launch */
-    int sass_open;      /* the SASS pass wraps the program's launch */
-    int sass_dropped;   /* the SASS pass was wanted but not run (no snapshot) */
+    int open;      /* the last pass is open around the program's launch */
+    int done;      /* all passes ran before the program's launch */
+    int sass_open; /* the SASS pass wraps the program's launch */
+    int batched;   /* the launch is range batch_range of its context's open batch */
+    size_t batch_range;
+    int sass_dropped;            /* the SASS pass was wanted but not run (no snapshot) */
     struct gp_sass_record *sass; /* its per-instruction records (caller frees) */
     size_t n_sass;
-    char why[512];      /* why a set was reduced or profiling stopped */
+    char why[512]; /* why a set was reduced or profiling stopped */
 } gp_replay_state;
 
 CUresult gp_launch_exec_run(const gp_launch_exec *e);

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
                            "smsp__sass_inst_executed.sum", "smsp__inst_executed.sum",
                            "gpu__time_duration.sum"};
     int ec;
-    gp_rp *rp = gp_rp_create(ctx, 0, names, 4, &ec, err, sizeof err);
+    gp_rp *rp = gp_rp_create(ctx, 0, names, 4, 1, &ec, err, sizeof err);
     if (!rp) {
         printf("create failed: %s\n", err);
         return 1;

@@ -32,7 +32,8 @@ int main(void)
     GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && err[0] == '\0');
     GP_CHECK(c.enabled == 1 && c.write_csv && c.write_json && c.launch_count == -1 &&
              c.max_per_kernel == -1 && c.launch_skip == 0 && c.flush_caches == 1 &&
-             c.snapshot_where == GP_SNAP_AUTO && !c.metrics_replace && c.n_metrics == 0);
+             c.snapshot_where == GP_SNAP_AUTO && !c.metrics_replace && c.n_metrics == 0 &&
+             c.batch == GP_BATCH_DEFAULT);
     GP_CHECK_STR(c.output, "gpuprof-%p");
     gp_config_free(&c);
 
@@ -44,8 +45,9 @@ int main(void)
         "demangled", "GPUPROF_LAUNCH_SKIP", "3", "GPUPROF_LAUNCH_COUNT", "10",
         "GPUPROF_MAX_PER_KERNEL", "2", "GPUPROF_LOG_LEVEL", "debug", "GPUPROF_SNAPSHOT", "host",
         "GPUPROF_SNAPSHOT_RESERVE_MB", "256", "GPUPROF_CACHE_CONTROL", "none", "GPUPROF_SUMMARY",
-        "0", "GPUPROF_CROSSCHECK", "0", NULL};
+        "0", "GPUPROF_CROSSCHECK", "0", "GPUPROF_BATCH", "8", NULL};
     GP_CHECK_MSG(parse(all, &c, err, sizeof(err)) == 0, "%s", err);
+    GP_CHECK(c.batch == 8);
     GP_CHECK(c.write_csv && !c.write_json && !c.metrics_replace && c.metrics_extended &&
              c.n_metrics == 1 && strcmp(c.metrics[0], "dram__bytes_read.sum") == 0);
     GP_CHECK(c.launch_skip == 3 && c.launch_count == 10 && c.max_per_kernel == 2 &&
@@ -67,8 +69,9 @@ int main(void)
                                       "GPUPROF_KERNEL_INCLUDE", "([", "GPUPROF_METRICS",
                                       "dram bytes", "GPUPROF_OUTPUT", "out-%q",
                                       "GPUPROF_LAUNCH_SKIP", "-1", "GPUPROF_FORMAT", "xml",
-                                      NULL};
-    GP_CHECK(parse(bad, &c, err, sizeof(err)) == 7);
+                                      "GPUPROF_BATCH", "0", NULL};
+    GP_CHECK(parse(bad, &c, err, sizeof(err)) == 8);
+    GP_CHECK(strstr(err, "GPUPROF_BATCH='0' is not valid: expected a whole number from 1 to 256") != NULL);
     GP_CHECK(strstr(err, "GPUPROF_LAUNCH_COUNT='ten' is not valid: expected a whole number") != NULL);
     GP_CHECK(strstr(err, "GPUPROF_SNAPSHOT='disk' is not valid: accepted values: auto, device, host, none") != NULL);
     GP_CHECK(strstr(err, "GPUPROF_KERNEL_INCLUDE='([' is not valid") != NULL);
@@ -79,9 +82,9 @@ int main(void)
     int lines = 1;
     for (const char *p = err; *p; p++)
         lines += *p == '\n';
-    GP_CHECK(lines == 7);
+    GP_CHECK(lines == 8);
     /* malformed values keep their defaults */
-    GP_CHECK(c.launch_count == -1 && c.snapshot_where == GP_SNAP_AUTO && !c.have_include);
+    GP_CHECK(c.launch_count == -1 && c.batch == GP_BATCH_DEFAULT && c.snapshot_where == GP_SNAP_AUTO && !c.have_include);
     gp_config_free(&c);
 
     /* filters, as Nsight Compute counts them: skip and count over matching launches */
