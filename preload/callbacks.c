@@ -369,13 +369,21 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     (void)stream;
     (void)size;
     CUpti_Activity *rec = NULL;
+    gp_activity_kernel batch[256]; /* handed over 256 at a time: one lock each */
+    size_t n = 0;
     while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
             rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-        gp_core_activity_kernel(k->correlationId, k->start, k->end, k->name, k->graphId != 0);
+        batch[n++] = (gp_activity_kernel){k->correlationId, k->start, k->end, k->name,
+                                          k->graphId != 0};
+        if (n == sizeof(batch) / sizeof(batch[0])) {
+            gp_core_activity_kernels(batch, n);
+            n = 0;
+        }
     }
+    gp_core_activity_kernels(batch, n);
     free(buffer);
 }
 

@@ -1357,13 +1357,14 @@ void gp_core_memop_seen(int kind)
     atomic_fetch_add(&gp.summary.memops[kind & 3], 1);
 }
 
-void gp_core_activity_kernel(uint64_t correlation, uint64_t start_ns, uint64_t end_ns,
-                             const char *name, int in_graph)
+void gp_core_activity_kernels(const gp_activity_kernel *k, size_t n)
 {
-    if (!gp.active)
+    if (!gp.active || n == 0)
         return;
     pthread_mutex_lock(&gp.state_lock);
-    gp_summary_activity(&gp.summary, correlation, end_ns > start_ns ? end_ns - start_ns : 0, name,
-                        in_graph);
+    for (size_t i = 0; i < n; i++)
+        gp_summary_activity(&gp.summary, k[i].correlation,
+                            k[i].end_ns > k[i].start_ns ? k[i].end_ns - k[i].start_ns : 0,
+                            k[i].name, k[i].in_graph);
     pthread_mutex_unlock(&gp.state_lock);
 }

@@ -57,8 +57,13 @@ void gp_core_context_destroying(CUcontext ctx);
 
 /* The second source of truth: kernel executions reported by CUPTI's
  * activity records (correlation id, duration, name). */
-void gp_core_activity_kernel(uint64_t correlation, uint64_t start_ns, uint64_t end_ns,
-                             const char *name, int in_graph);
+typedef struct gp_activity_kernel {
+    uint64_t correlation, start_ns, end_ns;
+    const char *name; /* valid during the call */
+    int in_graph;
+} gp_activity_kernel;
+/* Kernel executions from CUPTI activity records, n at a time (one lock). */
+void gp_core_activity_kernels(const gp_activity_kernel *k, size_t n);
 
 /* Provided by the boundary (callbacks.c). */
 uint64_t gp_cupti_stream_id(CUcontext ctx, CUstream stream, int per_thread);

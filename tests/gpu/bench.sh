@@ -28,13 +28,19 @@ echo "bench: gpuprof $gp s, $prof launches profiled ($passes): $(calc "($gp - $p
 echo "bench: ncu     $nc s, $ncp kernel reports: $(calc "($nc - $plain) * 1000 / $ncp") ms per profiled launch"
 grep 'the profiler added' "$OUT/bench.err"
 
-# Launch cost: 5 rounds of the four variants, interleaved; medians.
+# Launch cost: 5 rounds of the four variants, interleaved; medians.  Two
+# figures per variant: until all launches finished (field 6) and until all were
+# enqueued (field 8, the host's own cost of a launch).
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for r in 1 2 3 4 5; do
-    $G/many_launches 100000 | awk '{print $6}' >>"$OUT/ml.plain"
-    GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null | awk '{print $6}' >>"$OUT/ml.filt0"
-    GPUPROF_KERNEL_INCLUDE=no_such_kernel LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null | awk '{print $6}' >>"$OUT/ml.filt1"
-    GPUPROF_ENABLE=0 GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null | awk '{print $6}' >>"$OUT/ml.off"
+    $G/many_launches 100000 >>"$OUT/ml.plain"
+    GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.filt0"
+    GPUPROF_KERNEL_INCLUDE=no_such_kernel LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.filt1"
+    GPUPROF_ENABLE=0 GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.off"
 done
-p=$(median <"$OUT/ml.plain"); f0=$(median <"$OUT/ml.filt0"); f1=$(median <"$OUT/ml.filt1"); off=$(median <"$OUT/ml.off")
-echo "bench: launch cost (median of 5 x 100000 launches): plain $p us; filtered out $f0 us (+$(calc "$f0 - $p") us) without the activity cross-check, $f1 us (+$(calc "$f1 - $p") us) with it (default); GPUPROF_ENABLE=0 $off us (+$(calc "$off - $p") us)"
+for field in 6 8; do
+    m() { awk -v f=$field '{print $f}' "$OUT/ml.$1" | median; }
+    p=$(m plain); f0=$(m filt0); f1=$(m filt1); off=$(m off)
+    what=$([ $field = 6 ] && echo "until finished" || echo "until enqueued")
+    echo "bench: launch cost $what (median of 5 x 100000 launches): plain $p us; filtered out $f0 us (+$(calc "$f0 - $p") us) without the activity cross-check, $f1 us (+$(calc "$f1 - $p") us) with it (default); GPUPROF_ENABLE=0 $off us (+$(calc "$off - $p") us)"
+done

@@ -15,7 +15,7 @@ skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work; do skipped "$c: no GPU on this machine"; done
+    for c in no_cuda $CASES driver_api known_work batches batches_mixed; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -109,6 +109,21 @@ fi
 line=$(grep '^known:' "$OUT/known.table")
 p=$(echo "$line" | sed -E 's/known: ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
 pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+
+# 9. batches: the same values as one launch at a time; batches closed when full
+#    and around launches that are not profiled, with every record complete
+GPUPROF_OUTPUT=$OUT/b32 LD_PRELOAD=$LIB $G/known_work 3 >/dev/null 2>"$OUT/b32.err"
+GPUPROF_BATCH=1 GPUPROF_OUTPUT=$OUT/b1 LD_PRELOAD=$LIB $G/known_work 3 >/dev/null 2>"$OUT/b1.err"
+if python3 tests/gpu/check_batch.py "$OUT/b32.jsonl" "$OUT/b1.jsonl" >"$OUT/batch.txt" &&
+   ! grep -q "counters lost" "$OUT/b32.err"; then ok "$(tail -1 "$OUT/batch.txt")"
+else bad "batched vs one at a time: $(tail -1 "$OUT/batch.txt")"; head -8 "$OUT/batch.txt"; grep "lost" "$OUT/b32.err"; fi
+GPUPROF_BATCH=2 GPUPROF_KERNEL_INCLUDE='fma_sp|stream_copy' GPUPROF_OUTPUT=$OUT/bmix LD_PRELOAD=$LIB \
+    $G/known_work 3 >/dev/null 2>"$OUT/bmix.err"
+n=$(grep -c '"type":"launch"' "$OUT/bmix.jsonl" 2>/dev/null)
+nodur=$(grep '"type":"launch"' "$OUT/bmix.jsonl" | grep -c '"gpu__time_duration.sum":null')
+if [ "$n" = 6 ] && [ "$nodur" = 0 ] && ! grep -q "counters lost" "$OUT/bmix.err"; then
+    ok "batches of 2 between unprofiled launches: $n records, all with counters"
+else bad "batches of 2 between unprofiled launches: $n records, $nodur without duration"; grep -i "lost\|warn" "$OUT/bmix.err" | head -3; fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
