@@ -15,7 +15,7 @@ skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work batches batches_mixed; do skipped "$c: no GPU on this machine"; done
+    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -124,6 +124,28 @@ nodur=$(grep '"type":"launch"' "$OUT/bmix.jsonl" | grep -c '"gpu__time_duration.
 if [ "$n" = 6 ] && [ "$nodur" = 0 ] && ! grep -q "counters lost" "$OUT/bmix.err"; then
     ok "batches of 2 between unprofiled launches: $n records, all with counters"
 else bad "batches of 2 between unprofiled launches: $n records, $nodur without duration"; grep -i "lost\|warn" "$OUT/bmix.err" | head -3; fi
+
+# 10. no permission to read counters: an unprivileged user where the driver
+#     restricts profiling to administrators (the default): one message saying how
+#     to fix it, the program's results unchanged
+adm=$(awk '/RmProfilingAdminOnly/ {print $2}' /proc/driver/nvidia/params 2>/dev/null)
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+    skipped "no permission: needs root (to switch to an unprivileged user) and setpriv"
+elif [ "$adm" != 1 ]; then
+    skipped "no permission: this driver lets every user read counters (RmProfilingAdminOnly=$adm)"
+else
+    d=$(mktemp -d /tmp/gpuprof-perm.XXXXXX)
+    cp "$LIB" $G/replay_cases_static "$d/" && chmod -R a+rwX "$d"
+    nobody() { (cd "$d" && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+    exp=$(nobody ./replay_cases_static inplace 2>&1)
+    got=$(nobody env GPUPROF_OUTPUT="$d/perm" LD_PRELOAD="$d/libgpuprof.so" ./replay_cases_static inplace 2>"$OUT/perm.err")
+    rc=$?
+    n=$(grep -c "ERR_NVGPUCTRPERM" "$OUT/perm.err")
+    if [ $rc -eq 0 ] && [ "$exp" = "$got" ] && [ "$n" = 1 ] && grep -q "RestrictProfilingToAdminUsers=0" "$OUT/perm.err"; then
+        ok "no permission: one message, results unchanged ($got)"
+    else bad "no permission: rc=$rc plain '$exp' profiled '$got', $n permission messages"; head -5 "$OUT/perm.err"; fi
+    rm -rf "$d"
+fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
