@@ -68,6 +68,15 @@ static const gpk_sass_rule gpk_rules[] = {
     {"gpk_copychunkILi2ELb1ELi8E", "STG*128", 2, 0},
     {"gpk_copychunkILi8ELb0ELi4E", "LDG*128", 8, 0},
     {"gpk_copychunkILi8ELb0ELi4E", "STG*128", 8, 0},
+    /* batched non-coherent copy (run 5): U loads, then U stores, per trip */
+    {"gpk_copyncILi8ELb0E", "LDG*128", 8, 0},
+    {"gpk_copyncILi8ELb0E", "STG*128", 8, 0},
+    {"gpk_copyncILi8ELb1E", "LDG*128", 8, 0},
+    {"gpk_copyncILi8ELb1E", "STG*128", 8, 0},
+    {"gpk_copyncILi16ELb0E", "LDG*128", 16, 0},
+    {"gpk_copyncILi16ELb0E", "STG*128", 16, 0},
+    {"gpk_copyncILi4ELb0E", "LDG*128", 4, 0},
+    {"gpk_copyncILi4ELb0E", "STG*128", 4, 0},
     /* bulk copy: the copies are the bulk-copy engine's (UBLKCP), at least one */
     {"gpk_copybulk", "UBLKCP", 1, 0},
 };

@@ -249,9 +249,275 @@ static void test_assoc(void)
     }
 }
 
+/* A cache of sets x ways lines of 128 B whose set index XOR-folds the upper
+ * line-address bits into the lower ones (sets a power of two), so every
+ * aligned block of sets lines maps onto all sets once; policy 0 LRU,
+ * 1 random, 2 tree pseudo-LRU.  Returns the miss fraction of the timed pass
+ * of the device's chase: a cycle over lines, max(lines, 1024) loads to warm,
+ * then as many timed, the cycle continuing. */
+static double gpk_t_hashed_missrate(int sets, int ways, int policy, long lines, unsigned seed)
+{
+    static long tag[512][64], age[512][64];
+    static unsigned plru[512];
+    long n = lines < 1024 ? 1024 : lines, clock = 0, miss = 0;
+    int lg = 0;
+    while ((1 << lg) < sets)
+        lg++;
+    for (int s = 0; s < sets; s++) {
+        plru[s] = 0;
+        for (int w = 0; w < ways; w++)
+            tag[s][w] = -1, age[s][w] = 0;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (long i = 0; i < n; i++) {
+            const long line = (pass * n + i) % lines;
+            const int s = (int)((line ^ (line >> lg) ^ (line >> (2 * lg))) & (sets - 1));
+            int hit = -1, v = 0;
+            for (int w = 0; w < ways; w++)
+                if (tag[s][w] == line)
+                    hit = w;
+            if (hit < 0) {
+                int empty = -1;
+                for (int w = 0; w < ways && empty < 0; w++)
+                    if (tag[s][w] < 0)
+                        empty = w;
+                if (empty >= 0) {
+                    v = empty;
+                } else if (policy == 0) {
+                    for (int w = 1; w < ways; w++)
+                        if (age[s][w] < age[s][v])
+                            v = w;
+                } else if (policy == 1) {
+                    seed = seed * 1103515245u + 12345u;
+                    v = (int)((seed >> 8) % (unsigned)ways);
+                } else {
+                    int node = 1;
+                    while (node < ways)
+                        node = 2 * node + ((plru[s] >> node) & 1);
+                    v = node - ways;
+                }
+                tag[s][v] = line;
+                hit = v;
+                miss += pass;
+            }
+            age[s][hit] = ++clock;
+            if (policy == 2) /* point every node on the path away from hit */
+                for (int node = hit + ways; node > 1; node /= 2) {
+                    if (node & 1)
+                        plru[s] &= ~(1u << (node / 2));
+                    else
+                        plru[s] |= 1u << (node / 2);
+                }
+        }
+    return (double)miss / n;
+}
+
+/* A fine footprint sweep of such a cache, from 32 lines below its capacity
+ * to `past` x capacity beyond the LRU saturation, one line a step;
+ * latencies 39 (hit) and 287 (miss) cycles with +-noise. */
+static int gpk_t_fit(int sets, int ways, int policy, double noise, double past,
+                     gpk_assoc_fit *f)
+{
+    static double x[2048], y[2048];
+    const double c = sets * ways * 128.0;
+    unsigned s = (unsigned)(sets * 131 + ways * 7 + policy);
+    int n = 0;
+    for (double nb = c - 32 * 128; nb <= c * (ways + 1) / ways + past * c && n < 2048;
+         nb += 128, n++) {
+        x[n] = nb;
+        y[n] = 39 + 248 * gpk_t_hashed_missrate(sets, ways, policy, (long)(nb / 128), s + n) +
+               noise * gpk_t_noise(&s);
+    }
+    return gpk_assoc_fit_lru(x, y, n, 128, 39, 287, 64, 0.025, f);
+}
+
+static void test_assoc_fit(void)
+{
+    gpk_assoc_fit f;
+    /* LRU: the ways, the capacity and the sets come back, with noise too */
+    static const int geo[][2] = {{128, 4}, {64, 8}, {32, 16}, {256, 2}};
+    for (int i = 0; i < 4; i++) {
+        const int sets = geo[i][0], ways = geo[i][1];
+        int rc = gpk_t_fit(sets, ways, 0, 3, 0.3, &f);
+        GP_CHECK_MSG(rc == 1 && f.ways == ways, "LRU %d x %d: rc %d, ways %g (%s)", sets, ways,
+                     rc, f.ways, f.why);
+        GP_CHECK_MSG(fabs(f.capacity_bytes - sets * ways * 128.0) <= ways * 128.0,
+                     "capacity %.0f", f.capacity_bytes);
+        GP_CHECK_NEAR(f.sets, sets, 0.02);
+        GP_CHECK(f.rms_rel < 0.025 && f.ways_lo <= ways && f.ways_hi >= ways);
+        GP_CHECK(f.n_transition >= 4 && f.n_below >= 2 && f.n_above >= 2 && f.why[0] == 0);
+    }
+    /* noiseless W = 4 gives exactly 4 and nothing else fits as well */
+    GP_CHECK(gpk_t_fit(128, 4, 0, 0, 0.5, &f) == 1 && f.ways == 4 && f.ways_lo == 4 &&
+             f.ways_hi == 4);
+    /* random replacement: the curve rises too slowly and never saturates
+     * where LRU would; noisy, with a long sweep or a short one */
+    GP_CHECK_MSG(gpk_t_fit(128, 4, 1, 3, 1.5, &f) == 0 && isnan(f.ways), "random: ways %g",
+                 f.ways);
+    GP_CHECK(strstr(f.why, "does not fit") != NULL);
+    GP_CHECK(gpk_t_fit(64, 8, 1, 3, 0.5, &f) == 0 && isnan(f.ways));
+    /* tree pseudo-LRU of 8 and 16 ways misses only part of an overflowing
+     * set's lines: the best LRU fit (about 5 ways) leaves a systematic
+     * residual */
+    GP_CHECK_MSG(gpk_t_fit(64, 8, 2, 3, 0.5, &f) == 0 && isnan(f.ways), "PLRU-8: ways %g",
+                 f.ways);
+    GP_CHECK(strstr(f.why, "does not fit") != NULL && f.best_w != 8);
+    GP_CHECK(gpk_t_fit(32, 16, 2, 3, 0.5, &f) == 0 && isnan(f.ways));
+    /* a sweep that stops before the saturation cannot give W */
+    {
+        double x[400], y[400];
+        const double c = 128 * 4 * 128.0;
+        int n = 0;
+        for (double nb = c - 32 * 128; nb < c + 64 * 128; nb += 128, n++) {
+            x[n] = nb;
+            y[n] = 39 + 248 * gpk_assoc_lru_frac(nb, c, 4);
+        }
+        GP_CHECK(gpk_assoc_fit_lru(x, y, n, 128, 39, 287, 64, 0.025, &f) == 0);
+        GP_CHECK_MSG(strstr(f.why, "both ends") != NULL, "%s", f.why);
+        /* bad input */
+        GP_CHECK(gpk_assoc_fit_lru(x, y, n, 128, 287, 39, 64, 0.025, &f) == -1);
+        GP_CHECK(gpk_assoc_fit_lru(x, y, 5, 128, 39, 287, 64, 0.025, &f) == -1);
+        x[3] = x[2];
+        GP_CHECK(gpk_assoc_fit_lru(x, y, n, 128, 39, 287, 64, 0.025, &f) == -1);
+    }
+    /* the coarse H200 L1 curve of device run 2: 3 points in the climb are
+     * too few to read W from */
+    {
+        double x[64], y[64];
+        int n = gpk_curve_read(GPK_DATA_DIR "/recorded-h200.csv", "l1_footprint", x, y, 64);
+        if (n > 8) {
+            GP_CHECK(gpk_assoc_fit_lru(x, y, n, 128, y[0], y[n - 1], 64, 0.025, &f) == 0);
+            GP_CHECK(isnan(f.ways));
+        }
+    }
+}
+
+/* TLB reach from a random-order sweep: generated rises with noise, flat
+ * curves, and the H200's recorded sweeps of device run 6. */
+static void test_reach(void)
+{
+    double x[64], y[64];
+    gpk_reach_fit f;
+    unsigned s = 11;
+    int n = 0;
+    /* 4 per octave from 4 MB to 48 GB; rise of 9 cycles from 256 MB, the
+     * first five (few-line) points off by up to 8 cycles */
+    for (double fp = 4 * MB; fp <= 48.0 * 1024 * MB && n < 64; fp *= pow(2, 0.25), n++) {
+        x[n] = fp;
+        y[n] = 282 + 9 * (fp > 256 * MB ? 1 - 256 * MB / fp : 0) + 0.5 * gpk_t_noise(&s) +
+               (n < 5 ? 8 * gpk_t_noise(&s) : 0);
+    }
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == 1);
+    GP_CHECK_MSG(f.reach_bytes > 200 * MB && f.reach_bytes < 330 * MB, "reach %.4g",
+                 f.reach_bytes);
+    GP_CHECK_NEAR(f.penalty_cycles, 9, 0.15);
+    GP_CHECK(f.why[0] == 0 && f.n_below >= 3 && f.n_above >= 3);
+    /* flat with the same noise: no rise */
+    for (int i = 0; i < n; i++)
+        y[i] = 282 + 0.5 * gpk_t_noise(&s) + (i < 5 ? 8 * gpk_t_noise(&s) : 0);
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == 0 && isnan(f.reach_bytes));
+    GP_CHECK(strstr(f.why, "no rise") != NULL);
+    /* a rise under min_penalty is none either */
+    for (int i = 0; i < n; i++)
+        y[i] = 282 + 2 * (x[i] > 256 * MB ? 1 - 256 * MB / x[i] : 0);
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == 0);
+    /* a rise that starts at the sweep's end is not resolved */
+    for (int i = 0; i < n; i++)
+        y[i] = 282 + 9 * (x[i] > 24.0 * 1024 * MB ? 1 - 24.0 * 1024 * MB / x[i] : 0);
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == 0 && isnan(f.reach_bytes));
+    /* bad input */
+    GP_CHECK(gpk_reach_find(x, y, 5, 4, &f) == -1);
+    x[4] = x[3];
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == -1);
+
+    /* recorded: random order rises by about 10 cycles from a few hundred MB
+     * (2 MB pages, cudaMalloc and separately mapped); address order stays
+     * flat */
+    const char *path = GPK_DATA_DIR "/recorded-h200-run6.csv";
+    n = gpk_curve_read(path, "tlb_2m", x, y, 64);
+    if (n < 0) {
+        gp_test_skip("recorded TLB sweeps", "no tests/data/gpupeak/recorded-h200-run6.csv");
+        return;
+    }
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == 1);
+    GP_CHECK_MSG(f.reach_bytes > 128 * MB && f.reach_bytes < 512 * MB, "tlb_2m reach %.4g",
+                 f.reach_bytes);
+    GP_CHECK(f.penalty_cycles > 5 && f.penalty_cycles < 20);
+    n = gpk_curve_read(path, "tlb_vmm_2m", x, y, 64);
+    GP_CHECK(gpk_reach_find(x, y, n, 4, &f) == 1 && f.reach_bytes > 128 * MB &&
+             f.reach_bytes < 512 * MB);
+    n = gpk_curve_read(path, "tlb_2m_seq", x, y, 64);
+    GP_CHECK(n > 40 && gpk_reach_find(x, y, n, 4, &f) == 0);
+    n = gpk_curve_read(path, "tlb_vmm_2m_seq", x, y, 64);
+    GP_CHECK(n > 40 && gpk_reach_find(x, y, n, 4, &f) == 0);
+    /* and the old step detector sees no step in any of them (3%, not 15%) */
+    {
+        gpk_step st[4];
+        n = gpk_curve_read(path, "tlb_2m", x, y, 64);
+        GP_CHECK(gpk_steps_find(x, y, n, 0.15, 8, st, 4, NULL) == 0);
+    }
+    /* the small steps quoted in docs/gpupeak.md, read with the detector at
+     * 2% and 4 cycles over footprints of at least 8 lines (fewer lines
+     * scatter by the near/far L2 mix): 2 MB random up to 362 MB, none in
+     * address order; at 32 and 128 MB strides, either order, the climb
+     * comes between 16 and 19 lines */
+    static const struct {
+        const char *series;
+        double stride, below, above; /* NaN: no step */
+    } small[] = {
+        {"tlb_2m", 2 * MB, 362 * MB, 430 * MB},
+        {"tlb_vmm_2m", 2 * MB, 362 * MB, 430 * MB},
+        {"tlb_2m_seq", 2 * MB, NAN, NAN},
+        {"tlb_vmm_2m_seq", 2 * MB, NAN, NAN},
+        {"tlb_32m", 32 * MB, 16 * 32 * MB, 19 * 32 * MB},
+        {"tlb_32m_seq", 32 * MB, 16 * 32 * MB, 19 * 32 * MB},
+        {"tlb_128m", 128 * MB, 16 * 128 * MB, 19 * 128 * MB},
+    };
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+        gpk_step st[4];
+        int a = 0, k;
+        n = gpk_curve_read(path, small[i].series, x, y, 64);
+        while (a < n && x[a] < 8 * small[i].stride)
+            a++;
+        k = n - a >= 2 ? gpk_steps_find(x + a, y + a, n - a, 0.02, 4, st, 4, NULL) : -1;
+        if (isnan(small[i].below)) {
+            GP_CHECK_MSG(k == 0, "%s: %d small steps", small[i].series, k);
+        } else {
+            GP_CHECK_MSG(k == 1 && fabs(st[0].size_below - small[i].below) < 0.01 * MB &&
+                             fabs(st[0].size_above - small[i].above) < 0.01 * MB &&
+                             st[0].lat_above - st[0].lat_below > 6,
+                         "%s: %d small steps, first %.4g -> %.4g", small[i].series, k,
+                         k > 0 ? st[0].size_below : NAN, k > 0 ? st[0].size_above : NAN);
+        }
+    }
+}
+
+/* The H200's fine L1 sweep of device run 6: misses begin after about
+ * 217 KB, then the latency climbs in steps (plateaus near 105, 168 and 228
+ * cycles) that no LRU curve has: the fit must refuse it. */
+static void test_assoc_recorded(void)
+{
+    static double x[1024], y[1024];
+    gpk_assoc_fit f;
+    int n = gpk_curve_read(GPK_DATA_DIR "/recorded-h200-run6.csv", "l1_assoc_sweep", x, y,
+                           1024);
+    if (n < 0) {
+        gp_test_skip("recorded L1 sweep", "no tests/data/gpupeak/recorded-h200-run6.csv");
+        return;
+    }
+    GP_CHECK(n > 800);
+    GP_CHECK(gpk_assoc_fit_lru(x, y, n, 128, 39.174, 287.5, 64, 0.025, &f) == 0);
+    GP_CHECK(isnan(f.ways) && strstr(f.why, "does not fit") != NULL);
+    GP_CHECK_MSG(f.capacity_bytes > 208 * KB && f.capacity_bytes < 224 * KB, "C %.0f",
+                 f.capacity_bytes);
+}
+
 int main(void)
 {
     test_assoc();
+    test_assoc_fit();
+    test_assoc_recorded();
+    test_reach();
     test_fixture();
     test_recorded();
     test_generated();

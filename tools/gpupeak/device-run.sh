@@ -22,7 +22,7 @@ GPK_SASS_VERBOSE=1 ./build/gpupeak/test_gpupeak_sass 2>&1 | sed 's/^sass //'
 # opcode histograms of the kernels whose instruction mix is ptxas's choice
 cuobjdump -sass "$BIN" > /tmp/gpk.sass 2>/dev/null
 for k in gpk_latI7LatIadd gpk_tputI6OpIadd gpk_latI6LatCvt gpk_mem_readP gpk_mem_l2P \
-         gpk_mem_copy_cs gpk_copyvILi8ELb1E gpk_copychunkILi8ELb1ELi4E gpk_copybulk gpk_tlb_chase gpk_wgmma_kernelILi15E gpk_tputI9OpMmaBf16; do
+         gpk_mem_copy_cs gpk_copyvILi8ELb1E gpk_copychunkILi8ELb1ELi4E gpk_copybulk gpk_copyncILi8ELb0E gpk_copyncILi8ELb1E gpk_tlb_chase gpk_wgmma_kernelILi15E gpk_tputI9OpMmaBf16; do
     h=$(awk -v k="$k" '/Function :/{on=index($0,k)>0} on' /tmp/gpk.sass |
         grep -oE '/\*[0-9a-f]{4,}\*/ +(@!?U?P[0-9T]+ +)?[A-Z][A-Z0-9_.]+' |
         awk '{print $NF}' | sort | uniq -c | sort -rn | head -7 | awk '{printf "%s %s, ", $1, $2}')

@@ -465,6 +465,56 @@ __global__ void __launch_bounds__(GPK_TPB, MINB) gpk_copychunk(const float4 *__r
     GPK_CLK_END(clk);
 }
 
+/* Batched non-coherent copy (issue 4, copy below 85%): U 16-byte loads per
+ * thread through the read-only path without L1 allocation
+ * (ld.global.nc.L1::no_allocate), then the U stores (st.global.
+ * L1::no_allocate), both carrying an L2 evict-first policy (createpolicy;
+ * sm_90 takes .L2::evict_first only on 256-bit loads, so the hint goes as a
+ * cache policy); PF adds the .L2::256B prefetch-size hint to the loads.
+ * Grid-stride over a persistent grid; n4 a multiple of U x grid x blockDim. */
+template <bool PF>
+static __device__ __forceinline__ float4 gpk_ld_nc_ef(const float4 *p, unsigned long long pol)
+{
+    float4 v;
+    if (PF)
+        asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.f32 "
+                     "{%0,%1,%2,%3}, [%4], %5;"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p), "l"(pol));
+    else
+        asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.f32 "
+                     "{%0,%1,%2,%3}, [%4], %5;"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p), "l"(pol));
+    return v;
+}
+
+template <int U, bool PF>
+__global__ void __launch_bounds__(GPK_TPB) gpk_copync(const float4 *__restrict__ a,
+                                                      float4 *__restrict__ b, size_t n4,
+                                                      int passes, unsigned long long *clk)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    GPK_CLK_BEGIN(clk);
+    for (int q = 0; q < passes; q++) {
+        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += U * stride) {
+            float4 v[U];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                v[u] = gpk_ld_nc_ef<PF>(a + i + u * stride, pol);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                asm volatile("st.global.L1::no_allocate.L2::cache_hint.v4.f32 "
+                             "[%0], {%1,%2,%3,%4}, %5;" ::"l"(b + i + u * stride),
+                             "f"(v[u].x), "f"(v[u].y), "f"(v[u].z), "f"(v[u].w), "l"(pol)
+                             : "memory");
+        }
+    }
+    GPK_CLK_END(clk);
+}
+
 /* Bulk-copy engine (sm_90 cp.async.bulk): one thread per block streams the
  * block's contiguous chunk through `stages` shared-memory tiles: global ->
  * shared completes on an mbarrier (expect_tx), shared -> global is a
@@ -772,12 +822,14 @@ __global__ void gpk_chain_init(unsigned *a, size_t lines, size_t stride_words)
 /* TLB chase: 64-bit pointers (no index arithmetic, no 4 GB limit).  Line k
  * lies in the k-th stride-sized block at offset (k mod 8192) x 256 (below
  * the stride, so one page per line), which spreads the lines over L2 sets;
- * it holds the address of line k+1, wrapping. */
-__global__ void gpk_tlb_init(char *base, size_t lines, size_t stride)
+ * it holds the address of line next[k] (a single cycle), or of line k+1
+ * (wrapping) when next is NULL: pages in address order, which a
+ * translation prefetcher or coalesced entries could hide. */
+__global__ void gpk_tlb_init(char *base, size_t lines, size_t stride, const unsigned *next)
 {
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < lines;
          k += (size_t)gridDim.x * blockDim.x) {
-        const size_t n = (k + 1) % lines;
+        const size_t n = next ? next[k] : (k + 1) % lines;
         const size_t off = (k % 8192) * 256 % stride, noff = (n % 8192) * 256 % stride;
         *(unsigned long long *)(base + k * stride + off) =
             (unsigned long long)(base + n * stride + noff);
@@ -1053,33 +1105,73 @@ extern "C" int gpk_dev_tput(int kind, double target_ms, double *count, gpk_meas 
 
 /* ---------------------------------------------------------- memory ---- */
 
-/* DRAM copy variants: index = gpk_mem_launch.variant.  0 and 1 are the
- * original kernels (gpk_mem_copy, gpk_mem_copy_cs); 2-7 gpk_copyv
- * (grid-stride); 8-11 gpk_copychunk (one contiguous chunk per block); 12-13
- * gpk_copybulk (cp.async.bulk; u = tile KB, cs = stages). */
+/* DRAM copy variants, measured on the same buffers, bytes read + written.
+ * GRID: a grid-stride kernel over a persistent grid of SMs x bps blocks;
+ * CHUNK: one contiguous chunk per block (the kernel gets n4 / blocks); BULK:
+ * gpk_copybulk (u = tile KB, stages).  dst_off moves the destination from
+ * the start of its allocation (not a multiple of a large power of two, so a
+ * source line and the destination line of the same index do not share a
+ * DRAM channel and bank); big selects the 4 GiB buffers instead of 1 GiB. */
+typedef void (*gpk_copy_fn)(const float4 *, float4 *, size_t, int, unsigned long long *);
 enum { GPK_CV_GRID, GPK_CV_CHUNK, GPK_CV_BULK };
-static const struct {
+#define GPK_OFF_1M2K (((size_t)1 << 20) + 2048)
+static const struct gpk_copy_def {
     const char *name;
-    int type, u, cs, bps;
+    int type;
+    gpk_copy_fn fn; /* GRID, CHUNK */
+    int u;          /* loads per thread per trip; BULK: tile KB */
+    int stages;     /* BULK: shared tiles */
+    double bps;     /* blocks per SM (0.5: a block on every other SM's worth) */
+    size_t dst_off; /* bytes; a multiple of 256 */
+    int big;        /* 1: 4 GiB each way; 2: in place (destination = source) */
 } gpk_copy_defs[] = {
-    {"u4_plain_4bps", GPK_CV_GRID, 4, 0, 4},
-    {"u4_cs_4bps", GPK_CV_GRID, 4, 1, 4},
-    {"u8_cs_4bps", GPK_CV_GRID, 8, 1, 4},
-    {"u2_cs_8bps", GPK_CV_GRID, 2, 1, 8},
-    {"u4_cs_8bps", GPK_CV_GRID, 4, 1, 8},
-    {"u8_cs_8bps", GPK_CV_GRID, 8, 1, 8},
-    {"u4_plain_8bps", GPK_CV_GRID, 4, 0, 8},
-    {"u8_plain_8bps", GPK_CV_GRID, 8, 0, 8},
-    {"chunk_u8_cs_4bps", GPK_CV_CHUNK, 8, 1, 4},
-    {"chunk_u16_cs_2bps", GPK_CV_CHUNK, 16, 1, 2},
-    {"chunk_u2_cs_8bps", GPK_CV_CHUNK, 2, 1, 8},
-    {"chunk_u8_plain_4bps", GPK_CV_CHUNK, 8, 0, 4},
-    {"bulk_16k_x8_1bps", GPK_CV_BULK, 16, 8, 1},
-    {"bulk_32k_x3_2bps", GPK_CV_BULK, 32, 3, 2},
+    {"u4_plain_4bps", GPK_CV_GRID, gpk_mem_copy, 4, 0, 4, 0, 0},
+    {"u4_cs_4bps", GPK_CV_GRID, gpk_mem_copy_cs, 4, 0, 4, 0, 0},
+    {"u8_cs_4bps", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, 0, 0},
+    {"u2_cs_8bps", GPK_CV_GRID, gpk_copyv<2, true>, 2, 0, 8, 0, 0},
+    {"u4_cs_8bps", GPK_CV_GRID, gpk_copyv<4, true>, 4, 0, 8, 0, 0},
+    {"u8_cs_8bps", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 8, 0, 0},
+    {"u4_plain_8bps", GPK_CV_GRID, gpk_copyv<4, false>, 4, 0, 8, 0, 0},
+    {"u8_plain_8bps", GPK_CV_GRID, gpk_copyv<8, false>, 8, 0, 8, 0, 0},
+    {"chunk_u8_cs_4bps", GPK_CV_CHUNK, gpk_copychunk<8, true, 4>, 8, 0, 4, 0, 0},
+    {"chunk_u16_cs_2bps", GPK_CV_CHUNK, gpk_copychunk<16, true, 2>, 16, 0, 2, 0, 0},
+    {"chunk_u2_cs_8bps", GPK_CV_CHUNK, gpk_copychunk<2, true, 8>, 2, 0, 8, 0, 0},
+    {"chunk_u8_plain_4bps", GPK_CV_CHUNK, gpk_copychunk<8, false, 4>, 8, 0, 4, 0, 0},
+    {"bulk_16k_x8_1bps", GPK_CV_BULK, NULL, 16, 8, 1, 0, 0},
+    {"bulk_32k_x3_2bps", GPK_CV_BULK, NULL, 32, 3, 2, 0, 0},
+    /* run 5: destination offsets */
+    {"u8_cs_4bps_off4k", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, 4096, 0},
+    {"u8_cs_4bps_off64k256", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, 65536 + 256, 0},
+    {"u8_cs_4bps_off1m2k", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, GPK_OFF_1M2K, 0},
+    {"u2_cs_4bps_off1m2k", GPK_CV_GRID, gpk_copyv<2, true>, 2, 0, 4, GPK_OFF_1M2K, 0},
+    /* run 5: batched non-coherent loads, no L1 allocation, L2 evict-first */
+    {"nc_u8_ef_4bps", GPK_CV_GRID, gpk_copync<8, false>, 8, 0, 4, 0, 0},
+    {"nc_u8_ef256_4bps", GPK_CV_GRID, gpk_copync<8, true>, 8, 0, 4, 0, 0},
+    {"nc_u16_ef_2bps", GPK_CV_GRID, gpk_copync<16, false>, 16, 0, 2, 0, 0},
+    {"nc_u4_ef_8bps", GPK_CV_GRID, gpk_copync<4, false>, 4, 0, 8, 0, 0},
+    {"nc_u8_ef_4bps_off1m2k", GPK_CV_GRID, gpk_copync<8, false>, 8, 0, 4, GPK_OFF_1M2K, 0},
+    /* run 5: 4 GiB each way */
+    {"u8_cs_4bps_4g", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, 0, 1},
+    {"u8_cs_2bps_4g", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 2, 0, 1},
+    {"nc_u8_ef_4bps_4g", GPK_CV_GRID, gpk_copync<8, false>, 8, 0, 4, 0, 1},
+    {"u8_cs_4bps_4g_off1m2k", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, GPK_OFF_1M2K, 1},
+    /* run 6: fewer requests in flight (1 GiB and 4 GiB) */
+    {"u8_cs_2bps", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 2, 0, 0},
+    {"u8_cs_1bps", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 1, 0, 0},
+    {"u8_cs_0.5bps", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 0.5, 0, 0},
+    {"u8_cs_1bps_4g", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 1, 0, 1},
+    /* diagnostic, never the peak: each line read and written back in place,
+     * so a read and the write that follows it fall in the same DRAM row;
+     * against the copies it shows what source/destination bank conflicts
+     * cost */
+    {"u8_cs_4bps_inplace_diag", GPK_CV_GRID, gpk_copyv<8, true>, 8, 0, 4, 0, 2},
 };
 #define GPK_NCOPYV ((int)(sizeof gpk_copy_defs / sizeof gpk_copy_defs[0]))
-#define GPK_MAXCOPYV 16 /* at least GPK_NCOPYV */
-static gpk_copy_var gpk_copy_res[GPK_MAXCOPYV + 1];
+#define GPK_MAXCOPYV 36    /* at least GPK_NCOPYV */
+#define GPK_COPY_NREF 3    /* the driver's cudaMemcpy references */
+#define GPK_COPY_SLACK ((size_t)2 << 20) /* room for dst_off past each destination */
+#define GPK_COPY_BIG ((size_t)4 << 30)
+static gpk_copy_var gpk_copy_res[GPK_MAXCOPYV + GPK_COPY_NREF];
 static int gpk_ncopy;
 static const char *gpk_bulk_skip; /* non-NULL: the bulk variants are not run, and why */
 static unsigned *gpk_err_d;       /* gpk_copybulk's timeout flag */
@@ -1108,27 +1200,16 @@ struct gpk_mem_launch : gpk_launch {
         switch (kind) {
         case GPK_M_DRAM_READ: gpk_mem_read<<<blocks, GPK_TPB>>>(a, n4, iters, p, s, gpk_clk_d); break;
         case GPK_M_DRAM_WRITE: gpk_mem_write<<<blocks, GPK_TPB>>>(a, n4, iters, p, gpk_clk_d); break;
-        case GPK_M_DRAM_COPY:
-            switch (variant) {
-            case 0: gpk_mem_copy<<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 1: gpk_mem_copy_cs<<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 2: gpk_copyv<8, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 3: gpk_copyv<2, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 4: gpk_copyv<4, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 5: gpk_copyv<8, true><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 6: gpk_copyv<4, false><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 7: gpk_copyv<8, false><<<blocks, GPK_TPB>>>(a, b, n4, iters, gpk_clk_d); break;
-            case 8: gpk_copychunk<8, true, 4><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
-            case 9: gpk_copychunk<16, true, 2><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
-            case 10: gpk_copychunk<2, true, 8><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
-            case 11: gpk_copychunk<8, false, 4><<<blocks, GPK_TPB>>>(a, b, n4 / blocks, iters, gpk_clk_d); break;
-            case 12:
-            case 13:
+        case GPK_M_DRAM_COPY: {
+            const gpk_copy_def &d = gpk_copy_defs[variant];
+            if (d.type == GPK_CV_BULK)
                 gpk_copybulk<<<blocks, 32, smem>>>((const char *)a, (char *)b, n4 / blocks * 16,
                                                    tile, stages, iters, gpk_err_d, gpk_clk_d);
-                break;
-            }
+            else
+                d.fn<<<blocks, GPK_TPB>>>(a, b, d.type == GPK_CV_CHUNK ? n4 / blocks : n4, iters,
+                                          gpk_clk_d);
             break;
+        }
         case GPK_M_L2_READ: gpk_mem_l2<<<blocks, GPK_TPB>>>(a, n4, iters, p, s, gpk_clk_d); break;
         case GPK_M_L1_READ: gpk_mem_l1<<<blocks, GPK_TPB>>>(a, iters, p, s, gpk_clk_d); break;
         case GPK_M_SHARED32: gpk_mem_shared<float, 2048, GPK_SH32_UNR><<<blocks, GPK_TPB>>>(iters, p, s, gpk_clk_d); break;
@@ -1137,22 +1218,29 @@ struct gpk_mem_launch : gpk_launch {
     }
 };
 
-/* Sets up l for copy variant v over buffers of sz bytes: grid, element
- * count (a whole number of each kernel's units), bulk tile and stages.
- * Returns NULL, or why the variant cannot run here. */
-static const char *gpk_copy_setup(gpk_mem_launch &l, int v, size_t sz)
+/* Sets up l for copy variant v from buffer a to buffer b (allocations of
+ * sz bytes, b with GPK_COPY_SLACK more): grid, destination (b + dst_off),
+ * element count (a whole number of each kernel's units), bulk tile and
+ * stages.  Returns NULL, or why the variant cannot run here. */
+static const char *gpk_copy_setup(gpk_mem_launch &l, int v, float4 *a, float4 *b, size_t sz)
 {
-    const int bps = gpk_copy_defs[v].bps, u = gpk_copy_defs[v].u;
+    const gpk_copy_def &d = gpk_copy_defs[v];
     size_t unit;
     l.variant = v;
-    l.blocks = gpk_dev.sm_count * bps;
-    if (gpk_copy_defs[v].type == GPK_CV_BULK) {
+    l.blocks = (int)(gpk_dev.sm_count * d.bps);
+    if (l.blocks < 1)
+        return "no block to launch";
+    if (d.dst_off % 256 || d.dst_off > GPK_COPY_SLACK)
+        return "bad destination offset in the variant table";
+    l.a = a;
+    l.b = d.big == 2 ? a : b + d.dst_off / 16;
+    if (d.type == GPK_CV_BULK) {
         if (gpk_bulk_skip)
             return gpk_bulk_skip;
         if (gpk_dev.cc_major < 9)
             return "cp.async.bulk needs sm_90";
-        l.tile = (unsigned)u * 1024;
-        l.stages = gpk_copy_defs[v].cs;
+        l.tile = (unsigned)d.u * 1024;
+        l.stages = d.stages;
         l.smem = l.tile * l.stages;
         if (l.stages < 2 || l.stages > GPK_BULK_MAXST || (int)l.smem > gpk_dev.smem_optin)
             return "the bulk variant's shared-memory tiles do not fit this device";
@@ -1163,7 +1251,7 @@ static const char *gpk_copy_setup(gpk_mem_launch &l, int v, size_t sz)
         }
         unit = (size_t)l.blocks * (l.tile / 16);
     } else {
-        unit = (size_t)u * GPK_TPB * l.blocks; /* chunk: each block's share is whole tiles */
+        unit = (size_t)d.u * GPK_TPB * l.blocks; /* chunk: each block's share is whole tiles */
     }
     l.n4 = sz / 16 - (sz / 16) % unit;
     if (l.n4 == 0)
@@ -1214,26 +1302,74 @@ static const char *gpk_copy_verify(gpk_mem_launch &l, int passes, char *whybuf, 
     return NULL;
 }
 
-/* Every copy variant on the same buffers (a holds a pattern, sz bytes each):
- * timed (bytes read + written over event time, clock by clock64), then
- * checked; a variant that fails either is kept with value NaN and why.  The
- * best checked variant is the peak; -1 when none could be measured. */
-static int gpk_copy_all(gpk_mem_launch &l, size_t sz, double target_ms, double *bytes,
-                        gpk_meas *m)
+/* The driver's cudaMemcpy device-to-device of sz bytes, median of 5, as a
+ * reference entry (never the peak: its clock and code cannot be checked). */
+static void gpk_copy_ref(const char *name, void *dst, const void *src, size_t sz)
+{
+    gpk_copy_var *o = &gpk_copy_res[gpk_ncopy++];
+    double t[5];
+    float f = 0;
+    *o = {name, NAN, NAN, NULL, 1};
+    for (int r = 0; r < 5; r++) {
+        if (cudaEventRecord(gpk_ev0) != cudaSuccess ||
+            cudaMemcpyAsync(dst, src, sz, cudaMemcpyDeviceToDevice) != cudaSuccess ||
+            cudaEventRecord(gpk_ev1) != cudaSuccess ||
+            cudaEventSynchronize(gpk_ev1) != cudaSuccess ||
+            cudaEventElapsedTime(&f, gpk_ev0, gpk_ev1) != cudaSuccess) {
+            (void)cudaGetLastError();
+            o->why = "cudaMemcpy device-to-device failed";
+            return;
+        }
+        t[r] = f;
+    }
+    qsort(t, 5, sizeof(double), gpk_cmp_dbl);
+    o->bytes_per_s = 2.0 * sz / (t[2] * 1e-3);
+}
+
+/* Every copy variant (a holds a pattern; sz bytes each way, b with slack;
+ * the big variants on 4 GiB buffers allocated here when the memory is
+ * free): timed (bytes read + written over event time, clock by clock64),
+ * then checked; a variant that fails either is kept with value NaN and why.
+ * The best checked variant is the peak; -1 when none could be measured.
+ * Then the driver's references. */
+static int gpk_copy_all(gpk_mem_launch &l, float4 *a, float4 *b, size_t sz, double target_ms,
+                        double *bytes, gpk_meas *m)
 {
     static char whybuf[GPK_MAXCOPYV][160];
+    float4 *a4 = NULL, *b4 = NULL;
+    const char *big_why = NULL;
     double best = -1;
+    size_t fr = 0, tot = 0;
     gpk_ncopy = 0;
     if (GPK_NCOPYV > GPK_MAXCOPYV || gpk_copy_alloc())
         return -1;
+    /* the 4 GiB pair, with 2 GiB to spare */
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess ||
+        fr < 2 * (GPK_COPY_BIG + GPK_COPY_SLACK) + ((size_t)2 << 30)) {
+        big_why = "not enough free device memory for 2 x 4 GiB";
+    } else if (cudaMalloc(&a4, GPK_COPY_BIG) != cudaSuccess ||
+               cudaMalloc(&b4, GPK_COPY_BIG + GPK_COPY_SLACK) != cudaSuccess) {
+        (void)cudaGetLastError();
+        big_why = "cudaMalloc of 2 x 4 GiB failed";
+    } else {
+        gpk_copy_fill<<<1024, 256>>>((uint4 *)a4, GPK_COPY_BIG / 16);
+        if (cudaGetLastError() != cudaSuccess)
+            big_why = "filling the 4 GiB source failed";
+    }
     for (int v = 0; v < GPK_NCOPYV; v++) {
+        const gpk_copy_def &d = gpk_copy_defs[v];
         gpk_copy_var *o = &gpk_copy_res[gpk_ncopy++];
         gpk_meas mv;
         int it = 0;
-        *o = {gpk_copy_defs[v].name, NAN, NAN, NULL};
-        if ((o->why = gpk_copy_setup(l, v, sz)))
+        *o = {d.name, NAN, NAN, NULL, d.big == 2};
+        if (d.big == 1 && big_why) {
+            o->why = big_why;
             continue;
-        if (gpk_copy_defs[v].type == GPK_CV_BULK && cudaMemset(gpk_err_d, 0, 4) != cudaSuccess) {
+        }
+        if ((o->why = d.big == 1 ? gpk_copy_setup(l, v, a4, b4, GPK_COPY_BIG)
+                                 : gpk_copy_setup(l, v, a, b, sz)))
+            continue;
+        if (d.type == GPK_CV_BULK && cudaMemset(gpk_err_d, 0, 4) != cudaSuccess) {
             o->why = "cudaMemset failed";
             continue;
         }
@@ -1241,17 +1377,24 @@ static int gpk_copy_all(gpk_mem_launch &l, size_t sz, double target_ms, double *
             o->why = "a launch failed (see the log)";
             continue;
         }
-        /* the check runs 2 passes, so a pipeline that wraps is checked too */
-        if ((o->why = gpk_copy_verify(l, 2, whybuf[v], sizeof whybuf[v])))
+        /* the check runs 2 passes, so a pipeline that wraps is checked too
+         * (in place there is nothing to check: it would clear its source) */
+        if (!o->reference && (o->why = gpk_copy_verify(l, 2, whybuf[v], sizeof whybuf[v])))
             continue;
         o->bytes_per_s = 2.0 * 16.0 * l.n4 * it / (mv.ms * 1e-3);
         o->clk_mhz = mv.clk_mhz;
-        if (o->bytes_per_s > best) {
+        if (!o->reference && o->bytes_per_s > best) {
             best = o->bytes_per_s;
             *m = mv;
             *bytes = 2.0 * 16.0 * l.n4 * it;
         }
     }
+    gpk_copy_ref("cudaMemcpy_d2d_reference", b, a, sz);
+    gpk_copy_ref("cudaMemcpy_d2d_reference_off1m2k", (char *)b + GPK_OFF_1M2K, a, sz);
+    if (!big_why)
+        gpk_copy_ref("cudaMemcpy_d2d_reference_4g", b4, a4, GPK_COPY_BIG);
+    cudaFree(a4);
+    cudaFree(b4);
     return best > 0 ? 0 : -1;
 }
 
@@ -1263,13 +1406,13 @@ extern "C" int gpk_dev_probe_bulk(void)
     gpk_mem_launch l;
     const size_t sz = (size_t)64 << 20;
     char whybuf[160];
+    float4 *a = NULL, *b = NULL;
     int rc = -1;
     l.kind = GPK_M_DRAM_COPY;
     l.p = gpk_default_args();
-    l.a = l.b = NULL;
-    GPK_CU(cudaMalloc(&l.a, sz), out);
-    GPK_CU(cudaMalloc(&l.b, sz), out);
-    gpk_copy_fill<<<1024, 256>>>((uint4 *)l.a, sz / 16);
+    GPK_CU(cudaMalloc(&a, sz), out);
+    GPK_CU(cudaMalloc(&b, sz + GPK_COPY_SLACK), out);
+    gpk_copy_fill<<<1024, 256>>>((uint4 *)a, sz / 16);
     GPK_CU(cudaGetLastError(), out);
     if (gpk_copy_alloc())
         goto out;
@@ -1278,7 +1421,7 @@ extern "C" int gpk_dev_probe_bulk(void)
         const char *why;
         if (gpk_copy_defs[v].type != GPK_CV_BULK)
             continue;
-        if (!(why = gpk_copy_setup(l, v, sz)))
+        if (!(why = gpk_copy_setup(l, v, a, b, sz)))
             why = gpk_copy_verify(l, 3, whybuf, sizeof whybuf);
         if (why) {
             fprintf(stderr, "gpupeak: probe: %s: %s\n", gpk_copy_defs[v].name, why);
@@ -1286,8 +1429,8 @@ extern "C" int gpk_dev_probe_bulk(void)
         }
     }
 out:
-    cudaFree(l.a);
-    cudaFree(l.b);
+    cudaFree(a);
+    cudaFree(b);
     return rc;
 }
 
@@ -1296,6 +1439,7 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
     gpk_mem_launch l;
     int iters = 0, rc = -1;
     size_t sz = 0;
+    float4 *a = NULL, *b = NULL;
     l.kind = kind;
     l.variant = 0;
     l.p = gpk_default_args();
@@ -1323,38 +1467,24 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
         sz -= sz % ((size_t)GPK_TPB * l.blocks * 16 * 4);
     l.n4 = sz / 16;
     if (kind <= GPK_M_L1_READ)
-        GPK_CU(cudaMalloc(&l.a, sz), out);
+        GPK_CU(cudaMalloc(&a, sz), out);
     if (kind == GPK_M_DRAM_COPY)
-        GPK_CU(cudaMalloc(&l.b, sz), out);
-    if (l.a && kind == GPK_M_DRAM_COPY) {
-        gpk_copy_fill<<<1024, 256>>>((uint4 *)l.a, sz / 16); /* a pattern the check can see */
+        GPK_CU(cudaMalloc(&b, sz + GPK_COPY_SLACK), out);
+    l.a = a;
+    l.b = b;
+    if (a && kind == GPK_M_DRAM_COPY) {
+        gpk_copy_fill<<<1024, 256>>>((uint4 *)a, sz / 16); /* a pattern the check can see */
         GPK_CU(cudaGetLastError(), out);
-    } else if (l.a) {
-        GPK_CU(cudaMemset(l.a, 0x3c, sz), out); /* non-zero data */
+    } else if (a) {
+        GPK_CU(cudaMemset(a, 0x3c, sz), out); /* non-zero data */
     }
     if (kind == GPK_M_DRAM_COPY) {
-        /* the peak is the best of the copy variants (same buffers, same
-         * count: bytes read + bytes written over the kernel's time) */
-        if (gpk_copy_all(l, sz, target_ms, bytes, m))
+        /* the peak is the best of the copy variants (bytes read + bytes
+         * written over the kernel's time) */
+        if (gpk_copy_all(l, a, b, sz, target_ms, bytes, m))
             goto out;
-        /* the driver's own device-to-device copy, for reference only */
-        {
-            double t[5];
-            float f;
-            for (int r = 0; r < 5; r++) {
-                GPK_CU(cudaEventRecord(gpk_ev0), out);
-                GPK_CU(cudaMemcpyAsync(l.b, l.a, sz, cudaMemcpyDeviceToDevice), out);
-                GPK_CU(cudaEventRecord(gpk_ev1), out);
-                GPK_CU(cudaEventSynchronize(gpk_ev1), out);
-                GPK_CU(cudaEventElapsedTime(&f, gpk_ev0, gpk_ev1), out);
-                t[r] = f;
-            }
-            qsort(t, 5, sizeof(double), gpk_cmp_dbl);
-            gpk_copy_res[gpk_ncopy++] = {"cudaMemcpy_d2d_reference", 2.0 * sz / (t[2] * 1e-3),
-                                         NAN, NULL};
-        }
         for (int v = 0; v < gpk_ncopy; v++)
-            fprintf(stderr, "gpupeak: dram_copy %-26s %.4g B/s%s%s\n", gpk_copy_res[v].name,
+            fprintf(stderr, "gpupeak: dram_copy %-34s %.4g B/s%s%s\n", gpk_copy_res[v].name,
                     gpk_copy_res[v].bytes_per_s, gpk_copy_res[v].why ? ": " : "",
                     gpk_copy_res[v].why ? gpk_copy_res[v].why : "");
     } else if (gpk_time(l, target_ms, 1, &iters, m)) {
@@ -1369,8 +1499,8 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
     }
     rc = 0;
 out:
-    cudaFree(l.a);
-    cudaFree(l.b);
+    cudaFree(a);
+    cudaFree(b);
     return rc;
 }
 
@@ -1523,26 +1653,74 @@ fail:
 }
 
 /* TLB: one buffer of buf_bytes, allocated on the first call and kept
- * (footprints only grow inside one sweep; a larger request reallocates). */
+ * (footprints only grow inside one sweep; a larger request reallocates);
+ * the random visiting order's next[] array on the device. */
 static char *gpk_tlb_buf;
 static size_t gpk_tlb_cap;
+static unsigned *gpk_tlb_next_d;
+static size_t gpk_tlb_next_cap;
 
 extern "C" void gpk_dev_tlb_free(void)
 {
     cudaFree(gpk_tlb_buf);
     gpk_tlb_buf = NULL;
     gpk_tlb_cap = 0;
+    cudaFree(gpk_tlb_next_d);
+    gpk_tlb_next_d = NULL;
+    gpk_tlb_next_cap = 0;
+}
+/* The random visiting order: next[k] for lines lines, one cycle through
+ * all of them (Sattolo's shuffle, fixed seed: the same order every run). */
+static int gpk_tlb_order(size_t lines, const unsigned **next_d)
+{
+    unsigned *h = NULL;
+    unsigned long long x = 0x2545f4914f6cdd1dull;
+    *next_d = NULL;
+    if (lines > 0xffffffffu)
+        return -1;
+    if (lines > gpk_tlb_next_cap) {
+        cudaFree(gpk_tlb_next_d);
+        gpk_tlb_next_d = NULL;
+        gpk_tlb_next_cap = 0;
+        GPK_CU(cudaMalloc(&gpk_tlb_next_d, lines * sizeof(unsigned)), fail);
+        gpk_tlb_next_cap = lines;
+    }
+    h = (unsigned *)malloc(lines * sizeof(unsigned));
+    if (!h)
+        goto fail;
+    for (size_t k = 0; k < lines; k++)
+        h[k] = (unsigned)k;
+    for (size_t i = lines - 1; i > 0; i--) { /* j < i: the result is one cycle */
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const size_t j = (size_t)(x % i);
+        const unsigned t = h[i];
+        h[i] = h[j];
+        h[j] = t;
+    }
+    GPK_CU(cudaMemcpy(gpk_tlb_next_d, h, lines * sizeof(unsigned), cudaMemcpyHostToDevice), fail);
+    free(h);
+    *next_d = gpk_tlb_next_d;
+    return 0;
+fail:
+    free(h);
+    return -1;
 }
 
-/* The chase over footprint bytes of base (lines one stride apart). */
-static int gpk_tlb_chase_at(char *base, size_t footprint, size_t stride, double *cycles,
-                            double *clk_mhz)
+/* The chase over footprint bytes of base (lines one stride apart), pages
+ * in address order (order 0) or in a random single cycle (order 1). */
+static int gpk_tlb_chase_at(char *base, size_t footprint, size_t stride, int order,
+                            double *cycles, double *clk_mhz)
 {
     const size_t lines = footprint / stride;
+    const unsigned *next = NULL;
     unsigned long long c[4];
     gpk_args p = gpk_default_args();
     int n;
-    gpk_tlb_init<<<128, 256>>>(base, lines, stride);
+    if (order && gpk_tlb_order(lines, &next))
+        return -1;
+    gpk_tlb_init<<<128, 256>>>(base, lines, stride, next);
     GPK_CU(cudaGetLastError(), fail);
     /* every page once per pass; at least 4096 loads; first pass discarded */
     n = (int)(lines < 4096 ? 4096 : (lines > (1u << 20) ? (1u << 20) : lines));
@@ -1559,7 +1737,7 @@ fail:
     return -1;
 }
 
-extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes,
+extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes, int order,
                                  double *cycles, double *clk_mhz)
 {
     if (footprint / stride < 2 || stride < 256 || stride % 256 || footprint > buf_bytes)
@@ -1569,7 +1747,7 @@ extern "C" int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_byt
         GPK_CU(cudaMalloc(&gpk_tlb_buf, buf_bytes), fail);
         gpk_tlb_cap = buf_bytes;
     }
-    return gpk_tlb_chase_at(gpk_tlb_buf, footprint, stride, cycles, clk_mhz);
+    return gpk_tlb_chase_at(gpk_tlb_buf, footprint, stride, order, cycles, clk_mhz);
 fail:
     return -1;
 }
@@ -1733,13 +1911,13 @@ fail:
     return -1;
 }
 
-extern "C" int gpk_dev_vmm_chase(size_t footprint, size_t stride, double *cycles,
+extern "C" int gpk_dev_vmm_chase(size_t footprint, size_t stride, int order, double *cycles,
                                  double *clk_mhz)
 {
     if (!gpk_vmm_base || footprint / stride < 2 || stride < 256 || stride % 256 ||
         footprint > gpk_vmm_size)
         return -1;
-    return gpk_tlb_chase_at((char *)gpk_vmm_base, footprint, stride, cycles, clk_mhz);
+    return gpk_tlb_chase_at((char *)gpk_vmm_base, footprint, stride, order, cycles, clk_mhz);
 }
 
 extern "C" int gpk_dev_probe_vmm(void)
@@ -1748,7 +1926,7 @@ extern "C" int gpk_dev_probe_vmm(void)
     double cyc = NAN, mhz = NAN;
     int rc = -1;
     if (gpk_dev_vmm_alloc((size_t)64 << 20, &chunk, &mapped) == 0)
-        rc = gpk_dev_vmm_chase(mapped, chunk, &cyc, &mhz);
+        rc = gpk_dev_vmm_chase(mapped, chunk, 1, &cyc, &mhz);
     gpk_dev_vmm_free();
     if (rc == 0 && !(cyc > 0 && cyc < 1e6))
         rc = -1;

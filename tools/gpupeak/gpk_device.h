@@ -77,9 +77,11 @@ int gpk_dev_chase(int space, size_t footprint, size_t stride, double *cycles, do
  * line per stride-sized block (so one page per load when stride >= page
  * size), over footprint bytes of a buf_bytes buffer allocated on the first
  * call and kept until gpk_dev_tlb_free(); loads are ld.global.cg (L2 hits:
- * the lines fit L2, the pages do not fit the TLBs); first pass discarded. */
-int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes, double *cycles,
-                      double *clk_mhz);
+ * the lines fit L2, the pages do not fit the TLBs); first pass discarded.
+ * order 0: the blocks in address order; 1: in a random single cycle (a
+ * fixed shuffle), which no translation prefetcher can follow. */
+int gpk_dev_tlb_chase(size_t footprint, size_t stride, size_t buf_bytes, int order,
+                      double *cycles, double *clk_mhz);
 void gpk_dev_tlb_free(void);
 
 /* The DRAM copy variants measured by the last gpk_dev_mem(GPK_M_DRAM_COPY):
@@ -90,6 +92,8 @@ typedef struct gpk_copy_var {
     double bytes_per_s; /* NaN when not measured (see why) */
     double clk_mhz;
     const char *why;    /* NULL when measured; else why not (not run, failed, wrong copy) */
+    int reference;      /* 1: listed for reference only, never the peak (the driver's
+                         * cudaMemcpy; the in-place diagnostic, which copies nothing) */
 } gpk_copy_var;
 int gpk_dev_copy_variants(gpk_copy_var *out, int max);
 /* The bulk-copy (cp.async.bulk) variants on small buffers, every byte
@@ -106,7 +110,8 @@ void gpk_dev_skip_bulk(const char *why);
  * gpk_dev_vmm_free(), which unmaps and releases everything; the chase is
  * gpk_dev_tlb_chase's, over footprint bytes of that range. */
 int gpk_dev_vmm_alloc(size_t bytes, size_t *chunk_bytes, size_t *mapped_bytes);
-int gpk_dev_vmm_chase(size_t footprint, size_t stride, double *cycles, double *clk_mhz);
+int gpk_dev_vmm_chase(size_t footprint, size_t stride, int order, double *cycles,
+                      double *clk_mhz);
 void gpk_dev_vmm_free(void);
 /* Free device memory now (cudaMemGetInfo), 0 on error. */
 size_t gpk_dev_free_bytes(void);

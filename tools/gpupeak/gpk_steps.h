@@ -59,6 +59,77 @@ typedef struct gpk_assoc {
 int gpk_assoc_find(const double *stride, int ns, const double *lines, int nl, const double *lat,
                    double rel, double abs_min, gpk_assoc *out);
 
+/* Associativity through a hashed set index.  A chase over N contiguous
+ * bytes, one load per line of L bytes, visited cyclically, in a cache of C
+ * bytes, W ways and an index hash that maps every aligned block of C/W
+ * bytes onto all sets once: once N = C + m L (0 < m < C/(W L)), m sets hold
+ * W+1 lines and the others W.  Under LRU (or FIFO) a set that overflows
+ * misses all W+1 of its lines every pass, so the miss fraction is
+ *     f(N) = (W+1)(N - C) / N   for C <= N <= C (W+1)/W,
+ * 0 below and 1 above, and the latency t(N) = t_hit + (t_miss - t_hit) f(N).
+ * gpk_assoc_fit_lru() fits C and the whole number W (1..max_ways) to the
+ * measured x (N, bytes, ascending) and y (cycles per load) by least squares,
+ * t_hit and t_miss fixed (the plateaus), and judges the fit:
+ *   - the residual RMS over all points and over the transition points must
+ *     be at most limit = max(tol, 2 x noise) of t_miss - t_hit, noise being
+ *     read off the second differences of the curve (a random or
+ *     pseudo-LRU policy, or a hash that is not uniform, leaves a larger,
+ *     systematic residual; with noisy points no model can be told apart);
+ *   - both ends of the transition must lie inside the sweep, with at least
+ *     2 points below C and 2 past the saturation C (W+1)/W, and 4 points
+ *     between (W is read from where the curve saturates);
+ *   - ways_lo..ways_hi, the W whose best fit is about as good (SSE within
+ *     twice the best, or within 0.5% of the gap in RMS), must stay within
+ *     1.5x (else W is not resolved).
+ * Returns 1 with ways, 0 with ways NaN and why set, -1 on bad input. */
+typedef struct gpk_assoc_fit {
+    double ways;           /* NaN when not read */
+    double ways_lo, ways_hi; /* every W that fits about as well as the best */
+    double capacity_bytes; /* C of the best fit (also set when ways is NaN) */
+    double sets;           /* C / (ways x line) */
+    double rms_cycles;     /* RMS residual of the best fit, all points */
+    double rms_rel;        /* rms_cycles / (t_miss - t_hit) */
+    double rms_trans_rel;  /* the same over the transition points only */
+    double noise_rel;      /* point-to-point noise (second differences) / (t_miss - t_hit) */
+    double limit_rel;      /* the residual allowed: max(tol, 2 x noise_rel) */
+    int best_w;            /* the W of the best fit, even when rejected */
+    int n_below, n_transition, n_above; /* points by the best fit's regions */
+    char why[240];         /* empty when ways was read */
+} gpk_assoc_fit;
+
+int gpk_assoc_fit_lru(const double *x, const double *y, int n, double line, double t_hit,
+                      double t_miss, int max_ways, double tol, gpk_assoc_fit *out);
+/* The model's miss fraction f(N) for capacity c and w ways (see above). */
+double gpk_assoc_lru_frac(double n_bytes, double c, double w);
+
+/* A small rise of a TLB sweep.  When the pages are visited in a random
+ * order, a translation level of reach R that replaces at random (or is
+ * visited with no usable order) hits with probability about R / F at
+ * footprint F > R, so the chase's latency is about
+ *     y(F) = base + penalty x max(0, 1 - R / F).
+ * gpk_reach_find() fits R (a log grid, 64 steps per octave, from x[1] to
+ * x[n-3]), base and penalty (least squares, penalty >= 0) and keeps the
+ * fit only when the rise is real: penalty >= min_penalty cycles and >= 4x
+ * the point noise (median absolute second difference, robust to the few
+ * noisy points of tiny footprints), the model's squared error at most a
+ * third of a flat line's, and at least 3 footprints <= R and 3 >= 2R.
+ * Returns 1 with reach, 0 with why (no rise, or not resolved), -1 on bad
+ * input. */
+typedef struct gpk_reach_fit {
+    double reach_bytes;    /* NaN when not read */
+    double penalty_cycles; /* the rise, fully missed */
+    double base_cycles;
+    double rms_cycles;     /* of the fit */
+    double noise_cycles;   /* robust point noise */
+    double flat_ratio;     /* squared error of a flat line over the fit's */
+    double best_reach;     /* R of the best fit, also when rejected */
+    int n_below, n_above;  /* footprints <= R and >= 2R */
+    char why[200];
+} gpk_reach_fit;
+
+int gpk_reach_find(const double *x, const double *y, int n, double min_penalty,
+                   gpk_reach_fit *out);
+
 /* Reads "x,y" lines from path.  A line "# series NAME" starts a series; with
  * series non-NULL only that series' points are read.  Other '#' lines and
  * lines that are not two numbers are skipped.  Returns points read (at most

@@ -92,12 +92,14 @@ int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *y
     fprintf(f, "</text>\n");
     for (int k = 0; k < ns; k++) {
         const char *c = gpk_svg_colors[k % 8];
+        /* past the eighth series the colours repeat: dashed lines then */
+        const char *dash = k >= 8 ? " stroke-dasharray=\"6,3\"" : "";
         int open = 0;
         for (int i = 0; i < s[k].n; i++) {
             int ok = isfinite(s[k].y[i]) && s[k].x[i] > 0;
             if (ok && !open) {
-                fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
-                           "points=\"", c);
+                fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s "
+                           "points=\"", c, dash);
                 open = 1;
             }
             if (ok)
@@ -113,8 +115,9 @@ int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *y
             if (isfinite(s[k].y[i]) && s[k].x[i] > 0)
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
                         GPK_PX(log2(s[k].x[i])), GPK_PY(s[k].y[i]), c);
-        fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"14\" height=\"4\" fill=\"%s\"/>"
-                   "<text x=\"%g\" y=\"%g\">", L + pw + 12, T + 12 + 20.0 * k, c,
+        fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"%s\" "
+                   "stroke-width=\"4\"%s/><text x=\"%g\" y=\"%g\">",
+                L + pw + 12, T + 14 + 20.0 * k, L + pw + 26, T + 14 + 20.0 * k, c, dash,
                 L + pw + 32, T + 17 + 20.0 * k);
         gpk_svg_text(f, s[k].name);
         fprintf(f, "</text>\n");

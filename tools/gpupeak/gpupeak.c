@@ -128,13 +128,18 @@ typedef struct gpk_curve_def {
     int by_stride;       /* 0: x is footprint at fixed stride; 1: x is stride at fixed footprint */
     size_t fixed;        /* the stride (by footprint) or footprint (by stride) */
     const double *xs;    /* x values in bytes, ascending, 0-terminated; NULL: TLB sweep */
+    int order;           /* TLB sweeps: 0 pages in address order, 1 in a random cycle */
 } gpk_curve_def;
 
 /* TLB sweeps: footprints 4 per octave from 2 strides up to the buffer (at
  * most 48 GB and half the free memory), one 64-bit pointer per
- * stride-sized block, so each load touches a new page. */
+ * stride-sized block, so each load touches a new page.  Since run 5 the
+ * blocks are visited in a random single cycle (runs 1-4 visited them in
+ * address order and saw no step; the _seq sweeps keep that order). */
 #define GPK_C_TLB 100
 #define GPK_TLB_MAX (48.0 * 1024 * 1024 * 1024)
+#define GPK_TLB_LINES 24576.0
+#define GPK_REACH_MIN 4.0 /* cycles: the smallest TLB rise reported */
 /* The same chase over memory built from separate 2 MB physical chunks
  * (cuMemCreate/cuMemMap, shuffled), so no translation spans more than one
  * chunk; footprints up to 16 GB and half the free memory.  Run last in the
@@ -159,15 +164,22 @@ static const double gpk_x_const[] = {256,     512,     1 * KB,  2 * KB,  3 * KB,
                                      48 * KB, 56 * KB, 64 * KB, 0};
 static const double gpk_x_stride[] = {4, 8, 16, 32, 64, 128, 256, 512, 0};
 
+/* The JSON writer finds the first six by position; add new ones at the end. */
 static const gpk_curve_def gpk_curves[] = {
-    {"l1_footprint", GPK_C_CA, 0, 128, gpk_x_l1},
-    {"l2_footprint", GPK_C_CG, 0, 128, gpk_x_l2},
-    {"tlb_2m", GPK_C_TLB, 0, 2 << 20, NULL},
-    {"const_footprint", GPK_C_CONST, 0, 64, gpk_x_const},
-    {"l1_stride", GPK_C_CA, 1, 1 << 20, gpk_x_stride},
-    {"l2_stride", GPK_C_CG, 1, 256 << 20, gpk_x_stride},
-    {"tlb_32m", GPK_C_TLB, 0, 32 << 20, NULL},
-    {"tlb_vmm_2m", GPK_C_TLB_VMM, 0, 2 << 20, NULL},
+    {"l1_footprint", GPK_C_CA, 0, 128, gpk_x_l1, 0},
+    {"l2_footprint", GPK_C_CG, 0, 128, gpk_x_l2, 0},
+    {"tlb_2m", GPK_C_TLB, 0, 2 << 20, NULL, 1},
+    {"const_footprint", GPK_C_CONST, 0, 64, gpk_x_const, 0},
+    {"l1_stride", GPK_C_CA, 1, 1 << 20, gpk_x_stride, 0},
+    {"l2_stride", GPK_C_CG, 1, 256 << 20, gpk_x_stride, 0},
+    {"tlb_32m", GPK_C_TLB, 0, 32 << 20, NULL, 1},
+    {"tlb_vmm_2m", GPK_C_TLB_VMM, 0, 2 << 20, NULL, 1},
+    {"tlb_2m_seq", GPK_C_TLB, 0, 2 << 20, NULL, 0},
+    {"tlb_vmm_2m_seq", GPK_C_TLB_VMM, 0, 2 << 20, NULL, 0},
+    {"tlb_64k", GPK_C_TLB, 0, 64 << 10, NULL, 1},
+    {"tlb_32m_seq", GPK_C_TLB, 0, 32 << 20, NULL, 0},
+    {"tlb_64m", GPK_C_TLB, 0, 64 << 20, NULL, 1},
+    {"tlb_128m", GPK_C_TLB, 0, 128 << 20, NULL, 1},
 };
 #define GPK_NCURVE ((int)(sizeof gpk_curves / sizeof gpk_curves[0]))
 #define GPK_MAXPTS 64
@@ -196,6 +208,9 @@ typedef struct gpk_curve {
     gpk_step steps[GPK_MAXSTEPS];
     double last_lat;
     double sat; /* by-stride curves: the fetch granularity */
+    /* TLB sweeps: the small rise of a random order (gpk_reach_find) */
+    int reach_rc;
+    gpk_reach_fit reach;
 } gpk_curve;
 
 /* Associativity sweeps: m = 2..GPK_AS_LINES+1 lines spaced by each stride. */
@@ -219,6 +234,36 @@ typedef struct gpk_assoc_res {
     gpk_assoc a;
 } gpk_assoc_res;
 
+/* Associativity through the hashed index (gpk_assoc_fit_lru): a chase at
+ * one line (128 B) per step over footprints from `from` to `to`, `step`
+ * apart up to `fine_to` and `step2` beyond, past the capacity read off the
+ * footprint curve; the hit and miss plateaus come from that curve's step
+ * (L1: its first; L2: its last, far-partition hits to DRAM). */
+#define GPK_SW_MAX 1024
+#define GPK_SW_LINE 128.0
+#define GPK_SW_TOL 0.025
+#define GPK_SW_MAXW 64
+typedef struct gpk_sweep_def {
+    const char *key;
+    int space;
+    int curve; /* index in gpk_curves of the footprint curve with the plateaus */
+    double from, fine_to, step, to, step2;
+} gpk_sweep_def;
+static const gpk_sweep_def gpk_sweeps[] = {
+    {"l1", GPK_C_CA, 0, 192 * KB, 288 * KB, 128, 384 * KB, 1 * KB},
+    {"l2", GPK_C_CG, 1, 54 * MB, 74 * MB, 512 * KB, 74 * MB, 512 * KB},
+};
+#define GPK_NSWEEP 2
+typedef struct gpk_sweep_res {
+    int done; /* 1 measured and fitted; -1 failed; 0 not run */
+    const char *why; /* when the fit could not be tried */
+    int n;
+    double x[GPK_SW_MAX], y[GPK_SW_MAX];
+    double t_hit, t_miss, seconds;
+    gpk_assoc_fit fit;
+    int rc; /* gpk_assoc_fit_lru's */
+} gpk_sweep_res;
+
 #define GPK_L2N 4096
 #define GPK_MAXSM 256
 
@@ -236,7 +281,8 @@ typedef struct gpk_results {
     /* the probe process: non-NULL when the bulk copy / VMM paths are skipped */
     const char *probe_bulk_why, *probe_vmm_why;
     gpk_assoc_res assoc[GPK_NASSOC];
-    gpk_copy_var copyv[24];
+    gpk_sweep_res sweep[GPK_NSWEEP];
+    gpk_copy_var copyv[40];
     int ncopyv;
     /* L2 near/far */
     int l2nf_done, l2nf_split, l2nf_smid;
@@ -281,7 +327,7 @@ static void gpk_measure_curve(gpk_results *r, int c, double t0)
         double cap = fmin(GPK_TLB_MAX, 0.5 * (double)r->dev.global_bytes);
         cap -= fmod(cap, 32.0 * MB);
         if (d->space == GPK_C_TLB) {
-            r->tlb_buf = cap;
+            r->tlb_buf = fmax(r->tlb_buf, cap);
         } else {
             size_t chunk = 0, mapped = 0;
             const double tm = gpk_now();
@@ -300,17 +346,19 @@ static void gpk_measure_curve(gpk_results *r, int c, double t0)
                         cap / MB, mapped / chunk, chunk >> 10, r->vmm_map_s);
             }
         }
+        /* at most GPK_TLB_LINES lines (3 MB of L2), so every load hits L2 */
+        const double fp_max = fmin(cap, (double)d->fixed * GPK_TLB_LINES);
         for (int k = 0; k < 200 && o->n < GPK_MAXPTS && cap > 0; k++) {
             double fp = 4 * MB * pow(2.0, k / 4.0);
             double cyc, mhz;
             fp -= fmod(fp, (double)d->fixed);
-            if (fp > cap)
-                fp = cap;
+            if (fp > fp_max)
+                fp = fp_max;
             if (fp < 2.0 * d->fixed || (o->n && fp <= o->x[o->n - 1]))
                 continue;
             if ((d->space == GPK_C_TLB
-                     ? gpk_dev_tlb_chase((size_t)fp, d->fixed, (size_t)cap, &cyc, &mhz)
-                     : gpk_dev_vmm_chase((size_t)fp, d->fixed, &cyc, &mhz)) != 0) {
+                     ? gpk_dev_tlb_chase((size_t)fp, d->fixed, (size_t)cap, d->order, &cyc, &mhz)
+                     : gpk_dev_vmm_chase((size_t)fp, d->fixed, d->order, &cyc, &mhz)) != 0) {
                 if (d->space == GPK_C_TLB_VMM)
                     r->vmm_why = "a chase over the mapped chunks failed (see the log)";
                 break;
@@ -319,7 +367,7 @@ static void gpk_measure_curve(gpk_results *r, int c, double t0)
             o->y[o->n] = cyc;
             o->clk[o->n] = mhz;
             o->n++;
-            if (fp >= cap)
+            if (fp >= fp_max)
                 break;
         }
     }
@@ -346,10 +394,59 @@ static void gpk_measure_curve(gpk_results *r, int c, double t0)
                                &o->last_lat);
         o->nsteps = k < 0 ? 0 : k;
     }
+    /* TLB: a translation miss that hits the next level costs a few cycles,
+     * far under the step detector's 15%: fit the small rise instead */
+    o->reach_rc = -1;
+    if (GPK_IS_TLB(d->space))
+        o->reach_rc = gpk_reach_find(o->x, o->y, o->n, GPK_REACH_MIN, &o->reach);
     fprintf(stderr, "gpupeak: curve %-16s %d points, %d steps (%.1f s)\n", d->key, o->n,
             o->nsteps, gpk_now() - t0);
     if (d->space == GPK_C_TLB_VMM)
         gpk_dev_vmm_free(); /* unmaps and releases every chunk */
+}
+
+/* One fine footprint sweep past a cache's capacity and the LRU fit. */
+static void gpk_measure_sweep(gpk_results *r, int c)
+{
+    const gpk_sweep_def *d = &gpk_sweeps[c];
+    gpk_sweep_res *o = &r->sweep[c];
+    const gpk_curve *fc = &r->curve[d->curve];
+    const double t0 = gpk_now();
+    o->n = 0;
+    o->t_hit = o->t_miss = NAN;
+    if (fc->nsteps < 1) {
+        o->done = -1;
+        o->why = "the footprint curve shows no step, so no hit and miss plateaus to fit with";
+        return;
+    }
+    /* L1: the first step (L1 hit -> L2); L2: the last (far L2 hit -> DRAM) */
+    const gpk_step *st = &fc->steps[d->curve == 0 ? 0 : fc->nsteps - 1];
+    o->t_hit = st->lat_below;
+    o->t_miss = st->lat_above;
+    for (double nb = d->from; nb <= d->to && o->n < GPK_SW_MAX;
+         nb += nb < d->fine_to ? d->step : d->step2) {
+        double cyc, mhz;
+        if (gpk_dev_chase(d->space, (size_t)nb, (size_t)GPK_SW_LINE, &cyc, &mhz) != 0) {
+            o->done = -1;
+            o->why = "a chase of the sweep failed (see the log)";
+            return;
+        }
+        o->x[o->n] = nb;
+        o->y[o->n] = cyc;
+        o->n++;
+    }
+    o->rc = gpk_assoc_fit_lru(o->x, o->y, o->n, GPK_SW_LINE, o->t_hit, o->t_miss, GPK_SW_MAXW,
+                              GPK_SW_TOL, &o->fit);
+    o->done = o->rc >= 0 ? 1 : -1;
+    if (o->rc < 0)
+        o->why = "the fit refused its input (plateaus not ordered, or too few points)";
+    o->seconds = gpk_now() - t0;
+    fprintf(stderr,
+            "gpupeak: %s associativity (sweep, %d points, %.1f s): ways %.0f (best fit %d, "
+            "C %.0f B, range %.0f-%.0f, rms %.1f%% / transition %.1f%%, limit %.1f%%)%s%s\n",
+            d->key, o->n, o->seconds, o->fit.ways, o->fit.best_w, o->fit.capacity_bytes,
+            o->fit.ways_lo, o->fit.ways_hi, 100 * o->fit.rms_rel, 100 * o->fit.rms_trans_rel,
+            100 * o->fit.limit_rel, o->fit.why[0] ? ": " : "", o->fit.why);
 }
 
 static void gpk_measure(gpk_results *r)
@@ -404,7 +501,7 @@ static void gpk_measure(gpk_results *r)
         o->clk_mhz = m.clk_mhz;
         o->value = bytes / (m.ms * 1e-3);
         if (d->kind == GPK_M_DRAM_COPY)
-            r->ncopyv = gpk_dev_copy_variants(r->copyv, 24);
+            r->ncopyv = gpk_dev_copy_variants(r->copyv, 40);
         o->per_clk_sm = o->value / (m.clk_mhz * 1e6) / sms;
         fprintf(stderr, "gpupeak: %-16s %10.4g B/s    %7.1f B/clk/SM at %4.0f MHz\n", d->key,
                 o->value, o->per_clk_sm, m.clk_mhz);
@@ -461,6 +558,9 @@ static void gpk_measure(gpk_results *r)
         fprintf(stderr, "gpupeak: %s associativity: ways %.0f, way %.0f B%s%s (%.1f s)\n", d->key,
                 o->a.ways, o->a.way_bytes, o->a.why[0] ? "; " : "", o->a.why, gpk_now() - t0);
     }
+    /* associativity through the hashed index: fine sweeps past capacity */
+    for (int c = 0; c < GPK_NSWEEP; c++)
+        gpk_measure_sweep(r, c);
     /* L2 near and far partition */
     {
         uint32_t cyc[GPK_L2N];
@@ -622,6 +722,7 @@ static int gpk_write_json(const gpk_results *r, const char *path)
         gpk_json_num(&j, "pct_of_theoretical",
                      100.0 * r->copyv[i].bytes_per_s / gpk_dram_theo(&r->dev));
         gpk_json_num(&j, "clock_mhz", r->copyv[i].clk_mhz);
+        gpk_json_bool(&j, "reference_only", r->copyv[i].reference);
         if (r->copyv[i].why)
             gpk_json_str(&j, "why", r->copyv[i].why);
         gpk_json_obj_end(&j);
@@ -684,7 +785,9 @@ static int gpk_write_json(const gpk_results *r, const char *path)
         gpk_json_obj_begin(&j, "tlb");
         gpk_json_str(&j, "method", "dependent chase of 64-bit pointers, one load per "
                                    "stride-sized block (a new page each load), ld.global.cg, "
-                                   "first pass discarded");
+                                   "first pass discarded; blocks visited in a random single "
+                                   "cycle (Sattolo shuffle, fixed seed), or in address order "
+                                   "for the _seq sweeps");
         gpk_json_num(&j, "buffer_bytes", r->tlb_buf);
         for (int c = 0; c < GPK_NCURVE; c++) {
             const gpk_curve *t = &r->curve[c];
@@ -703,6 +806,7 @@ static int gpk_write_json(const gpk_results *r, const char *path)
                 if (r->vmm_why || t->n == 0)
                     gpk_json_str(&j, "why", r->vmm_why ? r->vmm_why : gpk_why(-1));
             }
+            gpk_json_str(&j, "order", gpk_curves[c].order ? "random cycle" : "address order");
             gpk_json_num(&j, "stride_bytes", (double)gpk_curves[c].fixed);
             gpk_json_num(&j, "largest_footprint_bytes", t->n ? t->x[t->n - 1] : NAN);
             /* level k: reach = the last footprint before the k-th climb; the
@@ -722,6 +826,27 @@ static int gpk_write_json(const gpk_results *r, const char *path)
                 gpk_json_obj_end(&j);
             }
             gpk_json_arr_end(&j);
+            /* the small rise (a next-level TLB hit), fitted */
+            gpk_json_obj_begin(&j, "rise");
+            {
+                const gpk_reach_fit *q = &t->reach;
+                const int ok = t->reach_rc == 1;
+                gpk_json_str(&j, "model", "y = base + penalty max(0, 1 - reach/F)");
+                gpk_json_num(&j, "reach_bytes", ok ? q->reach_bytes : NAN);
+                gpk_json_num(&j, "entries_if_pages_le_stride",
+                             ok ? q->reach_bytes / gpk_curves[c].fixed : NAN);
+                gpk_json_num(&j, "penalty_cycles", t->reach_rc >= 0 ? q->penalty_cycles : NAN);
+                gpk_json_num(&j, "base_cycles", t->reach_rc >= 0 ? q->base_cycles : NAN);
+                gpk_json_num(&j, "rms_cycles", t->reach_rc >= 0 ? q->rms_cycles : NAN);
+                gpk_json_num(&j, "noise_cycles", t->reach_rc >= 0 ? q->noise_cycles : NAN);
+                gpk_json_num(&j, "flat_ratio", t->reach_rc >= 0 ? q->flat_ratio : NAN);
+                gpk_json_num(&j, "best_fit_reach_bytes",
+                             t->reach_rc >= 0 ? q->best_reach : NAN);
+                gpk_json_str(&j, "why", ok ? NULL
+                                           : t->reach_rc == 0 ? q->why
+                                                              : "too few points to fit");
+            }
+            gpk_json_obj_end(&j);
             gpk_json_obj_end(&j);
         }
         gpk_json_obj_end(&j);
@@ -738,7 +863,54 @@ static int gpk_write_json(const gpk_results *r, const char *path)
         for (int c = 0; c < GPK_NASSOC; c++) {
             const gpk_assoc_res *o = &r->assoc[c];
             const gpk_assoc_def *d = &gpk_assocs[c];
+            const gpk_sweep_res *w = c < GPK_NSWEEP ? &r->sweep[c] : NULL;
+            const gpk_assoc_fit *ft = w ? &w->fit : NULL;
+            const int ok = w && w->done == 1 && w->rc == 1;
             gpk_json_obj_begin(&j, d->key);
+            /* the footprint sweep past capacity with the LRU model fitted */
+            gpk_json_num(&j, "ways", ok ? ft->ways : NAN);
+            gpk_json_str(&j, "why", ok ? NULL
+                                       : !w || w->done == 0 ? gpk_why(-1)
+                                       : w->done < 0        ? (w->why ? w->why : gpk_why(-1))
+                                                            : ft->why);
+            gpk_json_str(&j, "method",
+                         "footprint sweep just past capacity, one line (128 B) per step, "
+                         "cyclic chase; fitted t(N) = t_hit + (t_miss - t_hit) min(1, "
+                         "(W+1)(N-C)/N) for N > C (LRU or FIFO over a set index hash that maps "
+                         "each way-sized block onto all sets once), C and whole W by least "
+                         "squares, plateaus fixed");
+            if (w && w->done == 1) {
+                gpk_json_num(&j, "capacity_bytes", ft->capacity_bytes);
+                gpk_json_num(&j, "sets", ok ? ft->sets : NAN);
+                gpk_json_num(&j, "way_bytes", ok ? ft->capacity_bytes / ft->ways : NAN);
+                gpk_json_num(&j, "line_bytes", GPK_SW_LINE);
+                gpk_json_int(&j, "best_fit_ways", ft->best_w);
+                gpk_json_arr_begin(&j, "ways_range");
+                gpk_json_num(&j, NULL, ft->ways_lo);
+                gpk_json_num(&j, NULL, ft->ways_hi);
+                gpk_json_arr_end(&j);
+                gpk_json_num(&j, "hit_latency_cycles", w->t_hit);
+                gpk_json_num(&j, "miss_latency_cycles", w->t_miss);
+                gpk_json_obj_begin(&j, "fit");
+                gpk_json_num(&j, "rms_cycles", ft->rms_cycles);
+                gpk_json_num(&j, "rms_rel", ft->rms_rel);
+                gpk_json_num(&j, "transition_rms_rel", ft->rms_trans_rel);
+                gpk_json_num(&j, "noise_rel", ft->noise_rel);
+                gpk_json_num(&j, "limit_rel", ft->limit_rel);
+                gpk_json_int(&j, "points_below", ft->n_below);
+                gpk_json_int(&j, "points_transition", ft->n_transition);
+                gpk_json_int(&j, "points_above", ft->n_above);
+                gpk_json_obj_end(&j);
+                gpk_json_obj_begin(&j, "sweep");
+                gpk_json_num(&j, "from_bytes", w->n ? w->x[0] : NAN);
+                gpk_json_num(&j, "to_bytes", w->n ? w->x[w->n - 1] : NAN);
+                gpk_json_int(&j, "points", w->n);
+                gpk_json_num(&j, "seconds", w->seconds);
+                gpk_json_str(&j, "series", c == 0 ? "l1_assoc_sweep" : "l2_assoc_sweep");
+                gpk_json_obj_end(&j);
+            }
+            /* Wong et al.'s m lines at a fixed stride (kept: it shows the hash) */
+            gpk_json_obj_begin(&j, "strided");
             gpk_json_num(&j, "ways", o->done == 1 ? o->a.ways : NAN);
             gpk_json_num(&j, "way_bytes", o->done == 1 ? o->a.way_bytes : NAN);
             gpk_json_num(&j, "implied_size_bytes",
@@ -753,6 +925,7 @@ static int gpk_write_json(const gpk_results *r, const char *path)
             for (int i = 0; i < d->ns; i++)
                 gpk_json_num(&j, NULL, o->done == 1 ? o->a.held[i] : NAN);
             gpk_json_arr_end(&j);
+            gpk_json_obj_end(&j);
             gpk_json_obj_end(&j);
         }
         gpk_json_obj_end(&j);
@@ -902,18 +1075,48 @@ static void gpk_write_table(const gpk_results *r, FILE *f)
                 fprintf(f, " n/a: %s\n", r->vmm_why ? r->vmm_why : gpk_why(-1));
                 continue;
             }
+            if (GPK_IS_TLB(gpk_curves[c2].space) && o->reach_rc == 1) {
+                gpk_bytes(a, sizeof a, o->reach.reach_bytes);
+                fprintf(f, " rise +%.1f cyc from %s (%.0f x stride)", o->reach.penalty_cycles, a,
+                        o->reach.reach_bytes / gpk_curves[c2].fixed);
+            } else if (GPK_IS_TLB(gpk_curves[c2].space) && o->n) {
+                fprintf(f, " no rise");
+            }
             if (GPK_IS_TLB(gpk_curves[c2].space) && o->n) {
                 gpk_bytes(a, sizeof a, o->x[o->n - 1]);
-                fprintf(f, " (stride %d MB, to %s%s)", (int)(gpk_curves[c2].fixed >> 20), a,
+                gpk_bytes(b, sizeof b, (double)gpk_curves[c2].fixed);
+                fprintf(f, " (stride %s, %s, to %s%s)", b,
+                        gpk_curves[c2].order ? "random order" : "address order", a,
                         gpk_curves[c2].space == GPK_C_TLB_VMM ? ", separate chunks" : "");
             }
             fprintf(f, " last plateau %.0f cyc\n", o->last_lat);
         }
     }
+    for (int c = 0; r->curves_done && c < GPK_NSWEEP; c++) {
+        const gpk_sweep_res *w = &r->sweep[c];
+        const gpk_assoc_fit *ft = &w->fit;
+        fprintf(f, "%-2s associativity  ", gpk_sweeps[c].key);
+        if (w->done != 1) {
+            fprintf(f, "n/a: %s\n", w->why ? w->why : gpk_why(-1));
+            continue;
+        }
+        if (w->rc == 1)
+            fprintf(f, "%.0f ways (fits %.0f-%.0f), capacity %.1f KB, %.0f sets of %.0f B lines",
+                    ft->ways, ft->ways_lo, ft->ways_hi, ft->capacity_bytes / 1024, ft->sets,
+                    GPK_SW_LINE);
+        else
+            fprintf(f, "n/a: %s", ft->why);
+        fprintf(f, "\n                 (sweep %.0f-%.0f KB, %d points, plateaus %.0f/%.0f cyc; "
+                   "best fit %d ways, C %.1f KB, residual %.1f%% / %.1f%% in the transition, "
+                   "limit %.1f%%)\n",
+                w->n ? w->x[0] / 1024 : NAN, w->n ? w->x[w->n - 1] / 1024 : NAN, w->n, w->t_hit,
+                w->t_miss, ft->best_w, ft->capacity_bytes / 1024, 100 * ft->rms_rel,
+                100 * ft->rms_trans_rel, 100 * ft->limit_rel);
+    }
     for (int c = 0; r->curves_done && c < GPK_NASSOC; c++) {
         const gpk_assoc_res *o = &r->assoc[c];
         const gpk_assoc_def *d = &gpk_assocs[c];
-        fprintf(f, "%-2s associativity  ", d->key);
+        fprintf(f, "%-2s strided (Wong) ", d->key);
         if (o->done != 1)
             fprintf(f, "n/a: %s\n", gpk_why(-1));
         else if (o->a.why[0])
@@ -973,6 +1176,12 @@ static int gpk_write_plots(const gpk_results *r, const char *dir)
                 for (int i = 0; i < r->curve[c].n; i++)
                     fprintf(f, "%.0f,%.3f\n", r->curve[c].x[i], r->curve[c].y[i]);
             }
+            /* fine sweeps past capacity: x bytes, y cycles per load */
+            for (int c = 0; c < GPK_NSWEEP; c++) {
+                fprintf(f, "# series %s_assoc_sweep\n", gpk_sweeps[c].key);
+                for (int i = 0; i < r->sweep[c].n; i++)
+                    fprintf(f, "%.0f,%.3f\n", r->sweep[c].x[i], r->sweep[c].y[i]);
+            }
             /* associativity: x = lines in the chase, y = cycles per load */
             for (int c = 0; c < GPK_NASSOC; c++) {
                 if (r->assoc[c].done != 1)
@@ -1007,6 +1216,28 @@ static int gpk_write_plots(const gpk_results *r, const char *dir)
                      r->dev.name);
             if (na)
                 rc |= gpk_svg_curves(f, title, "lines in the chase", "cycles per load", as, na);
+            fclose(f);
+        }
+    }
+    /* each fine sweep with the best LRU fit over it */
+    for (int c = 0; r->curves_done && c < GPK_NSWEEP; c++) {
+        const gpk_sweep_res *w = &r->sweep[c];
+        static double model[GPK_SW_MAX];
+        char title[400], fitname[96];
+        if (w->done != 1 || w->n < 2)
+            continue;
+        for (int i = 0; i < w->n; i++)
+            model[i] = w->t_hit + (w->t_miss - w->t_hit) *
+                                      gpk_assoc_lru_frac(w->x[i], w->fit.capacity_bytes,
+                                                         w->fit.best_w);
+        snprintf(fitname, sizeof fitname, "LRU fit, %d ways%s", w->fit.best_w,
+                 w->rc == 1 ? "" : " (rejected)");
+        gpk_series sv[2] = {{"measured", w->x, w->y, w->n}, {fitname, w->x, model, w->n}};
+        snprintf(path, sizeof path, "%s/assoc-sweep-%s.svg", dir, gpk_sweeps[c].key);
+        if ((f = fopen(path, "w"))) {
+            snprintf(title, sizeof title, "%s: %s latency just past capacity (associativity fit)",
+                     r->dev.name, gpk_sweeps[c].key);
+            rc |= gpk_svg_curves(f, title, "footprint (bytes)", "cycles per load", sv, 2);
             fclose(f);
         }
     }
