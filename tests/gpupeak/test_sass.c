@@ -15,6 +15,7 @@ typedef struct gpk_sass_rule {
     const char *op;     /* opcode; with a '.', a prefix of the full opcode */
     int per_trip;       /* instructions per loop trip in the source */
     int slack;          /* extra ones allowed outside the loop */
+    const char *operand; /* NULL, or text the operands must contain to count */
 } gpk_sass_rule;
 
 static const gpk_sass_rule gpk_rules[] = {
@@ -59,6 +60,9 @@ static const gpk_sass_rule gpk_rules[] = {
     {"gpk_copyvILi8ELb1E", "LDG*128", 8, 0},
     {"gpk_copyvILi2ELb1E", "STG*128", 2, 0},
     {"gpk_tlb_chase", "LDG*64", 8, 0},
+    /* constant chase: 16 LDC with a register index into the __constant__
+     * bank per trip (parameter loads, c[0x0][...], do not count) */
+    {"gpk_cchase", "LDC", 16, 0, "c[0x3][R"},
     /* chunked copy: U loads then U stores per trip, the trip not unrolled */
     {"gpk_copychunkILi8ELb1ELi4E", "LDG*128", 8, 0},
     {"gpk_copychunkILi8ELb1ELi4E", "STG*128", 8, 0},
@@ -164,7 +168,8 @@ int main(int argc, char **argv)
         memcpy(opcode, s, k);
         opcode[k] = 0;
         for (int i = 0; i < GPK_NRULES; i++)
-            if (strstr(cur, gpk_rules[i].kernel) && gpk_t_match(opcode, gpk_rules[i].op))
+            if (strstr(cur, gpk_rules[i].kernel) && gpk_t_match(opcode, gpk_rules[i].op) &&
+                (!gpk_rules[i].operand || strstr(s + k, gpk_rules[i].operand)))
                 counts[i]++;
     }
     int st = pclose(p);
@@ -174,8 +179,9 @@ int main(int argc, char **argv)
         int c = counts[i], rem = c % r->per_trip;
         int ok = seen[i] && c >= r->per_trip && rem <= r->slack;
         if (verbose || !ok)
-            fprintf(stderr, "sass %-34s %-30s %5d (want k x %d + at most %d)%s\n", r->kernel,
-                    r->op, c, r->per_trip, r->slack, ok ? "" : "  <-- FAIL");
+            fprintf(stderr, "sass %-34s %-30s %5d (want k x %d + at most %d)%s%s%s\n", r->kernel,
+                    r->op, c, r->per_trip, r->slack, r->operand ? " with " : "",
+                    r->operand ? r->operand : "", ok ? "" : "  <-- FAIL");
         GP_CHECK_MSG(ok, "%s: %d x %s", r->kernel, c, r->op);
     }
     return gp_test_finish("gpupeak-sass");

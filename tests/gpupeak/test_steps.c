@@ -249,6 +249,210 @@ static void test_assoc(void)
     }
 }
 
+/* Two cache levels with LRU and a plain set index (line address mod sets),
+ * as Wong et al. found the constant caches: level 1 of s1 sets x w1 ways of
+ * l1-byte lines, then level 2 of s2 x w2 of l2 B (s2 = 0: level 2 holds
+ * everything); hash != 0 XOR-folds level 1's upper line bits into its
+ * index.  Returns the mean latency of the timed pass of the device's
+ * constant chase over m lines at stride (max(4096, m) loads to warm, as
+ * many timed): 34 cycles a level-1 hit, 104 a level-2 hit, 300 beyond. */
+static double gpk_t_two_level(int s1, int w1, int l1, int s2, int w2, int l2, int hash,
+                              double stride, int m)
+{
+    static long tag1[64][64], age1[64][64], tag2[512][16], age2[512][16];
+    const long n = m < 4096 ? 4096 : m;
+    long clock = 0;
+    double sum = 0;
+    for (int s = 0; s < 64; s++)
+        for (int w = 0; w < 64; w++)
+            tag1[s][w] = -1, age1[s][w] = 0;
+    for (int s = 0; s < 512; s++)
+        for (int w = 0; w < 16; w++)
+            tag2[s][w] = -1, age2[s][w] = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (long i = 0; i < n; i++) {
+            const long addr = (long)(((pass * n + i) % m) * stride);
+            const long a1 = addr / l1, a2 = addr / l2;
+            const int i1 = (int)((hash ? a1 ^ (a1 / s1) ^ (a1 / s1 / s1) : a1) % s1);
+            int h = -1, v = 0;
+            double t = 34;
+            clock++;
+            for (int w = 0; w < w1; w++)
+                if (tag1[i1][w] == a1)
+                    h = w;
+            if (h < 0) {
+                t = 104;
+                if (s2 > 0) {
+                    const int i2 = (int)(a2 % s2);
+                    int h2 = -1, v2 = 0;
+                    for (int w = 0; w < w2; w++)
+                        if (tag2[i2][w] == a2)
+                            h2 = w;
+                    if (h2 < 0) {
+                        t = 300;
+                        for (int w = 1; w < w2; w++)
+                            if (age2[i2][w] < age2[i2][v2])
+                                v2 = w;
+                        tag2[i2][v2] = a2;
+                        h2 = v2;
+                    }
+                    age2[i2][h2] = clock;
+                }
+                for (int w = 1; w < w1; w++)
+                    if (age1[i1][w] < age1[i1][v])
+                        v = w;
+                tag1[i1][v] = a1;
+                h = v;
+            }
+            age1[i1][h] = clock;
+            sum += pass * t;
+        }
+    return sum / n;
+}
+
+/* The constant-memory strided test as gpupeak runs it: strides 64 B-16 KB,
+ * m = 1..64 lines, m x stride <= 64 KB (NaN beyond), +-1 cycle of noise. */
+static const double gpk_t_cstrides[9] = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384};
+static void gpk_t_const_rows(int s1, int w1, int l1, int s2, int w2, int l2, int hash,
+                             double *lines, double *lat)
+{
+    unsigned seed = (unsigned)(s1 * 7 + w1 * 131 + s2 * 17 + hash);
+    for (int k = 0; k < 64; k++)
+        lines[k] = k + 1;
+    for (int i = 0; i < 9; i++)
+        for (int k = 0; k < 64; k++)
+            lat[i * 64 + k] = gpk_t_cstrides[i] * lines[k] > 65536
+                                  ? NAN
+                                  : gpk_t_two_level(s1, w1, l1, s2, w2, l2, hash,
+                                                    gpk_t_cstrides[i], (int)lines[k]) +
+                                        gpk_t_noise(&seed);
+}
+
+static void test_assoc_const(void)
+{
+    static double lines[64], lat[9 * 64];
+    gpk_assoc a;
+    /* 2 KB, 4 ways of 8 sets of 64 B lines (way 512 B), then a 128 KB L1.5
+     * that 64 KB never fills: misses begin after 32, 16, 8 lines at 64,
+     * 128, 256 B and after 4 from 512 B up; the 16 KB row (4 lines) shows
+     * no climb and is left out */
+    gpk_t_const_rows(8, 4, 64, 128, 4, 256, 0, lines, lat);
+    GP_CHECK(isnan(lat[8 * 64 + 4]) && !isnan(lat[8 * 64 + 3])); /* 16 KB: m <= 4 */
+    GP_CHECK_MSG(gpk_assoc_find(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, &a) == 1,
+                 "const L1: %s", a.why);
+    GP_CHECK_NEAR(a.ways, 4, 0);
+    GP_CHECK_NEAR(a.way_bytes, 512, 0);
+    GP_CHECK_NEAR(a.ways * a.way_bytes, 2048, 0);
+    GP_CHECK_NEAR(a.held[0], 32, 0);
+    GP_CHECK_NEAR(a.held[1], 16, 0);
+    GP_CHECK_NEAR(a.held[2], 8, 0);
+    GP_CHECK_NEAR(a.held[7], 4, 0);
+    GP_CHECK(isnan(a.held[8]) && !a.resolved[8] && a.tried[8] == 4 && a.tried[5] == 32);
+    GP_CHECK(fabs(a.lat_hit - 34) < 2 && fabs(a.lat_miss - 104) < 2);
+    /* its L1.5 (past 104 cycles) never misses inside 64 KB: null */
+    GP_CHECK(gpk_assoc_find_at(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, 104, &a) == 0);
+    GP_CHECK(isnan(a.ways) && isnan(a.way_bytes));
+    GP_CHECK_MSG(strstr(a.why, "no conflict") != NULL, "%s", a.why);
+
+    /* an L1.5 of 8 KB, 4 ways of 8 sets of 256 B (way 2 KB): read from the
+     * climbs past 104 cycles; from 2 KB up both levels miss from the 5th
+     * line on, one climb from 34 to 300 cycles, which counts for both */
+    gpk_t_const_rows(8, 4, 64, 8, 4, 256, 0, lines, lat);
+    GP_CHECK(gpk_assoc_find(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, &a) == 1);
+    GP_CHECK(a.ways == 4 && a.way_bytes == 512);
+    GP_CHECK_MSG(gpk_assoc_find_at(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, 104, &a) == 1,
+                 "L1.5: %s", a.why);
+    GP_CHECK_NEAR(a.ways, 4, 0);
+    GP_CHECK_NEAR(a.way_bytes, 2048, 0);
+    GP_CHECK_NEAR(a.held[2], 32, 0); /* 256 B: 8 KB */
+    GP_CHECK_NEAR(a.held[4], 8, 0);  /* 1 KB: two sets */
+    GP_CHECK(isnan(a.held[0]) && a.resolved[0]); /* 64 B x 64 = 4 KB: no miss */
+    GP_CHECK(fabs(a.lat_miss - 300) < 3);
+
+    /* 8 ways of 4 sets (way 256 B), same 2 KB: 8 ways */
+    gpk_t_const_rows(4, 8, 64, 0, 0, 0, 0, lines, lat);
+    GP_CHECK(gpk_assoc_find(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, &a) == 1 &&
+             a.ways == 8 && a.way_bytes == 256);
+
+    /* must give null: a hashed index spreads every stride over all sets,
+     * so misses begin at the capacity (32 lines) at every stride, which a
+     * fully associative cache would show too */
+    gpk_t_const_rows(8, 4, 64, 0, 0, 0, 1, lines, lat);
+    GP_CHECK(gpk_assoc_find(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, &a) == 0);
+    GP_CHECK(isnan(a.ways) && isnan(a.way_bytes));
+    GP_CHECK_MSG(strstr(a.why, "every stride") != NULL, "hashed: %s", a.why);
+    /* and a fully associative 2 KB cache (1 set of 32 ways) alike */
+    gpk_t_const_rows(1, 32, 64, 0, 0, 0, 0, lines, lat);
+    GP_CHECK(gpk_assoc_find(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, &a) == 0 &&
+             isnan(a.ways));
+
+    /* a shortened row past the way size that holds more than the ways */
+    {
+        static double l2[64], t[3 * 64];
+        const double st[3] = {512, 1024, 2048};
+        for (int k = 0; k < 64; k++) {
+            l2[k] = k + 1;
+            t[k] = t[64 + k] = k < 4 ? 34 : 104; /* 4 ways at 512 and 1 KB */
+            t[128 + k] = k < 16 ? 34 : NAN;      /* 16 lines and no miss at 2 KB */
+        }
+        GP_CHECK(gpk_assoc_find(st, 3, l2, 64, t, 0.15, 8, &a) == 0);
+        GP_CHECK_MSG(strstr(a.why, "none up to 16") != NULL, "%s", a.why);
+        /* with 5 lines at 2 KB that row is left out (4 ways need 6 to show),
+         * and the two rows left agree with no smaller stride to compare */
+        for (int k = 5; k < 16; k++)
+            t[128 + k] = NAN;
+        GP_CHECK(gpk_assoc_find(st, 3, l2, 64, t, 0.15, 8, &a) == 0);
+        GP_CHECK_MSG(strstr(a.why, "every stride") != NULL, "%s", a.why);
+        /* bad input: a gap inside a row, or a row of one point */
+        t[128 + 2] = NAN;
+        GP_CHECK(gpk_assoc_find(st, 3, l2, 64, t, 0.15, 8, &a) == -1);
+        for (int k = 1; k < 64; k++)
+            t[128 + k] = NAN;
+        GP_CHECK(gpk_assoc_find(st, 3, l2, 64, t, 0.15, 8, &a) == -1);
+    }
+}
+
+/* The H200's constant caches of device run 7: a 2 KB first level (28
+ * cycles) of 4 ways of 512 B with 64 B lines, LRU and a plain index (at a
+ * 64 B stride the 33rd line overflows one set of 8, the 40th all of them),
+ * then 98 cycles to 64 KB, where nothing misses again. */
+static void test_const_recorded(void)
+{
+    static double lines[64], lat[9 * 64], x[64], y[64];
+    const char *path = GPK_DATA_DIR "/recorded-h200-run7-const.csv";
+    gpk_assoc a;
+    gpk_step st[4];
+    double last;
+    int n = gpk_curve_read(path, "const_footprint", x, y, 64);
+    if (n < 0) {
+        gp_test_skip("recorded constant caches",
+                     "no tests/data/gpupeak/recorded-h200-run7-const.csv");
+        return;
+    }
+    GP_CHECK(n == 15 && gpk_steps_find(x, y, n, 0.15, 8, st, 4, &last) == 1);
+    GP_CHECK(st[0].size_below == 2048 && st[0].size_above == 3072);
+    GP_CHECK(fabs(st[0].lat_below - 28) < 1 && fabs(last - 98) < 1);
+    n = gpk_curve_read(path, "const_stride", x, y, 64);
+    GP_CHECK(n == 8 && gpk_saturation(x, y, n, 0.9, 0.1) == 64);
+    for (int k = 0; k < 64; k++)
+        lines[k] = k + 1;
+    for (int i = 0; i < 9; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "const_l1_assoc_%.0f", gpk_t_cstrides[i]);
+        n = gpk_curve_read(path, name, x, y, 64);
+        GP_CHECK_MSG(n == (int)fmin(64, 65536 / gpk_t_cstrides[i]), "%s: %d points", name, n);
+        for (int k = 0; k < 64; k++)
+            lat[i * 64 + k] = k < n && x[k] == lines[k] ? y[k] : NAN;
+    }
+    GP_CHECK(gpk_assoc_find(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, &a) == 1);
+    GP_CHECK(a.ways == 4 && a.way_bytes == 512);
+    GP_CHECK(a.held[0] == 32 && a.held[1] == 16 && a.held[2] == 8 && a.held[3] == 4);
+    GP_CHECK(isnan(a.held[8]) && !a.resolved[8]);
+    /* past the 98-cycle plateau: no climb in any row */
+    GP_CHECK(gpk_assoc_find_at(gpk_t_cstrides, 9, lines, 64, lat, 0.15, 8, last, &a) == 0);
+    GP_CHECK(isnan(a.ways) && strstr(a.why, "no conflict") != NULL);
+}
+
 /* A cache of sets x ways lines of 128 B whose set index XOR-folds the upper
  * line-address bits into the lower ones (sets a power of two), so every
  * aligned block of sets lines maps onto all sets once; policy 0 LRU,
@@ -515,6 +719,8 @@ static void test_assoc_recorded(void)
 int main(void)
 {
     test_assoc();
+    test_assoc_const();
+    test_const_recorded();
     test_assoc_fit();
     test_assoc_recorded();
     test_reach();

@@ -22,12 +22,15 @@ GPK_SASS_VERBOSE=1 ./build/gpupeak/test_gpupeak_sass 2>&1 | sed 's/^sass //'
 # opcode histograms of the kernels whose instruction mix is ptxas's choice
 cuobjdump -sass "$BIN" > /tmp/gpk.sass 2>/dev/null
 for k in gpk_latI7LatIadd gpk_tputI6OpIadd gpk_latI6LatCvt gpk_mem_readP gpk_mem_l2P \
-         gpk_mem_copy_cs gpk_copyvILi8ELb1E gpk_copychunkILi8ELb1ELi4E gpk_copybulk gpk_copyncILi8ELb0E gpk_copyncILi8ELb1E gpk_tlb_chase gpk_wgmma_kernelILi15E gpk_tputI9OpMmaBf16; do
+         gpk_mem_copy_cs gpk_copyvILi8ELb1E gpk_copychunkILi8ELb1ELi4E gpk_copybulk gpk_copyncILi8ELb0E gpk_copyncILi8ELb1E gpk_tlb_chase gpk_cchase gpk_wgmma_kernelILi15E gpk_tputI9OpMmaBf16; do
     h=$(awk -v k="$k" '/Function :/{on=index($0,k)>0} on' /tmp/gpk.sass |
         grep -oE '/\*[0-9a-f]{4,}\*/ +(@!?U?P[0-9T]+ +)?[A-Z][A-Z0-9_.]+' |
         awk '{print $NF}' | sort | uniq -c | sort -rn | head -7 | awk '{printf "%s %s, ", $1, $2}')
     echo "opcodes $k: $h"
 done
+# the constant chase's loads, as ptxas wrote them (want LDC Rx, c[0x3][Rx])
+awk '/Function :/{on=index($0,"gpk_cchase")>0} on' /tmp/gpk.sass | grep -m3 -oE '(LDC|ULDC)[^;]*' |
+    sed 's/^/sass gpk_cchase: /'
 echo "== quick"
 t0=$(date +%s.%N)
 timeout 60 "$BIN" --quick --out /tmp/gpk-quick >/tmp/gpk-quick.txt

@@ -771,6 +771,35 @@ __global__ void gpk_lat_mem(int kind, const unsigned *a, unsigned *ag, int warm,
 /* Pointer chase for the latency-vs-footprint curves. */
 __constant__ unsigned gpk_cchain[16384];
 
+/* The constant-memory chase: each element holds the byte offset of the
+ * next, so every step is one LDC with a register index (c[0x3][R]) and no
+ * address arithmetic.  j starts at threadIdx.x x 4 (0: one thread), which
+ * ptxas cannot treat as warp-uniform, so the loads stay LDC, not ULDC. */
+__global__ void gpk_cchase(int warm, int n, gpk_args p, unsigned *sink, unsigned long long *clk)
+{
+    unsigned j = threadIdx.x * 4u;
+    unsigned long long c0 = 0, g0 = 0;
+    for (int r = 0; r < 2; r++) {
+        if (r == 1) {
+            g0 = gpk_gtime();
+            c0 = clock64();
+        }
+        const int cnt = r ? n : warm;
+        for (int i = 0; i < cnt; i += 16) {
+#pragma unroll
+            for (int u = 0; u < 16; u++)
+                j = *(const unsigned *)((const char *)gpk_cchain + j);
+        }
+    }
+    unsigned long long c1 = clock64(), g1 = gpk_gtime();
+    clk[0] = c0;
+    clk[1] = g0;
+    clk[2] = c1;
+    clk[3] = g1;
+    if (j == p.sentinel)
+        sink[0] = j;
+}
+
 __global__ void gpk_chase(int space, const unsigned *a, int warm, int n, gpk_args p,
                           unsigned *sink, unsigned long long *clk)
 {
@@ -788,17 +817,11 @@ __global__ void gpk_chase(int space, const unsigned *a, int warm, int n, gpk_arg
                 for (int u = 0; u < 16; u++)
                     j = __ldca(a + j);
             }
-        } else if (space == GPK_C_CG) {
-            for (int i = 0; i < cnt; i += 16) {
-#pragma unroll
-                for (int u = 0; u < 16; u++)
-                    j = __ldcg(a + j);
-            }
         } else {
             for (int i = 0; i < cnt; i += 16) {
 #pragma unroll
                 for (int u = 0; u < 16; u++)
-                    j = gpk_cchain[j];
+                    j = __ldcg(a + j);
             }
         }
     }
@@ -1610,7 +1633,7 @@ extern "C" int gpk_dev_chase(int space, size_t footprint, size_t stride, double 
     unsigned long long c[4];
     gpk_args p = gpk_default_args();
     int n, warm;
-    if (lines < 2 || stride % 4)
+    if (lines < 1 || stride % 4)
         return -1;
     if (space == GPK_C_CONST) {
         unsigned *h = (unsigned *)malloc(sizeof(unsigned) * 16384);
@@ -1619,8 +1642,8 @@ extern "C" int gpk_dev_chase(int space, size_t footprint, size_t stride, double 
             return -1;
         }
         memset(h, 0, sizeof(unsigned) * 16384);
-        for (size_t k = 0; k < lines; k++)
-            h[k * sw] = (unsigned)(((k + 1) % lines) * sw);
+        for (size_t k = 0; k < lines; k++) /* byte offsets (gpk_cchase) */
+            h[k * sw] = (unsigned)(((k + 1) % lines) * stride);
         cudaError_t e = cudaMemcpyToSymbol(gpk_cchain, h, sizeof(unsigned) * 16384);
         free(h);
         GPK_CU(e, fail);
@@ -1641,7 +1664,10 @@ extern "C" int gpk_dev_chase(int space, size_t footprint, size_t stride, double 
     n = (int)(lines < 4096 ? 4096 : (lines > (1u << 20) ? (1u << 20) : lines));
     n = (n + 15) & ~15;
     warm = n;
-    gpk_chase<<<1, 1>>>(space, gpk_chase_buf, warm, n, p, (unsigned *)gpk_sink_d, gpk_clk_d);
+    if (space == GPK_C_CONST)
+        gpk_cchase<<<1, 1>>>(warm, n, p, (unsigned *)gpk_sink_d, gpk_clk_d);
+    else
+        gpk_chase<<<1, 1>>>(space, gpk_chase_buf, warm, n, p, (unsigned *)gpk_sink_d, gpk_clk_d);
     GPK_CU(cudaGetLastError(), fail);
     GPK_CU(cudaDeviceSynchronize(), fail);
     GPK_CU(cudaMemcpy(c, gpk_clk_d, sizeof c, cudaMemcpyDeviceToHost), fail);

@@ -71,7 +71,9 @@ int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *m);
 /* *cycles: cycles per dependent operation (loop overhead amortised over 256). */
 int gpk_dev_lat(int kind, double *cycles, gpk_meas *m);
 /* Average cycles per load of a dependent chase over footprint bytes with the
- * given stride, first pass discarded. */
+ * given stride (footprint / stride lines, at least 1), first pass
+ * discarded.  GPK_C_CONST: one LDC per step through a __constant__ array
+ * holding byte offsets (footprint at most 64 KB). */
 int gpk_dev_chase(int space, size_t footprint, size_t stride, double *cycles, double *clk_mhz);
 /* TLB: average cycles per load of a dependent chase of 64-bit pointers, one
  * line per stride-sized block (so one page per load when stride >= page

@@ -152,39 +152,100 @@ int gpk_two_clusters(const double *v, int n, double rel, double *lo_mean, double
 int gpk_assoc_find(const double *stride, int ns, const double *lines, int nl, const double *lat,
                    double rel, double abs_min, gpk_assoc *out)
 {
+    return gpk_assoc_find_at(stride, ns, lines, nl, lat, rel, abs_min, NAN, out);
+}
+
+int gpk_assoc_find_at(const double *stride, int ns, const double *lines, int nl,
+                      const double *lat, double rel, double abs_min, double hit_lat,
+                      gpk_assoc *out)
+{
     gpk_step st[4];
-    out->ways = out->way_bytes = NAN;
+    int last = -1, prev = -1;
+    out->ways = out->way_bytes = out->lat_hit = out->lat_miss = NAN;
     out->why[0] = 0;
     if (ns < 1 || ns > GPK_ASSOC_MAXS || nl < 2)
         return -1;
     for (int i = 0; i < ns; i++) {
-        int k = gpk_steps_find(lines, lat + (size_t)i * nl, nl, rel, abs_min, st, 4, NULL);
-        if (k < 0 || (i > 0 && !(stride[i] > stride[i - 1])))
+        const double *row = lat + (size_t)i * nl;
+        int np = 0, k, q = 0;
+        if (i > 0 && !(stride[i] > stride[i - 1]))
             return -1;
-        out->held[i] = k > 0 ? st[0].size_below : NAN;
+        while (np < nl && !isnan(row[np]))
+            np++;
+        for (int g = np; g < nl; g++)
+            if (!isnan(row[g]))
+                return -1; /* a gap inside a row */
+        if (np < 2)
+            return -1;
+        k = gpk_steps_find(lines, row, np, rel, abs_min, st, 4, NULL);
+        if (k < 0)
+            return -1;
+        /* the first climb past hit_lat (any climb when hit_lat is NaN) */
+        while (q < k && !isnan(hit_lat) &&
+               !(st[q].lat_above > hit_lat * (1 + rel) && st[q].lat_above - hit_lat > abs_min))
+            q++;
+        out->held[i] = q < k ? st[q].size_below : NAN;
+        out->tried[i] = lines[np - 1];
+        out->resolved[i] = q < k || np == nl;
+        if (out->resolved[i]) {
+            prev = last;
+            last = i;
+            out->lat_hit = q < k ? st[q].lat_below : NAN;
+            out->lat_miss = q < k ? st[q].lat_above : NAN;
+        }
     }
-    const double a = out->held[ns - 1], b = ns >= 2 ? out->held[ns - 2] : NAN;
-    if (ns < 2) {
-        snprintf(out->why, sizeof out->why, "needs at least two strides");
+    if (prev < 0) {
+        snprintf(out->why, sizeof out->why,
+                 "needs at least two strides that show the step or were measured to %.0f lines "
+                 "(%d resolved)",
+                 lines[nl - 1], last >= 0);
         return 0;
     }
+    const double a = out->held[last], b = out->held[prev];
     if (isnan(a)) {
         snprintf(out->why, sizeof out->why,
                  "no conflict misses up to %.0f lines at stride %.0f B: the set index is hashed "
                  "or there are more ways than lines tried",
-                 lines[nl - 1], stride[ns - 1]);
+                 out->tried[last], stride[last]);
         return 0;
     }
     if (isnan(b) || a != b) {
         snprintf(out->why, sizeof out->why,
                  "misses begin after %.0f lines at stride %.0f B but %.0f at %.0f B: no fixed set "
                  "of ways (hashed index or non-LRU replacement)",
-                 b, stride[ns - 2], a, stride[ns - 1]);
+                 b, stride[prev], a, stride[last]);
         return 0;
     }
-    int j = ns - 1;
-    while (j > 0 && out->held[j - 1] == a)
-        j--;
+    /* a shortened row past the way size that held 2 lines more than a */
+    for (int i = 0; i < ns; i++)
+        if (!out->resolved[i] && stride[i] > stride[last] && out->tried[i] >= a + 2) {
+            snprintf(out->why, sizeof out->why,
+                     "misses begin after %.0f lines at stride %.0f B but none up to %.0f at "
+                     "%.0f B: no fixed set of ways (hashed index or non-LRU replacement)",
+                     a, stride[last], out->tried[i], stride[i]);
+            return 0;
+        }
+    int j = last, below = 0;
+    for (int i = last - 1; i >= 0; i--) {
+        if (!out->resolved[i])
+            continue;
+        if (out->held[i] != a) {
+            below = 1;
+            break;
+        }
+        j = i;
+    }
+    /* the same count at every stride: no stride below the way size was
+     * seen, so the way is at most the smallest stride; a fully associative
+     * cache and an index hash that spreads every stride look alike */
+    if (!below) {
+        snprintf(out->why, sizeof out->why,
+                 "misses begin after %.0f lines at every stride from %.0f to %.0f B: no stride "
+                 "below the way size, so a fully associative cache or a hashed set index "
+                 "(the two cannot be told apart)",
+                 a, stride[j], stride[last]);
+        return 0;
+    }
     out->ways = a;
     out->way_bytes = stride[j];
     return 1;

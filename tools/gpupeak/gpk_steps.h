@@ -43,21 +43,44 @@ int gpk_two_clusters(const double *v, int n, double rel, double *lo_mean, double
  * beyond.  For a smaller stride s the lines share way_bytes / s sets and the
  * misses begin at ways x way_bytes / s lines.  Input: ns strides ascending,
  * nl line counts ascending, lat[i * nl + k] the latency at stride i with
- * lines[k] lines.  Per stride, the lines held before misses begin are the
- * first step of gpk_steps_find(lines, lat row, rel, abs_min) (NaN: no
- * step).  ways: the value at the two largest strides when they agree;
- * way_bytes: the smallest stride from which every larger stride agrees. */
+ * lines[k] lines; a row may end early (NaN from some k on: those lines were
+ * not measured, e.g. past the 64 KB of a __constant__ array), but needs 2
+ * points.  Per stride, the lines held before misses begin are the first
+ * step of gpk_steps_find(lines, lat row, rel, abs_min) (NaN: no step).
+ * A row counts (is resolved) when it shows the step or was measured to the
+ * last line count; a shortened row without the step says only that more
+ * than its lines are held, and is left out, unless it tried 2 lines more
+ * than the ways read from the others (then no fixed set exists).
+ * ways: the value at the two largest resolved strides when they agree;
+ * way_bytes: the smallest resolved stride from which every larger resolved
+ * stride agrees, provided a smaller resolved stride held more lines (when
+ * every stride agrees, a fully associative cache and a hashed index cannot
+ * be told apart: not read). */
 #define GPK_ASSOC_MAXS 16
 typedef struct gpk_assoc {
     double ways;                        /* NaN when not read */
     double way_bytes;                   /* NaN when not read */
     double held[GPK_ASSOC_MAXS];        /* per stride: lines held before misses; NaN: none */
-    char why[200];                      /* empty when ways was read */
+    double tried[GPK_ASSOC_MAXS];       /* per stride: the most lines measured */
+    int resolved[GPK_ASSOC_MAXS];       /* per stride: 1 when the row counts (above) */
+    double lat_hit, lat_miss;           /* the plateaus below and above the climb at the
+                                         * largest resolved stride (NaN without one) */
+    char why[240];                      /* empty when ways was read */
 } gpk_assoc;
 
 /* Returns 1 with ways and way_bytes, 0 with why set, -1 on bad input. */
 int gpk_assoc_find(const double *stride, int ns, const double *lines, int nl, const double *lat,
                    double rel, double abs_min, gpk_assoc *out);
+/* The same for a cache level below the first: the held lines of each row
+ * are those before the first climb that ends above hit_lat (that level's
+ * hit latency) by more than rel and abs_min.  A chase whose lines all fall
+ * in one set misses the first level from its ways + 1 lines on (a climb to
+ * hit_lat, skipped) and this level from its own ways + 1 (a climb past
+ * it); where both happen at the same line count the one climb goes past
+ * hit_lat and counts.  hit_lat NaN: the first climb (gpk_assoc_find). */
+int gpk_assoc_find_at(const double *stride, int ns, const double *lines, int nl,
+                      const double *lat, double rel, double abs_min, double hit_lat,
+                      gpk_assoc *out);
 
 /* Associativity through a hashed set index.  A chase over N contiguous
  * bytes, one load per line of L bytes, visited cyclically, in a cache of C

@@ -180,6 +180,8 @@ static const gpk_curve_def gpk_curves[] = {
     {"tlb_32m_seq", GPK_C_TLB, 0, 32 << 20, NULL, 0},
     {"tlb_64m", GPK_C_TLB, 0, 64 << 20, NULL, 1},
     {"tlb_128m", GPK_C_TLB, 0, 128 << 20, NULL, 1},
+    /* the constant L1's line: strides over 8 KB, 4x its 2 KB (run 7) */
+    {"const_stride", GPK_C_CONST, 1, 8 << 10, gpk_x_stride, 0},
 };
 #define GPK_NCURVE ((int)(sizeof gpk_curves / sizeof gpk_curves[0]))
 #define GPK_MAXPTS 64
@@ -213,24 +215,42 @@ typedef struct gpk_curve {
     gpk_reach_fit reach;
 } gpk_curve;
 
-/* Associativity sweeps: m = 2..GPK_AS_LINES+1 lines spaced by each stride. */
+/* Associativity by strides (Wong et al.): m = m0..m0+GPK_AS_LINES-1 lines
+ * spaced by each stride, m x stride at most max_bytes (the constant bank's
+ * 64 KB: longer rows end early).  level: the cache level (0: the first
+ * climb of each row is this cache missing; 1: the next level, whose misses
+ * are the first climb past the footprint curve's second plateau, read from
+ * the rows of the entry same_as).  The L1 and L2 rows start at 2 lines (runs
+ * 3-6); the constant rows at 1, so a direct-mapped cache would show too. */
 #define GPK_AS_LINES 64
 typedef struct gpk_assoc_def {
     const char *key;
     int space;
+    int level;
+    int same_as;      /* -1, or the entry whose measured rows this one reads */
+    int m0;           /* the fewest lines */
+    double max_bytes; /* 0: no limit */
     int ns;
-    double strides[8];
+    double strides[GPK_ASSOC_MAXS];
 } gpk_assoc_def;
+#define GPK_CONST_BYTES (64 * KB) /* the most a __constant__ array may hold */
 static const gpk_assoc_def gpk_assocs[] = {
-    {"l1", GPK_C_CA, 6, {8 * KB, 16 * KB, 32 * KB, 64 * KB, 128 * KB, 256 * KB}},
-    {"l2", GPK_C_CG, 4, {256 * KB, 1 * MB, 4 * MB, 16 * MB}},
+    {"l1", GPK_C_CA, 0, -1, 2, 0, 6, {8 * KB, 16 * KB, 32 * KB, 64 * KB, 128 * KB, 256 * KB}},
+    {"l2", GPK_C_CG, 0, -1, 2, 0, 4, {256 * KB, 1 * MB, 4 * MB, 16 * MB}},
+    {"const_l1", GPK_C_CONST, 0, -1, 1, GPK_CONST_BYTES, 9,
+     {64, 128, 256, 512, 1 * KB, 2 * KB, 4 * KB, 8 * KB, 16 * KB}},
+    {"const_l15", GPK_C_CONST, 1, 2, 1, GPK_CONST_BYTES, 9,
+     {64, 128, 256, 512, 1 * KB, 2 * KB, 4 * KB, 8 * KB, 16 * KB}},
 };
-#define GPK_NASSOC 2
+#define GPK_NASSOC ((int)(sizeof gpk_assocs / sizeof gpk_assocs[0]))
 
 typedef struct gpk_assoc_res {
     int done;
+    const char *why; /* when done is -1 and no chase failed */
+    double seconds;
+    double hit_lat;  /* the plateau a climb must pass (level > 0), else NaN */
     double lines[GPK_AS_LINES];
-    double lat[8 * GPK_AS_LINES];
+    double lat[GPK_ASSOC_MAXS * GPK_AS_LINES]; /* NaN: not measured (past max_bytes) */
     gpk_assoc a;
 } gpk_assoc_res;
 
@@ -533,18 +553,24 @@ static void gpk_measure(gpk_results *r)
     gpk_dev_tlb_free();
     r->curves_done = 1;
     /* associativity: m lines spaced by a stride (Wong et al.) */
-    t0 = gpk_now();
     for (int c = 0; c < GPK_NASSOC; c++) {
         const gpk_assoc_def *d = &gpk_assocs[c];
         gpk_assoc_res *o = &r->assoc[c];
         int ok = 1;
-        /* m = 2..GPK_AS_LINES + 1 (the chase needs two lines) */
+        t0 = gpk_now();
         for (int k = 0; k < GPK_AS_LINES; k++)
-            o->lines[k] = k + 2;
-        for (int i = 0; i < d->ns && ok; i++)
+            o->lines[k] = d->m0 + k;
+        if (d->same_as >= 0) { /* the next level of the same rows */
+            ok = r->assoc[d->same_as].done == 1;
+            memcpy(o->lat, r->assoc[d->same_as].lat, sizeof o->lat);
+        }
+        for (int i = 0; i < d->ns && ok && d->same_as < 0; i++)
             for (int k = 0; k < GPK_AS_LINES && ok; k++) {
                 double cyc = NAN, mhz;
                 const size_t st = (size_t)d->strides[i];
+                o->lat[i * GPK_AS_LINES + k] = NAN;
+                if (d->max_bytes > 0 && d->strides[i] * o->lines[k] > d->max_bytes)
+                    continue; /* past the space's limit: the row ends here */
                 if (gpk_dev_chase(d->space, st * (size_t)o->lines[k], st, &cyc, &mhz) != 0)
                     ok = 0;
                 o->lat[i * GPK_AS_LINES + k] = cyc;
@@ -553,10 +579,23 @@ static void gpk_measure(gpk_results *r)
             o->done = -1;
             continue;
         }
-        o->done = gpk_assoc_find(d->strides, d->ns, o->lines, GPK_AS_LINES, o->lat, 0.15, 8,
-                                 &o->a) >= 0 ? 1 : -1;
+        /* level 1: climbs past the footprint curve's second plateau (the
+         * constant L1.5's hit latency); NaN: the first climb */
+        o->hit_lat = NAN;
+        if (d->level > 0) {
+            const gpk_curve *fc = &r->curve[3];
+            o->hit_lat = fc->nsteps >= d->level ? fc->steps[d->level - 1].lat_above : NAN;
+        }
+        if (d->level > 0 && isnan(o->hit_lat)) {
+            o->done = -1;
+            o->why = "the footprint curve shows no plateau for this level";
+            continue;
+        }
+        o->done = gpk_assoc_find_at(d->strides, d->ns, o->lines, GPK_AS_LINES, o->lat, 0.15, 8,
+                                    o->hit_lat, &o->a) >= 0 ? 1 : -1;
+        o->seconds = gpk_now() - t0;
         fprintf(stderr, "gpupeak: %s associativity: ways %.0f, way %.0f B%s%s (%.1f s)\n", d->key,
-                o->a.ways, o->a.way_bytes, o->a.why[0] ? "; " : "", o->a.why, gpk_now() - t0);
+                o->a.ways, o->a.way_bytes, o->a.why[0] ? "; " : "", o->a.why, o->seconds);
     }
     /* associativity through the hashed index: fine sweeps past capacity */
     for (int c = 0; c < GPK_NSWEEP; c++)
@@ -637,6 +676,124 @@ static const char *gpk_why(int done)
     case 2: return "not built into this binary";
     }
     return NULL;
+}
+
+static int gpk_curve_index(const char *key)
+{
+    for (int c = 0; c < GPK_NCURVE; c++)
+        if (strcmp(gpk_curves[c].key, key) == 0)
+            return c;
+    return -1;
+}
+
+/* The strided-test entry of constant-cache level k (0: L1, 1: L1.5), or -1. */
+static int gpk_const_assoc(int level)
+{
+    for (int c = 0; c < GPK_NASSOC; c++)
+        if (gpk_assocs[c].space == GPK_C_CONST && gpk_assocs[c].level == level)
+            return c;
+    return -1;
+}
+
+/* Why an associativity entry has no ways.  For a constant level that the
+ * footprint curve never saw exceeded within 64 KB, adds why no chase in a
+ * __constant__ array can make it miss: with a plain set index, ways + 1
+ * lines of one set lie a way size apart and span its whole capacity. */
+static void gpk_assoc_why(const gpk_results *r, int c, char *buf, size_t n)
+{
+    const gpk_assoc_res *o = &r->assoc[c];
+    const gpk_assoc_def *d = &gpk_assocs[c];
+    const gpk_curve *cc = &r->curve[3];
+    buf[0] = 0;
+    if (o->done != 1) {
+        snprintf(buf, n, "%s", o->why ? o->why : gpk_why(-1));
+        return;
+    }
+    if (!o->a.why[0])
+        return;
+    if (d->space == GPK_C_CONST && d->level >= cc->nsteps && cc->n > 0)
+        snprintf(buf, n,
+                 "%s; this level is not exceeded within the %.0f B a __constant__ array may "
+                 "hold (const_footprint has %d step%s up to %.0f B), and with a plain set index "
+                 "ways + 1 lines of one set lie a way size apart, spanning its capacity or more, "
+                 "so no chase inside one constant bank can make it miss",
+                 o->a.why, GPK_CONST_BYTES, cc->nsteps, cc->nsteps == 1 ? "" : "s",
+                 cc->x[cc->n - 1]);
+    else
+        snprintf(buf, n, "%s", o->a.why);
+}
+
+/* Wong's strided test of one entry, as geometry.associativity.*.strided. */
+static void gpk_json_strided(gpk_json *j, const gpk_results *r, int c)
+{
+    const gpk_assoc_res *o = &r->assoc[c];
+    const gpk_assoc_def *d = &gpk_assocs[c];
+    char why[600], series[64];
+    gpk_assoc_why(r, c, why, sizeof why);
+    gpk_json_obj_begin(j, "strided");
+    gpk_json_num(j, "ways", o->done == 1 ? o->a.ways : NAN);
+    gpk_json_num(j, "way_bytes", o->done == 1 ? o->a.way_bytes : NAN);
+    gpk_json_num(j, "implied_size_bytes", o->done == 1 ? o->a.ways * o->a.way_bytes : NAN);
+    gpk_json_str(j, "why", why[0] ? why : NULL);
+    if (d->level > 0)
+        gpk_json_num(j, "past_latency_cycles", o->done == 1 ? o->hit_lat : NAN);
+    gpk_json_arr_begin(j, "strides_bytes");
+    for (int i = 0; i < d->ns; i++)
+        gpk_json_num(j, NULL, d->strides[i]);
+    gpk_json_arr_end(j);
+    gpk_json_arr_begin(j, "lines_held_per_stride");
+    for (int i = 0; i < d->ns; i++)
+        gpk_json_num(j, NULL, o->done == 1 ? o->a.held[i] : NAN);
+    gpk_json_arr_end(j);
+    gpk_json_arr_begin(j, "lines_tried_per_stride");
+    for (int i = 0; i < d->ns; i++)
+        gpk_json_num(j, NULL, o->done == 1 ? o->a.tried[i] : NAN);
+    gpk_json_arr_end(j);
+    snprintf(series, sizeof series, "%s_assoc_STRIDE",
+             gpk_assocs[d->same_as >= 0 ? d->same_as : c].key);
+    gpk_json_str(j, "series", series);
+    gpk_json_obj_end(j);
+}
+
+/* geometry.associativity.const_l1 / const_l15: the strided test is the
+ * method (a constant cache has a plain set index, unlike L1 and L2). */
+static void gpk_json_const_assoc(gpk_json *j, const gpk_results *r, int c)
+{
+    const gpk_assoc_res *o = &r->assoc[c];
+    const gpk_assoc_def *d = &gpk_assocs[c];
+    const gpk_curve *cc = &r->curve[3];
+    const int ci = gpk_curve_index("const_stride");
+    const int ok = o->done == 1 && !isnan(o->a.ways);
+    const double line = d->level == 0 && ci >= 0 ? r->curve[ci].sat : NAN;
+    char why[600], method[600];
+    gpk_assoc_why(r, c, why, sizeof why);
+    gpk_json_obj_begin(j, d->key);
+    gpk_json_num(j, "ways", ok ? o->a.ways : NAN);
+    gpk_json_str(j, "why", ok ? NULL : why);
+    snprintf(method, sizeof method,
+             "Wong's strided test: a dependent LDC chase (register index, byte offsets) "
+             "through a __constant__ array over m = %d..%d lines spaced by a stride of "
+             "%.0f-%.0f B, m x stride <= %.0f B, first pass discarded; the lines held before "
+             "%s of each row, at the strides that are a multiple of the way size, are the "
+             "ways, the smallest such stride the way size",
+             d->m0, d->m0 + GPK_AS_LINES - 1, d->strides[0], d->strides[d->ns - 1],
+             d->max_bytes,
+             d->level == 0 ? "the first climb"
+                           : "the first climb past this level's hit latency "
+                             "(past_latency_cycles: the footprint curve's plateau)");
+    gpk_json_str(j, "method", method);
+    gpk_json_num(j, "way_bytes", ok ? o->a.way_bytes : NAN);
+    gpk_json_num(j, "capacity_bytes", ok ? o->a.ways * o->a.way_bytes : NAN);
+    gpk_json_num(j, "footprint_size_bytes",
+                 d->level < cc->nsteps ? cc->steps[d->level].size_below : NAN);
+    gpk_json_num(j, "line_bytes", line);
+    gpk_json_num(j, "sets", ok && line > 0 ? o->a.way_bytes / line : NAN);
+    gpk_json_num(j, "hit_latency_cycles",
+                 ok ? (d->level > 0 ? o->hit_lat : o->a.lat_hit) : NAN);
+    gpk_json_num(j, "miss_latency_cycles", ok ? o->a.lat_miss : NAN);
+    gpk_json_num(j, "seconds", o->seconds);
+    gpk_json_strided(j, r, c);
+    gpk_json_obj_end(j);
 }
 
 static void gpk_json_rate(gpk_json *j, const char *key, const char *unit, const gpk_rate *o,
@@ -850,20 +1007,51 @@ static int gpk_write_json(const gpk_results *r, const char *path)
             gpk_json_obj_end(&j);
         }
         gpk_json_obj_end(&j);
+        /* constant-cache levels: size from const_footprint, the first
+         * level's line from const_stride, ways from the strided test */
         gpk_json_arr_begin(&j, "constant");
         for (int k = 0; k <= cc->nsteps && cc->n > 0; k++) {
+            const int ci = gpk_curve_index("const_stride"), ai = gpk_const_assoc(k);
+            const double line = k == 0 && ci >= 0 ? r->curve[ci].sat : NAN;
+            const int aok = ai >= 0 && r->assoc[ai].done == 1 && !isnan(r->assoc[ai].a.ways);
+            char why[400];
             gpk_json_obj_begin(&j, NULL);
+            gpk_json_str(&j, "name", k == 0 ? "L1" : k == 1 ? "L1.5" : "beyond");
             gpk_json_num(&j, "size_bytes", k < cc->nsteps ? cc->steps[k].size_below : NAN);
+            gpk_json_num(&j, "size_upper_bound_bytes",
+                         k < cc->nsteps ? cc->steps[k].size_above : NAN);
+            gpk_json_num(&j, "size_at_least_bytes",
+                         k < cc->nsteps ? cc->steps[k].size_below : cc->x[cc->n - 1]);
             gpk_json_num(&j, "latency_cycles", k < cc->nsteps ? cc->steps[k].lat_below
                                                               : cc->last_lat);
+            gpk_json_num(&j, "line_bytes", line);
+            gpk_json_num(&j, "ways", aok ? r->assoc[ai].a.ways : NAN);
+            gpk_json_num(&j, "way_bytes", aok ? r->assoc[ai].a.way_bytes : NAN);
+            why[0] = 0;
+            if (k >= cc->nsteps)
+                snprintf(why, sizeof why,
+                         "size: not exceeded within the %.0f B a __constant__ array may hold "
+                         "(size_at_least_bytes); line: needs a stride sweep past its capacity",
+                         GPK_CONST_BYTES);
+            else if (isnan(line))
+                snprintf(why, sizeof why, "line: const_stride did not saturate");
+            if (!aok)
+                snprintf(why + strlen(why), sizeof why - strlen(why), "%sways: see %s",
+                         why[0] ? "; " : "",
+                         ai >= 0 ? (k == 0 ? "associativity.const_l1" : "associativity.const_l15")
+                                 : "no strided test for this level");
+            gpk_json_str(&j, "why", why[0] ? why : NULL);
             gpk_json_obj_end(&j);
         }
         gpk_json_arr_end(&j);
         gpk_json_obj_begin(&j, "associativity");
         for (int c = 0; c < GPK_NASSOC; c++) {
-            const gpk_assoc_res *o = &r->assoc[c];
             const gpk_assoc_def *d = &gpk_assocs[c];
             const gpk_sweep_res *w = c < GPK_NSWEEP ? &r->sweep[c] : NULL;
+            if (d->space == GPK_C_CONST) {
+                gpk_json_const_assoc(&j, r, c);
+                continue;
+            }
             const gpk_assoc_fit *ft = w ? &w->fit : NULL;
             const int ok = w && w->done == 1 && w->rc == 1;
             gpk_json_obj_begin(&j, d->key);
@@ -910,22 +1098,7 @@ static int gpk_write_json(const gpk_results *r, const char *path)
                 gpk_json_obj_end(&j);
             }
             /* Wong et al.'s m lines at a fixed stride (kept: it shows the hash) */
-            gpk_json_obj_begin(&j, "strided");
-            gpk_json_num(&j, "ways", o->done == 1 ? o->a.ways : NAN);
-            gpk_json_num(&j, "way_bytes", o->done == 1 ? o->a.way_bytes : NAN);
-            gpk_json_num(&j, "implied_size_bytes",
-                         o->done == 1 ? o->a.ways * o->a.way_bytes : NAN);
-            gpk_json_str(&j, "why", o->done != 1 ? gpk_why(-1)
-                                                 : (o->a.why[0] ? o->a.why : NULL));
-            gpk_json_arr_begin(&j, "strides_bytes");
-            for (int i = 0; i < d->ns; i++)
-                gpk_json_num(&j, NULL, d->strides[i]);
-            gpk_json_arr_end(&j);
-            gpk_json_arr_begin(&j, "lines_held_per_stride");
-            for (int i = 0; i < d->ns; i++)
-                gpk_json_num(&j, NULL, o->done == 1 ? o->a.held[i] : NAN);
-            gpk_json_arr_end(&j);
-            gpk_json_obj_end(&j);
+            gpk_json_strided(&j, r, c);
             gpk_json_obj_end(&j);
         }
         gpk_json_obj_end(&j);
@@ -1116,18 +1289,30 @@ static void gpk_write_table(const gpk_results *r, FILE *f)
     for (int c = 0; r->curves_done && c < GPK_NASSOC; c++) {
         const gpk_assoc_res *o = &r->assoc[c];
         const gpk_assoc_def *d = &gpk_assocs[c];
-        fprintf(f, "%-2s strided (Wong) ", d->key);
-        if (o->done != 1)
-            fprintf(f, "n/a: %s\n", gpk_why(-1));
-        else if (o->a.why[0])
-            fprintf(f, "n/a: %s\n", o->a.why);
+        char why[600];
+        gpk_assoc_why(r, c, why, sizeof why);
+        fprintf(f, "%-9s strided (Wong) ", d->key);
+        if (o->done != 1 || o->a.why[0])
+            fprintf(f, "n/a: %s\n", why);
+        else if (o->a.way_bytes < KB)
+            fprintf(f, "%.0f ways, way %.0f B (implies %.0f B)\n", o->a.ways, o->a.way_bytes,
+                    o->a.ways * o->a.way_bytes);
         else
             fprintf(f, "%.0f ways, way %.0f KB (implies %.0f KB)\n", o->a.ways,
                     o->a.way_bytes / 1024, o->a.ways * o->a.way_bytes / 1024);
         if (o->done == 1) {
+            /* stride:held, or stride:-/tried when no climb came within the lines tried */
             fprintf(f, "                 lines held before misses, per stride:");
-            for (int i = 0; i < d->ns; i++)
-                fprintf(f, " %.0fK:%.0f", d->strides[i] / 1024, o->a.held[i]);
+            for (int i = 0; i < d->ns; i++) {
+                if (d->strides[i] < KB)
+                    fprintf(f, " %.0f", d->strides[i]);
+                else
+                    fprintf(f, " %.0fK", d->strides[i] / 1024);
+                if (isnan(o->a.held[i]))
+                    fprintf(f, ":-/%.0f", o->a.tried[i]);
+                else
+                    fprintf(f, ":%.0f", o->a.held[i]);
+            }
             fputc('\n', f);
         }
     }
@@ -1184,38 +1369,49 @@ static int gpk_write_plots(const gpk_results *r, const char *dir)
             }
             /* associativity: x = lines in the chase, y = cycles per load */
             for (int c = 0; c < GPK_NASSOC; c++) {
-                if (r->assoc[c].done != 1)
+                if (r->assoc[c].done != 1 || gpk_assocs[c].same_as >= 0)
                     continue;
                 for (int i = 0; i < gpk_assocs[c].ns; i++) {
                     fprintf(f, "# series %s_assoc_%.0f\n", gpk_assocs[c].key,
                             gpk_assocs[c].strides[i]);
                     for (int k = 0; k < GPK_AS_LINES; k++)
-                        fprintf(f, "%.0f,%.3f\n", r->assoc[c].lines[k],
-                                r->assoc[c].lat[i * GPK_AS_LINES + k]);
+                        if (!isnan(r->assoc[c].lat[i * GPK_AS_LINES + k]))
+                            fprintf(f, "%.0f,%.3f\n", r->assoc[c].lines[k],
+                                    r->assoc[c].lat[i * GPK_AS_LINES + k]);
                 }
             }
             fclose(f);
         }
-        snprintf(path, sizeof path, "%s/assoc-curves.svg", dir);
-        if ((f = fopen(path, "w"))) {
-            gpk_series as[GPK_NASSOC * 8];
-            char names[GPK_NASSOC * 8][48];
+        /* L1 and L2 in one plot, the constant caches (cycles 30-110) in another */
+        for (int pl = 0; pl < 2; pl++) {
+            gpk_series as[GPK_NASSOC * GPK_ASSOC_MAXS];
+            char names[GPK_NASSOC * GPK_ASSOC_MAXS][48], title[400];
             int na = 0;
-            for (int c = 0; c < GPK_NASSOC; c++)
-                for (int i = 0; r->assoc[c].done == 1 && i < gpk_assocs[c].ns; i++) {
-                    snprintf(names[na], sizeof names[na], "%s stride %.0f KB", gpk_assocs[c].key,
-                             gpk_assocs[c].strides[i] / 1024);
+            snprintf(path, sizeof path, "%s/%s", dir,
+                     pl == 0 ? "assoc-curves.svg" : "assoc-const.svg");
+            for (int c = 0; c < GPK_NASSOC; c++) {
+                const gpk_assoc_def *d = &gpk_assocs[c];
+                if ((d->space == GPK_C_CONST) != pl || d->same_as >= 0)
+                    continue;
+                for (int i = 0; r->assoc[c].done == 1 && i < d->ns; i++) {
+                    if (d->strides[i] < KB)
+                        snprintf(names[na], sizeof names[na], "%s stride %.0f B", d->key,
+                                 d->strides[i]);
+                    else
+                        snprintf(names[na], sizeof names[na], "%s stride %.0f KB", d->key,
+                                 d->strides[i] / 1024);
                     as[na].name = names[na];
                     as[na].x = r->assoc[c].lines;
                     as[na].y = r->assoc[c].lat + i * GPK_AS_LINES;
                     as[na].n = GPK_AS_LINES;
                     na++;
                 }
-            char title[400];
-            snprintf(title, sizeof title, "%s: latency vs lines at a fixed stride (associativity)",
-                     r->dev.name);
-            if (na)
-                rc |= gpk_svg_curves(f, title, "lines in the chase", "cycles per load", as, na);
+            }
+            if (!na || !(f = fopen(path, "w")))
+                continue;
+            snprintf(title, sizeof title, "%s: latency vs lines at a fixed stride (%s)",
+                     r->dev.name, pl == 0 ? "L1, L2 associativity" : "constant caches");
+            rc |= gpk_svg_curves(f, title, "lines in the chase", "cycles per load", as, na);
             fclose(f);
         }
     }
