@@ -654,6 +654,30 @@ static void test_reach(void)
     GP_CHECK(n > 40 && gpk_reach_find(x, y, n, 4, &f) == 0);
     n = gpk_curve_read(path, "tlb_vmm_2m_seq", x, y, 64);
     GP_CHECK(n > 40 && gpk_reach_find(x, y, n, 4, &f) == 0);
+    /* what gpupeak reports (gpk_tlb_reach, footprints of 16 lines or more):
+     * the same rise in runs 6 and 7 (run 7's 2-line point, 305 cycles,
+     * made the plain fit reject tlb_2m there), nothing in address order */
+    static const char *const runs[] = {GPK_DATA_DIR "/recorded-h200-run6.csv",
+                                       GPK_DATA_DIR "/recorded-h200-run7-tlb.csv"};
+    static const struct {
+        const char *series;
+        double stride;
+        int rise;
+    } tlb[] = {{"tlb_2m", 2 * MB, 1},     {"tlb_vmm_2m", 2 * MB, 1},    {"tlb_64k", 64 * 1024, 1},
+               {"tlb_2m_seq", 2 * MB, 0}, {"tlb_vmm_2m_seq", 2 * MB, 0}};
+    for (int r = 0; r < 2; r++)
+        for (size_t i = 0; i < sizeof tlb / sizeof tlb[0]; i++) {
+            n = gpk_curve_read(runs[r], tlb[i].series, x, y, 64);
+            int rc = n > 20 ? gpk_tlb_reach(x, y, n, tlb[i].stride, 16, 4, &f) : -2;
+            if (tlb[i].rise)
+                GP_CHECK_MSG(rc == 1 && f.reach_bytes > 128 * MB && f.reach_bytes < 400 * MB &&
+                                 f.penalty_cycles > 6 && f.penalty_cycles < 16,
+                             "run %d %s: rc %d reach %.4g penalty %.1f", 6 + r, tlb[i].series,
+                             rc, f.reach_bytes, f.penalty_cycles);
+            else
+                GP_CHECK_MSG(rc == 0, "run %d %s: rc %d reach %.4g", 6 + r, tlb[i].series, rc,
+                             f.reach_bytes);
+        }
     /* and the old step detector sees no step in any of them (3%, not 15%) */
     {
         gpk_step st[4];

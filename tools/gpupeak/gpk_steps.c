@@ -496,3 +496,12 @@ int gpk_curve_read(const char *path, const char *series, double *x, double *y, i
     fclose(f);
     return n;
 }
+
+int gpk_tlb_reach(const double *x, const double *y, int n, double stride, int min_lines,
+                  double min_penalty, gpk_reach_fit *out)
+{
+    int a = 0;
+    while (a < n && x[a] < min_lines * stride)
+        a++;
+    return gpk_reach_find(x + a, y + a, n - a, min_penalty, out);
+}

@@ -152,6 +152,12 @@ typedef struct gpk_reach_fit {
 
 int gpk_reach_find(const double *x, const double *y, int n, double min_penalty,
                    gpk_reach_fit *out);
+/* gpk_reach_find() over the footprints of a TLB sweep that hold at least
+ * min_lines lines of `stride` bytes: with fewer lines the average latency
+ * is set by which L2 partition (near or far) each line lands in, which
+ * scatters by more than the rise (H200: 305 cycles at 2 lines, 270 at 8). */
+int gpk_tlb_reach(const double *x, const double *y, int n, double stride, int min_lines,
+                  double min_penalty, gpk_reach_fit *out);
 
 /* Reads "x,y" lines from path.  A line "# series NAME" starts a series; with
  * series non-NULL only that series' points are read.  Other '#' lines and

@@ -140,6 +140,7 @@ typedef struct gpk_curve_def {
 #define GPK_TLB_MAX (48.0 * 1024 * 1024 * 1024)
 #define GPK_TLB_LINES 24576.0
 #define GPK_REACH_MIN 4.0 /* cycles: the smallest TLB rise reported */
+#define GPK_REACH_LINES 16 /* the fewest lines (pages) of a footprint the fit uses */
 /* The same chase over memory built from separate 2 MB physical chunks
  * (cuMemCreate/cuMemMap, shuffled), so no translation spans more than one
  * chunk; footprints up to 16 GB and half the free memory.  Run last in the
@@ -418,7 +419,8 @@ static void gpk_measure_curve(gpk_results *r, int c, double t0)
      * far under the step detector's 15%: fit the small rise instead */
     o->reach_rc = -1;
     if (GPK_IS_TLB(d->space))
-        o->reach_rc = gpk_reach_find(o->x, o->y, o->n, GPK_REACH_MIN, &o->reach);
+        o->reach_rc = gpk_tlb_reach(o->x, o->y, o->n, d->fixed, GPK_REACH_LINES, GPK_REACH_MIN,
+                                    &o->reach);
     fprintf(stderr, "gpupeak: curve %-16s %d points, %d steps (%.1f s)\n", d->key, o->n,
             o->nsteps, gpk_now() - t0);
     if (d->space == GPK_C_TLB_VMM)
