@@ -34,8 +34,10 @@ static int classify(const char *name)
     if (starts_with(name, "cuMemAlloc") || starts_with(name, "cuMemHostAlloc") ||
         starts_with(name, "cuMemHostRegister") || starts_with(name, "cuMemMap"))
         return starts_with(name, "cuMemMapArray") ? CB_OTHER : CB_ALLOC;
+    if (starts_with(name, "cuArray3DCreate"))
+        return CB_ALLOC;
     if (starts_with(name, "cuMemFree") || starts_with(name, "cuMemHostUnregister") ||
-        starts_with(name, "cuMemUnmap"))
+        starts_with(name, "cuMemUnmap") || starts_with(name, "cuArrayDestroy"))
         return CB_FREE;
     if (starts_with(name, "cuMemcpy"))
         return CB_COPY;
@@ -175,6 +177,24 @@ static void on_alloc_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         gp_core_mem_alloc(p->ptr, p->size, GP_MEM_VMM, ctx);
         break;
     }
+    case CUPTI_DRIVER_TRACE_CBID_cuArray3DCreate_v2: {
+        /* only arrays with surface load/store can be written by a kernel */
+        const cuArray3DCreate_v2_params *p = a;
+        const CUDA_ARRAY3D_DESCRIPTOR *d = p->pAllocateArray;
+        if (!(d->Flags & CUDA_ARRAY3D_SURFACE_LDST))
+            break;
+        unsigned el = gp_array_element_bytes((int)d->Format, d->NumChannels);
+        if (el == 0) {
+            gp_log_once(GP_LOG_WARN, "array-format",
+                        "a surface-writable CUDA array of format 0x%x is not saved for replay; "
+                        "kernels that write it may see their own writes in later passes",
+                        (unsigned)d->Format);
+            break;
+        }
+        gp_core_array_alloc((uint64_t)(uintptr_t)*p->pHandle, (uint64_t)d->Width * el,
+                            d->Height ? d->Height : 1, d->Depth ? d->Depth : 1, ctx);
+        break;
+    }
     default:
         gp_log_once(GP_LOG_INFO, cb->functionName,
                     "%s is seen but its memory is not tracked for replay", cb->functionName);
@@ -200,6 +220,9 @@ static void on_free_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuMemUnmap:
         gp_core_mem_free(((const cuMemUnmap_params *)a)->ptr);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuArrayDestroy:
+        gp_core_array_free((uint64_t)(uintptr_t)((const cuArrayDestroy_params *)a)->hArray);
         break;
     default:
         break;

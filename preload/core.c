@@ -1338,6 +1338,23 @@ void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx)
                     "out of memory tracking an allocation; replays may not restore it");
 }
 
+void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uint64_t layers,
+                         CUcontext ctx)
+{
+    if (!gp.active || !handle)
+        return;
+    if (gp_alloc_add_array(gp.allocs, handle, row_bytes, rows, layers, (uint64_t)(uintptr_t)ctx) !=
+        0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
+void gp_core_array_free(uint64_t handle)
+{
+    if (gp.active && handle)
+        gp_alloc_remove_array(gp.allocs, handle);
+}
+
 void gp_core_mem_free(uint64_t base)
 {
     if (gp.active && base)

@@ -48,6 +48,10 @@ void gp_core_api_enter(uint64_t *slot);
 void gp_core_api_exit(uint64_t *slot);
 
 void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx);
+/* A surface-writable CUDA array (saved and restored like memory). */
+void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uint64_t layers,
+                         CUcontext ctx);
+void gp_core_array_free(uint64_t handle);
 void gp_core_mem_free(uint64_t base);
 void gp_core_mem_write(uint64_t dst, uint64_t bytes);
 void gp_core_memop_seen(int kind); /* 0 alloc, 1 free, 2 copy, 3 set */

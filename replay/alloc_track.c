@@ -22,8 +22,14 @@ typedef struct alloc_entry {
     UT_hash_handle hh;
 } alloc_entry;
 
+typedef struct array_entry {
+    uint64_t handle, row_bytes, rows, layers, ctx;
+    UT_hash_handle hh;
+} array_entry;
+
 struct gp_alloc_table {
     pthread_mutex_t lock;
+    array_entry *arrays;
     alloc_entry *by_base;
     alloc_entry **sorted;
     size_t n_sorted, cap_sorted;
@@ -47,6 +53,12 @@ void gp_alloc_table_destroy(gp_alloc_table *t)
     {
         HASH_DEL(t->by_base, e);
         free(e);
+    }
+    array_entry *a, *atmp;
+    HASH_ITER(hh, t->arrays, a, atmp)
+    {
+        HASH_DEL(t->arrays, a);
+        free(a);
     }
     free(t->sorted);
     pthread_mutex_destroy(&t->lock);
@@ -150,11 +162,8 @@ int gp_alloc_find(gp_alloc_table *t, uint64_t addr, gp_range *out)
 {
     pthread_mutex_lock(&t->lock);
     alloc_entry *e = find_locked(t, addr);
-    if (e && out) {
-        out->base = e->base;
-        out->size = e->size;
-        out->kind = e->kind;
-    }
+    if (e && out)
+        *out = (gp_range){e->base, e->size, e->kind, 0, 0, 0};
     pthread_mutex_unlock(&t->lock);
     return e ? 0 : -1;
 }
@@ -191,13 +200,19 @@ size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t m
             /* managed and host memory are reachable from every context */
             if (ctx && e->ctx != ctx && e->kind != GP_MEM_MANAGED && e->kind != GP_MEM_HOST)
                 continue;
-            if (n < max) {
-                out[n].base = e->base;
-                out[n].size = e->size;
-                out[n].kind = e->kind;
-            }
+            if (n < max)
+                out[n] = (gp_range){e->base, e->size, e->kind, 0, 0, 0};
             n++;
             sum += e->size;
+        }
+        for (array_entry *a = t->arrays; a; a = a->hh.next) {
+            if (ctx && a->ctx != ctx)
+                continue;
+            if (n < max)
+                out[n] = (gp_range){a->handle, a->row_bytes * a->rows * a->layers, GP_MEM_ARRAY,
+                                    a->row_bytes, a->rows, a->layers};
+            n++;
+            sum += a->row_bytes * a->rows * a->layers;
         }
     }
     pthread_mutex_unlock(&t->lock);
@@ -212,4 +227,72 @@ size_t gp_alloc_count(gp_alloc_table *t)
     size_t n = HASH_COUNT(t->by_base);
     pthread_mutex_unlock(&t->lock);
     return n;
+}
+
+int gp_alloc_add_array(gp_alloc_table *t, uint64_t handle, uint64_t row_bytes, uint64_t rows,
+                       uint64_t layers, uint64_t ctx)
+{
+    if (!t || row_bytes == 0 || rows == 0 || layers == 0)
+        return -1;
+    pthread_mutex_lock(&t->lock);
+    array_entry *a;
+    HASH_FIND(hh, t->arrays, &handle, sizeof(handle), a);
+    if (!a) {
+        a = calloc(1, sizeof(*a));
+        if (!a) {
+            pthread_mutex_unlock(&t->lock);
+            return -1;
+        }
+        a->handle = handle;
+        gp_uthash_oom = 0;
+        HASH_ADD(hh, t->arrays, handle, sizeof(a->handle), a);
+        if (gp_uthash_oom) {
+            free(a);
+            pthread_mutex_unlock(&t->lock);
+            return -1;
+        }
+    }
+    a->row_bytes = row_bytes;
+    a->rows = rows;
+    a->layers = layers;
+    a->ctx = ctx;
+    pthread_mutex_unlock(&t->lock);
+    return 0;
+}
+
+int gp_alloc_remove_array(gp_alloc_table *t, uint64_t handle)
+{
+    pthread_mutex_lock(&t->lock);
+    array_entry *a;
+    HASH_FIND(hh, t->arrays, &handle, sizeof(handle), a);
+    if (a) {
+        HASH_DEL(t->arrays, a);
+        free(a);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return a ? 0 : -1;
+}
+
+unsigned gp_array_element_bytes(int format, unsigned channels)
+{
+    unsigned b;
+    switch (format) { /* CUarray_format values (cuda.h) */
+    case 0x01: /* UNSIGNED_INT8 */
+    case 0x08: /* SIGNED_INT8 */
+        b = 1;
+        break;
+    case 0x02: /* UNSIGNED_INT16 */
+    case 0x09: /* SIGNED_INT16 */
+    case 0x10: /* HALF */
+        b = 2;
+        break;
+    case 0x03: /* UNSIGNED_INT32 */
+    case 0x0a: /* SIGNED_INT32 */
+    case 0x20: /* FLOAT */
+        b = 4;
+        break;
+    default:
+        return 0;
+    }
+    return channels == 1 || channels == 2 || channels == 4 ? b * channels : 0;
 }

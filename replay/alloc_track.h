@@ -16,12 +16,14 @@ enum gp_mem_kind {
     GP_MEM_HOST,    /* pinned/mapped/registered host memory a kernel can reach */
     GP_MEM_VMM,     /* cuMemMap ranges */
     GP_MEM_GLOBAL,  /* __device__ variables */
+    GP_MEM_ARRAY,   /* CUDA arrays kernels can write (surface load/store); base = the CUarray */
     GP_MEM_KINDS
 };
 
 typedef struct gp_range {
     uint64_t base, size;
     int kind;
+    uint64_t row_bytes, rows, layers; /* GP_MEM_ARRAY: its shape, size = their product */
 } gp_range;
 
 typedef struct gp_alloc_table gp_alloc_table;
@@ -32,6 +34,18 @@ void gp_alloc_table_destroy(gp_alloc_table *t);
 /* Adds [base, base+size) for context `ctx`.  A range with the same base is
  * replaced.  Returns 0, or -1 when out of memory. */
 int gp_alloc_add(gp_alloc_table *t, uint64_t base, uint64_t size, int kind, uint64_t ctx);
+/* A CUDA array kernels can write through surfaces: rows of row_bytes, rows
+ * per layer, layers (depth, layers or cubemap faces; at least 1 each).  Kept
+ * apart from the address ranges (a handle is not an address); collected with
+ * them.  Returns 0, or -1 when out of memory or the shape is empty. */
+int gp_alloc_add_array(gp_alloc_table *t, uint64_t handle, uint64_t row_bytes, uint64_t rows,
+                       uint64_t layers, uint64_t ctx);
+int gp_alloc_remove_array(gp_alloc_table *t, uint64_t handle);
+/* Bytes per element of a CUDA array format (CUarray_format) with `channels`
+ * (1, 2 or 4); 0 for formats gpuprof does not save (planar, compressed,
+ * packed video formats). */
+unsigned gp_array_element_bytes(int format, unsigned channels);
+
 /* Removes the range that starts at base.  Returns 0, or -1 if none does. */
 int gp_alloc_remove(gp_alloc_table *t, uint64_t base);
 /* Finds the range containing addr; fills *out.  Returns 0 or -1. */
@@ -43,7 +57,7 @@ int gp_alloc_note_host_write(gp_alloc_table *t, uint64_t addr, uint64_t bytes);
 uint64_t gp_alloc_host_written(gp_alloc_table *t, uint64_t base);
 /* Copies the ranges of context ctx (all contexts when ctx == 0) and all
  * managed and host ranges (reachable from any context) into out,
- * sorted by address; returns how many there are (may exceed max: call again
+ * sorted by address, then the context's arrays; returns how many there are (may exceed max: call again
  * with more room).  *total gets their byte sum. */
 size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t max,
                         uint64_t *total);

@@ -24,6 +24,7 @@
     X(cuMemAllocHost, "cuMemAllocHost_v2")                                                         \
     X(cuMemFreeHost, "cuMemFreeHost")                                                              \
     X(cuMemcpy, "cuMemcpy")                                                                        \
+    X(cuMemcpy3D, "cuMemcpy3D_v2")                                                                 \
     X(cuMemsetD32, "cuMemsetD32_v2")                                                               \
     X(cuMemsetD32Async, "cuMemsetD32Async")                                                        \
     X(cuLaunchKernel, "cuLaunchKernel")                                                            \

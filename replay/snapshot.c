@@ -1,11 +1,13 @@
 /* snapshot.c - see snapshot.h.  Every copy goes through cuMemcpy (unified
- * addressing), which handles device, managed and pinned host ranges alike;
+ * addressing), which handles device, managed and pinned host ranges alike
+ * (CUDA arrays: cuMemcpy3D, rows packed in the buffer);
  * a context synchronize follows, since device-to-device copies do not block
  * the host and the program's streams may not be ordered with the default
  * stream. */
 #include "replay/snapshot.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "replay/driver.h"
 
@@ -59,6 +61,32 @@ static CUdeviceptr slot(const gp_snapshot *s, uint64_t offset)
                                          : (CUdeviceptr)((char *)s->host_buf + offset);
 }
 
+/* A CUDA array to or from its slot, rows packed. */
+static CUresult copy_array(const gp_range *r, CUdeviceptr at, int save)
+{
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof(c));
+    if (save) {
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.srcArray = (CUarray)(uintptr_t)r->base;
+        c.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+        c.dstDevice = at;
+        c.dstPitch = r->row_bytes;
+        c.dstHeight = r->rows;
+    } else {
+        c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+        c.srcDevice = at;
+        c.srcPitch = r->row_bytes;
+        c.srcHeight = r->rows;
+        c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.dstArray = (CUarray)(uintptr_t)r->base;
+    }
+    c.WidthInBytes = r->row_bytes;
+    c.Height = r->rows;
+    c.Depth = r->layers;
+    return gp_drv.cuMemcpy3D(&c);
+}
+
 /* Copies every range to (save) or from (restore) the buffer. */
 static int copy_all(gp_snapshot *s, int save, char *err, size_t errlen)
 {
@@ -67,7 +95,8 @@ static int copy_all(gp_snapshot *s, int save, char *err, size_t errlen)
         const gp_range *r = &s->ranges[i];
         CUdeviceptr src = save ? (CUdeviceptr)r->base : slot(s, off);
         CUdeviceptr dst = save ? slot(s, off) : (CUdeviceptr)r->base;
-        CUresult rc = gp_drv.cuMemcpy(dst, src, r->size);
+        CUresult rc = r->kind == GP_MEM_ARRAY ? copy_array(r, slot(s, off), save)
+                                              : gp_drv.cuMemcpy(dst, src, r->size);
         if (rc != CUDA_SUCCESS) {
             snprintf(err, errlen, "%s of %llu bytes at 0x%llx failed: %s",
                      save ? "saving" : "restoring", (unsigned long long)r->size,

@@ -433,6 +433,88 @@ static void *device_body(void *arg)
 }
 
 /* Every device at once, one host thread each (one device: the same, once). */
+/* CUDA arrays written through surfaces (2D, and 3D with 4 slices), updated
+ * in place: arrays are not device pointers, and are saved separately. */
+__global__ void surf2d_add_one(cudaSurfaceObject_t s, int w, int h)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < w && y < h) {
+        float v = surf2Dread<float>(s, x * (int)sizeof(float), y);
+        surf2Dwrite(v + 1.0f, s, x * (int)sizeof(float), y);
+    }
+}
+
+__global__ void surf3d_scale(cudaSurfaceObject_t s, int w, int h)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    if (x < w && y < h) {
+        float4 v = surf3Dread<float4>(s, x * (int)sizeof(float4), y, z);
+        v.x = v.x * 2.0f + 1.0f;
+        v.w += (float)z;
+        surf3Dwrite(v, s, x * (int)sizeof(float4), y, z);
+    }
+}
+
+static cudaSurfaceObject_t surface_of(cudaArray_t a)
+{
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof(rd));
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaSurfaceObject_t so;
+    CHECK(cudaCreateSurfaceObject(&so, &rd));
+    return so;
+}
+
+static uint64_t case_surface(void)
+{
+    const int w = 1000, h = 200, d = 4;
+    float *hb = (float *)malloc((size_t)w * h * d * sizeof(float4));
+    for (int i = 0; i < w * h * d * 4; i++)
+        hb[i] = (float)(i % 977) * 0.5f;
+    /* 2D float array */
+    cudaChannelFormatDesc c1 = cudaCreateChannelDesc<float>();
+    cudaArray_t a2;
+    CHECK(cudaMallocArray(&a2, &c1, w, h, cudaArraySurfaceLoadStore));
+    CHECK(cudaMemcpy2DToArray(a2, 0, 0, hb, w * sizeof(float), w * sizeof(float), h,
+                              cudaMemcpyHostToDevice));
+    cudaSurfaceObject_t s2 = surface_of(a2);
+    /* 3D float4 array */
+    cudaChannelFormatDesc c4 = cudaCreateChannelDesc<float4>();
+    cudaArray_t a3;
+    CHECK(cudaMalloc3DArray(&a3, &c4, make_cudaExtent(w, h, d), cudaArraySurfaceLoadStore));
+    cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof(p));
+    p.srcPtr = make_cudaPitchedPtr(hb, w * sizeof(float4), w, h);
+    p.dstArray = a3;
+    p.extent = make_cudaExtent(w, h, d);
+    p.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&p));
+    cudaSurfaceObject_t s3 = surface_of(a3);
+    for (int r = 0; r < 3; r++) {
+        surf2d_add_one<<<dim3((w + 255) / 256, h), 256>>>(s2, w, h);
+        surf3d_scale<<<dim3((w + 127) / 128, h, d), 128>>>(s3, w, h);
+    }
+    CHECK(cudaDeviceSynchronize());
+    uint64_t sum = H0;
+    CHECK(cudaMemcpy2DFromArray(hb, w * sizeof(float), a2, 0, 0, w * sizeof(float), h,
+                                cudaMemcpyDeviceToHost));
+    sum = fnv(hb, (size_t)w * h * sizeof(float), sum);
+    p.srcPtr = make_cudaPitchedPtr(NULL, 0, 0, 0);
+    p.srcArray = a3;
+    p.dstArray = NULL;
+    p.dstPtr = make_cudaPitchedPtr(hb, w * sizeof(float4), w, h);
+    p.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&p));
+    sum = fnv(hb, (size_t)w * h * d * sizeof(float4), sum);
+    cudaDestroySurfaceObject(s2);
+    cudaDestroySurfaceObject(s3);
+    cudaFreeArray(a2);
+    cudaFreeArray(a3);
+    free(hb);
+    return sum;
+}
+
 static uint64_t case_multigpu(void)
 {
     int n = 0;
@@ -462,6 +544,7 @@ static const struct {
     {"memset", case_memset},     {"managed", case_managed},   {"async", case_async_alloc},
     {"threads", case_threads},   {"graph", case_graph},       {"multigpu", case_multigpu},
     {"pitch", case_pitch},       {"hostmem", case_hostmem},   {"vmm", case_vmm},
+    {"surface", case_surface},
 };
 
 int main(int argc, char **argv)

@@ -13,7 +13,7 @@ ok() { pass=$((pass + 1)); echo "PASS $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
-CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm"
+CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
@@ -88,7 +88,7 @@ if [ "$exp" = "$got" ] && grep -q "close matches" "$OUT/bad2.err" && grep -q gpu
 else bad "unknown metric"; cat "$OUT/bad2.err"; fi
 
 # 7. filters: include regex, per-kernel limit, skip/count
-GPUPROF_KERNEL_INCLUDE='scale' GPUPROF_MAX_PER_KERNEL=1 GPUPROF_OUTPUT=$OUT/filt LD_PRELOAD=$LIB $G/replay_cases_static all >/dev/null 2>"$OUT/filt.err"
+GPUPROF_KERNEL_INCLUDE='scale_by' GPUPROF_MAX_PER_KERNEL=1 GPUPROF_OUTPUT=$OUT/filt LD_PRELOAD=$LIB $G/replay_cases_static all >/dev/null 2>"$OUT/filt.err"
 n=$(grep -c '"type":"launch"' "$OUT/filt.jsonl" 2>/dev/null)
 other=$(grep '"type":"launch"' "$OUT/filt.jsonl" | grep -vc 'scale_by')
 if [ "$n" = 1 ] && [ "$other" = 0 ]; then ok "filters: include + per-kernel limit -> $n record"

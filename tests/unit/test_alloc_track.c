@@ -40,6 +40,29 @@ int main(void)
     n = gp_alloc_collect(t, 0, out, 1, &total);
     GP_CHECK(n == 3 && total == 0x1110); /* count beyond max is still reported */
 
+    /* surface-writable CUDA arrays: collected after the ranges of their
+     * context, with their shape; never found by address (a handle is not one) */
+    GP_CHECK(gp_alloc_add_array(t, 0x1000, 4096, 512, 1, 1) == 0); /* same value as a range base */
+    GP_CHECK(gp_alloc_add_array(t, 0x7777, 64, 8, 6, 2) == 0);
+    GP_CHECK(gp_alloc_add_array(t, 0x8888, 64, 0, 1, 1) == -1); /* empty shape refused */
+    GP_CHECK(gp_alloc_find(t, 0x1000, &r) == 0 && r.kind == GP_MEM_DEVICE && r.size == 0x100);
+    n = gp_alloc_collect(t, 1, out, 8, &total);
+    GP_CHECK(n == 3 && out[0].base == 0x1000 && out[0].kind == GP_MEM_DEVICE &&
+             out[0].row_bytes == 0 && out[2].kind == GP_MEM_ARRAY && out[2].base == 0x1000 &&
+             out[2].size == 4096 * 512 && out[2].row_bytes == 4096 && out[2].rows == 512 &&
+             out[2].layers == 1 && total == 0x1100 + 4096 * 512);
+    n = gp_alloc_collect(t, 2, out, 8, &total);
+    GP_CHECK(n == 3 && out[2].kind == GP_MEM_ARRAY && out[2].size == 64 * 8 * 6);
+    GP_CHECK(gp_alloc_remove_array(t, 0x1000) == 0 && gp_alloc_remove_array(t, 0x1000) == -1);
+    GP_CHECK(gp_alloc_remove_array(t, 0x7777) == 0);
+    n = gp_alloc_collect(t, 1, out, 8, &total);
+    GP_CHECK(n == 2 && total == 0x1100);
+    /* element sizes: float4 16, uchar1 1, half2 4; planar and compressed formats are not saved */
+    GP_CHECK(gp_array_element_bytes(0x20, 4) == 16 && gp_array_element_bytes(0x01, 1) == 1 &&
+             gp_array_element_bytes(0x10, 2) == 4 && gp_array_element_bytes(0x0a, 2) == 8);
+    GP_CHECK(gp_array_element_bytes(0x20, 3) == 0 && gp_array_element_bytes(0xb0, 1) == 0 &&
+             gp_array_element_bytes(0x91, 4) == 0);
+
     /* frees remove; a second free of the same base fails; re-adding replaces */
     GP_CHECK(gp_alloc_remove(t, 0x1000) == 0);
     GP_CHECK(gp_alloc_remove(t, 0x1000) == -1);
