@@ -515,6 +515,80 @@ static uint64_t case_surface(void)
     return sum;
 }
 
+/* Many host threads at once, each with three streams, kernels and copies
+ * interleaved: with GPUPROF_MAX_PER_KERNEL a few launches are profiled while
+ * the others run (and wait for them); tests/gpu/run-gpu-tests.sh runs it
+ * under a timeout to show that the profiled launches cannot hang it. */
+__global__ void stress_step(float *x, int n, float s)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = x[i] * s + 0.25f;
+}
+
+struct stress_arg {
+    int id;
+    uint64_t sum;
+};
+
+static void *stress_body(void *p)
+{
+    stress_arg *a = (stress_arg *)p;
+    const int n = 1 << 14, S = 3, R = 20;
+    cudaStream_t st[S];
+    float *d[S], *h;
+    CHECK(cudaMallocHost(&h, S * n * sizeof(float)));
+    for (int k = 0; k < S; k++) {
+        CHECK(cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking));
+        CHECK(cudaMalloc(&d[k], n * sizeof(float)));
+        for (int i = 0; i < n; i++)
+            h[k * n + i] = (float)((i + a->id * 7 + k) % 101);
+        CHECK(cudaMemcpyAsync(d[k], h + k * n, n * sizeof(float), cudaMemcpyHostToDevice, st[k]));
+    }
+    for (int r = 0; r < R; r++)
+        for (int k = 0; k < S; k++) {
+            stress_step<<<blocks(n), 256, 0, st[k]>>>(d[k], n, 0.5f + 0.03125f * (r % 7));
+            if (r % 5 == 4) { /* a round trip through the host now and then */
+                CHECK(cudaMemcpyAsync(h + k * n, d[k], n * sizeof(float), cudaMemcpyDeviceToHost,
+                                      st[k]));
+                CHECK(cudaStreamSynchronize(st[k]));
+                for (int i = 0; i < n; i += 97)
+                    h[k * n + i] += 1.0f;
+                CHECK(cudaMemcpyAsync(d[k], h + k * n, n * sizeof(float), cudaMemcpyHostToDevice,
+                                      st[k]));
+            }
+        }
+    uint64_t sum = H0;
+    for (int k = 0; k < S; k++) {
+        CHECK(cudaMemcpyAsync(h + k * n, d[k], n * sizeof(float), cudaMemcpyDeviceToHost, st[k]));
+        CHECK(cudaStreamSynchronize(st[k]));
+        sum = fnv(h + k * n, n * sizeof(float), sum);
+        CHECK(cudaFree(d[k]));
+        CHECK(cudaStreamDestroy(st[k]));
+    }
+    CHECK(cudaFreeHost(h));
+    a->sum = sum;
+    return NULL;
+}
+
+static uint64_t case_stress(void)
+{
+    enum { T = 16 };
+    pthread_t th[T];
+    stress_arg a[T];
+    CHECK(cudaFree(0));
+    for (int t = 0; t < T; t++) {
+        a[t].id = t;
+        pthread_create(&th[t], NULL, stress_body, &a[t]);
+    }
+    uint64_t s = H0;
+    for (int t = 0; t < T; t++) {
+        pthread_join(th[t], NULL);
+        s = fnv(&a[t].sum, sizeof(a[t].sum), s);
+    }
+    return s;
+}
+
 static uint64_t case_multigpu(void)
 {
     int n = 0;
@@ -544,7 +618,7 @@ static const struct {
     {"memset", case_memset},     {"managed", case_managed},   {"async", case_async_alloc},
     {"threads", case_threads},   {"graph", case_graph},       {"multigpu", case_multigpu},
     {"pitch", case_pitch},       {"hostmem", case_hostmem},   {"vmm", case_vmm},
-    {"surface", case_surface},
+    {"surface", case_surface},   {"stress", case_stress},
 };
 
 int main(int argc, char **argv)

@@ -15,7 +15,7 @@ skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission; do skipped "$c: no GPU on this machine"; done
+    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -146,6 +146,23 @@ else
     else bad "no permission: rc=$rc plain '$exp' profiled '$got', $n permission messages"; head -5 "$OUT/perm.err"; fi
     rm -rf "$d"
 fi
+
+# 11. 16 host threads x 3 streams, kernels and copies interleaved, 40 launches
+#     profiled while the other 920 run and wait: five runs, each under a
+#     timeout (a hang fails), each with the plain run's checksum
+exp=$($G/replay_cases_static stress 2>&1)
+hung=0; diff=0; t0=$(date +%s)
+for r in 1 2 3 4 5; do
+    got=$(GPUPROF_MAX_PER_KERNEL=40 GPUPROF_OUTPUT=$OUT/stress$r timeout 120 env LD_PRELOAD=$LIB \
+          $G/replay_cases_static stress 2>"$OUT/stress$r.err")
+    rc=$?
+    [ $rc -eq 124 ] && hung=$((hung + 1))
+    [ "$got" = "$exp" ] || diff=$((diff + 1))
+done
+np=$(grep -c '"type":"launch"' "$OUT/stress1.jsonl" 2>/dev/null)
+if [ $hung -eq 0 ] && [ $diff -eq 0 ] && [ "$np" = 40 ]; then
+    ok "16 threads x 3 streams, 5 runs: no hang, checksums unchanged, $np launches profiled per run ($(( $(date +%s) - t0 )) s)"
+else bad "16 threads x 3 streams: $hung of 5 runs hung, $diff changed, $np launches profiled"; tail -3 "$OUT/stress1.err"; fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
