@@ -999,7 +999,7 @@ static void batch_close(ctx_state *cs)
                     "time from now on",
                     cs->device, why);
     }
-    if (why[0])
+    if (why[0] && cs->n_pending)
         gp_log_once(GP_LOG_WARN, "batch-lost", "device %d: %s (%zu launches)", cs->device, why,
                     cs->n_pending);
     double *hw = malloc((gp.n_hw ? gp.n_hw : 1) * sizeof(double));
@@ -1191,8 +1191,12 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     ls->opts.want_sass = gp.has_sass && ls->cs->sass_ok;
     ls->opts.batch = ls->cs->batching;
     gp_rp *rp = ls->cs->replay.rp;
-    /* room for this launch's kernels (SASS pass, flush, launch), or close */
-    if (gp_rp_batch_is_open(rp) && (!ls->cs->batching || gp_rp_batch_room(rp) < 3))
+    /* room for this launch's kernels (SASS pass, flush, launch), or close.
+     * A kernel's first profiled launch closes it too: a kernel that faults
+     * does so on its first run as a rule, and a fault takes the context, and
+     * with it the counters of the open batch, away. */
+    if (gp_rp_batch_is_open(rp) &&
+        (!ls->cs->batching || gp_rp_batch_room(rp) < 3 || k->name->profiled == 1))
         batch_close(ls->cs);
     int was_open = gp_rp_batch_is_open(rp);
     int er = gp_replay_enter(&ls->cs->replay, &ev->exec, ls->ranges, n, total, &ls->opts, &ls->rs);

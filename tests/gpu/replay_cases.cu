@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -589,6 +590,46 @@ static uint64_t case_stress(void)
     return s;
 }
 
+/* Three good launches, then a kernel that faults: the program reports the
+ * error itself and exits 0; its output must be the same under the profiler. */
+__global__ void write_through(float *p) { p[threadIdx.x] = 1.0f; }
+
+static uint64_t case_fault(void)
+{
+    const int n = 1 << 16;
+    float *d, *h = (float *)malloc(n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 1000);
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    for (int r = 0; r < 3; r++)
+        add_one<<<blocks(n), 256>>>(d, n);
+    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, n * sizeof(float), H0);
+    write_through<<<1, 32>>>((float *)(uintptr_t)0x10); /* an address nothing maps */
+    cudaError_t e = cudaDeviceSynchronize();
+    printf("after the faulting kernel: %s\n", cudaGetErrorName(e));
+    free(h);
+    return s;
+}
+
+/* Profiled launches, then the process dies of SIGSEGV: the exit status and
+ * what was printed before must be the same under the profiler. */
+static uint64_t case_crash(void)
+{
+    const int n = 1 << 16;
+    float *d;
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemset(d, 0, n * sizeof(float)));
+    for (int r = 0; r < 3; r++)
+        add_one<<<blocks(n), 256>>>(d, n);
+    CHECK(cudaDeviceSynchronize());
+    printf("crashing now\n");
+    fflush(stdout);
+    raise(SIGSEGV);
+    return 0;
+}
+
 static uint64_t case_multigpu(void)
 {
     int n = 0;
@@ -618,14 +659,19 @@ static const struct {
     {"memset", case_memset},     {"managed", case_managed},   {"async", case_async_alloc},
     {"threads", case_threads},   {"graph", case_graph},       {"multigpu", case_multigpu},
     {"pitch", case_pitch},       {"hostmem", case_hostmem},   {"vmm", case_vmm},
-    {"surface", case_surface},   {"stress", case_stress},
+    {"surface", case_surface},   {"stress", case_stress},     {"fault", case_fault},
+    {"crash", case_crash},
 };
 
 int main(int argc, char **argv)
 {
     int ran = 0;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        if (argc > 1 && strcmp(argv[1], "all") != 0 && strcmp(argv[1], cases[i].name) != 0)
+        const int named = argc > 1 && strcmp(argv[1], cases[i].name) == 0;
+        if (argc > 1 && strcmp(argv[1], "all") != 0 && !named)
+            continue;
+        /* these end the context or the process: only when asked by name */
+        if (!named && (strcmp(cases[i].name, "fault") == 0 || strcmp(cases[i].name, "crash") == 0))
             continue;
         print_sum(cases[i].name, cases[i].run());
         ran++;

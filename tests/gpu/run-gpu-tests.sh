@@ -15,7 +15,7 @@ skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress; do skipped "$c: no GPU on this machine"; done
+    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault crash; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -163,6 +163,24 @@ np=$(grep -c '"type":"launch"' "$OUT/stress1.jsonl" 2>/dev/null)
 if [ $hung -eq 0 ] && [ $diff -eq 0 ] && [ "$np" = 40 ]; then
     ok "16 threads x 3 streams, 5 runs: no hang, checksums unchanged, $np launches profiled per run ($(( $(date +%s) - t0 )) s)"
 else bad "16 threads x 3 streams: $hung of 5 runs hung, $diff changed, $np launches profiled"; tail -3 "$OUT/stress1.err"; fi
+
+# 12. a kernel that faults (after three good launches): the program's output
+#     and exit status unchanged, one warning, the earlier launches' records
+#     complete (the faulting kernel's first launch closed the batch first)
+exp=$($G/replay_cases_static fault 2>&1); erc=$?
+got=$(GPUPROF_OUTPUT=$OUT/fault timeout 120 env LD_PRELOAD=$LIB $G/replay_cases_static fault 2>"$OUT/fault.err"); rc=$?
+nrec=$(grep '"type":"launch"' "$OUT/fault.jsonl" 2>/dev/null | grep -c '"gpu__time_duration.sum":[0-9]')
+nwarn=$(grep -c "write_through.*not profiled" "$OUT/fault.err")
+if [ $rc -eq $erc ] && [ "$exp" = "$got" ] && [ "$nrec" = 3 ] && [ "$nwarn" = 1 ]; then
+    ok "faulting kernel: output and status unchanged, 3 earlier records complete, one warning: $(grep -m1 'write_through' "$OUT/fault.err" | cut -c1-150)"
+else bad "faulting kernel: rc $rc (plain $erc), plain '$exp' profiled '$got', $nrec complete records, $nwarn warnings"; tail -4 "$OUT/fault.err"; fi
+
+# 13. a program that dies of SIGSEGV after profiled launches: same status and
+#     output, no hang
+exp=$($G/replay_cases_static crash 2>/dev/null); erc=$?
+got=$(GPUPROF_OUTPUT=$OUT/crash timeout 120 env LD_PRELOAD=$LIB $G/replay_cases_static crash 2>"$OUT/crash.err"); rc=$?
+if [ $rc -eq $erc ] && [ "$exp" = "$got" ]; then ok "crashing program: exit status $rc and output unchanged"
+else bad "crashing program: rc $rc (plain $erc), plain '$exp' profiled '$got'"; tail -3 "$OUT/crash.err"; fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
