@@ -13,6 +13,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -781,7 +782,7 @@ void gp_core_context_destroying(CUcontext ctx)
     pthread_mutex_lock(&gp.state_lock);
     ctx_state *cs;
     HASH_FIND(hh, gp.contexts, &ctx, sizeof(ctx), cs);
-    if (cs && cs->n_pending) { /* the launches waiting for counters get them now */
+    if (cs && gp_rp_batch_is_open(cs->replay.rp)) { /* waiting launches get their counters */
         pthread_mutex_unlock(&gp.state_lock);
         t_in_profiler++;
         batch_close(cs);
@@ -1063,12 +1064,21 @@ static void batch_close_for(CUcontext ctx)
     pthread_rwlock_unlock(&gp.launch_lock);
 }
 
-/* All contexts' batches (at exit). */
+/* All contexts' batches (before a graph launch, and at exit).  Waits at most
+ * 10 s for the exclusive lock: at exit another thread may still be inside a
+ * CUDA call; its batch's records are then lost, which is said. */
 static void batch_close_all(void)
 {
     if (atomic_load(&gp.open_batches) == 0 || t_api_depth > 0)
         return;
-    pthread_rwlock_wrlock(&gp.launch_lock);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    if (pthread_rwlock_timedwrlock(&gp.launch_lock, &until) != 0) {
+        gp_warn("the profiled launches of an open batch get no hardware counters: another thread "
+                "kept CUDA busy for 10 s");
+        return;
+    }
     ctx_state *cs, *tmp;
     t_in_profiler++;
     HASH_ITER(hh, gp.contexts, cs, tmp) batch_close(cs);
