@@ -226,6 +226,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     static const char *const wheres[] = {"auto", "device", "host", "none"};
     static const char *const caches[] = {"none", "flush"};
     static const char *const replays[] = {"profiler", "cupti"};
+    static const char *const injects[] = {"none", "no-permission"};
 
     if (err && errlen)
         err[0] = '\0';
@@ -261,6 +262,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);
     parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
+    parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);
     return st.bad;
 }
 

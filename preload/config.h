@@ -9,6 +9,7 @@
 enum gp_name_base { GP_NAME_FUNCTION, GP_NAME_DEMANGLED, GP_NAME_MANGLED };
 enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NONE };
 enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI };
+enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 
 #define GP_MAX_METRICS 256
 /* GPUPROF_BATCH: default and largest number of launches in one range-profiler batch */
@@ -38,6 +39,7 @@ typedef struct gp_config {
     int summary;                /* GPUPROF_SUMMARY */
     int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
     int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */
+    int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
 } gp_config;
 
 typedef const char *(*gp_env_lookup)(const char *name);

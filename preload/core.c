@@ -686,6 +686,7 @@ static ctx_state *context_get(CUcontext ctx)
     if (!gp.profiler_started && !gp.counters_off) {
         char err[256];
         gp.profiler_started = 1;
+        gp_rp_inject_no_permission(gp.cfg.inject == GP_INJECT_NO_PERMISSION);
         if (gp_rp_global_init(err, sizeof(err)) != 0) {
             gp.counters_off = 1;
             snprintf(gp.counters_why, sizeof(gp.counters_why), "%s", err);

@@ -44,6 +44,9 @@ static int rp_fail(CUptiResult r, const char *what, char *err, size_t errlen)
     return r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ? GP_RP_ERR_PERMISSION : GP_RP_ERR_OTHER;
 }
 
+static int inject_no_permission;
+void gp_rp_inject_no_permission(int on) { inject_no_permission = on; }
+
 int gp_rp_global_init(char *err, size_t errlen)
 {
     CUpti_Profiler_Initialize_Params p = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
@@ -115,6 +118,12 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
     rp->ctx = ctx;
     rp->n_all = n;
     rp->max_ranges = max_ranges ? max_ranges : 1;
+    if (inject_no_permission) {
+        *errclass = rp_fail(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
+                            "cuptiProfilerGetCounterAvailability (GPUPROF_TEST_INJECT)", err,
+                            errlen);
+        goto fail;
+    }
 
     CUpti_Profiler_DeviceSupported_Params ds = {CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     ds.cuDevice = device;

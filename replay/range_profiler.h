@@ -22,6 +22,9 @@ enum gp_rp_error {
 
 /* Once per process. */
 int gp_rp_global_init(char *err, size_t errlen);
+/* Tests only (GPUPROF_TEST_INJECT=no-permission): every gp_rp_create() fails
+ * as CUPTI does when counters may be read by administrators only. */
+void gp_rp_inject_no_permission(int on);
 
 /* Enables the range profiler on ctx (device ordinal `device`) for `names`.
  * The one-pass set holds the hardware (non-SASS) names when those fit in one

@@ -133,6 +133,16 @@ if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
     skipped "no permission: needs root (to switch to an unprivileged user) and setpriv"
 elif [ "$adm" != 1 ]; then
     skipped "no permission: this driver lets every user read counters (RmProfilingAdminOnly=$adm)"
+    # the same path with CUPTI's answer pretended (GPUPROF_TEST_INJECT): the message, the
+    # summary's reason, the results
+    exp=$($G/replay_cases_static inplace 2>&1)
+    got=$(GPUPROF_TEST_INJECT=no-permission GPUPROF_OUTPUT=$OUT/permi LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/permi.err")
+    rc=$?
+    n=$(grep -c "ERR_NVGPUCTRPERM" "$OUT/permi.err")
+    if [ $rc -eq 0 ] && [ "$exp" = "$got" ] && [ "$n" = 1 ] && grep -q "0 profiled" "$OUT/permi.err" &&
+       grep -q '"no permission to read counters"' "$OUT/permi.jsonl"; then
+        ok "no permission (CUPTI's error injected): one message, nothing profiled, results unchanged ($got)"
+    else bad "no permission (injected): rc=$rc plain '$exp' profiled '$got', $n messages"; head -5 "$OUT/permi.err"; fi
 else
     d=$(mktemp -d /tmp/gpuprof-perm.XXXXXX)
     cp "$LIB" $G/replay_cases_static "$d/" && chmod -R a+rwX "$d"

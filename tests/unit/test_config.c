@@ -45,9 +45,9 @@ int main(void)
         "demangled", "GPUPROF_LAUNCH_SKIP", "3", "GPUPROF_LAUNCH_COUNT", "10",
         "GPUPROF_MAX_PER_KERNEL", "2", "GPUPROF_LOG_LEVEL", "debug", "GPUPROF_SNAPSHOT", "host",
         "GPUPROF_SNAPSHOT_RESERVE_MB", "256", "GPUPROF_CACHE_CONTROL", "none", "GPUPROF_SUMMARY",
-        "0", "GPUPROF_CROSSCHECK", "0", "GPUPROF_BATCH", "8", NULL};
+        "0", "GPUPROF_CROSSCHECK", "0", "GPUPROF_BATCH", "8", "GPUPROF_TEST_INJECT", "no-permission", NULL};
     GP_CHECK_MSG(parse(all, &c, err, sizeof(err)) == 0, "%s", err);
-    GP_CHECK(c.batch == 8);
+    GP_CHECK(c.batch == 8 && c.inject == GP_INJECT_NO_PERMISSION);
     GP_CHECK(c.write_csv && !c.write_json && !c.metrics_replace && c.metrics_extended &&
              c.n_metrics == 1 && strcmp(c.metrics[0], "dram__bytes_read.sum") == 0);
     GP_CHECK(c.launch_skip == 3 && c.launch_count == 10 && c.max_per_kernel == 2 &&
