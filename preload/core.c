@@ -926,6 +926,13 @@ static void write_record(launch_state *ls, const gp_launch_event *ev, const doub
 
 static void abandon(launch_state *ls, const char *why)
 {
+    if (gp.counters_off) { /* one error has said so already: a reason like the later launches' */
+        note_unprofiled(ls->launch_id, ls->kernel->name->demangled, gp.counters_why);
+        pthread_mutex_lock(&gp.state_lock);
+        gp_summary_skip(&gp.summary, gp.counters_why);
+        pthread_mutex_unlock(&gp.state_lock);
+        return;
+    }
     gp_log_once(GP_LOG_WARN, ls->kernel->name->mangled, "kernel %s (launch %llu) not profiled: %s",
                 ls->kernel->name->demangled, (unsigned long long)ls->launch_id, why);
     note_unprofiled(ls->launch_id, ls->kernel->name->demangled, why);
