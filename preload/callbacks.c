@@ -20,7 +20,18 @@ static CUpti_SubscriberHandle subscriber;
 static int activity_on;
 
 /* What each driver callback id is, found once from CUPTI's own names. */
-enum cb_class { CB_OTHER = 0, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_ALLOC, CB_FREE, CB_COPY, CB_SET };
+enum cb_class {
+    CB_OTHER = 0,
+    CB_LAUNCH,
+    CB_GRAPH_LAUNCH,
+    CB_GRAPH_INSTANTIATE,
+    CB_GRAPH_EXEC_DESTROY,
+    CB_GRAPH_EXEC_CHANGE,
+    CB_ALLOC,
+    CB_FREE,
+    CB_COPY,
+    CB_SET
+};
 static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
 static int starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
@@ -31,6 +42,13 @@ static int classify(const char *name)
         return strstr(name, "MultiDevice") ? CB_OTHER : CB_LAUNCH;
     if (starts_with(name, "cuGraphLaunch"))
         return CB_GRAPH_LAUNCH;
+    if (starts_with(name, "cuGraphInstantiate"))
+        return CB_GRAPH_INSTANTIATE;
+    if (starts_with(name, "cuGraphExecDestroy"))
+        return CB_GRAPH_EXEC_DESTROY;
+    if ((starts_with(name, "cuGraphExec") && (strstr(name, "SetParams") || strstr(name, "Update"))) ||
+        starts_with(name, "cuGraphNodeSetEnabled"))
+        return CB_GRAPH_EXEC_CHANGE;
     if (starts_with(name, "cuMemAlloc") || starts_with(name, "cuMemHostAlloc") ||
         starts_with(name, "cuMemHostRegister") || starts_with(name, "cuMemMap"))
         return starts_with(name, "cuMemMapArray") ? CB_OTHER : CB_ALLOC;
@@ -317,11 +335,28 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
     case CB_GRAPH_LAUNCH:
         if (enter) {
-            gp_core_launch_unprofilable("(graph)", 1);
+            const cuGraphLaunch_params *p = cb->functionParams; /* _ptsz: same layout */
+            gp_core_graph_launch(p->hGraph, p->hStream, cb->context, cb->contextUid);
             gp_core_api_enter(cb->correlationData);
         } else {
             gp_core_api_exit(cb->correlationData);
         }
+        return;
+    case CB_GRAPH_INSTANTIATE:
+        /* every variant starts with (CUgraphExec *phGraphExec, CUgraph hGraph) */
+        if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
+            if (p->phGraphExec)
+                gp_core_graph_instantiated(*p->phGraphExec, p->hGraph);
+        }
+        return;
+    case CB_GRAPH_EXEC_DESTROY:
+        if (enter)
+            gp_core_graph_forget(((const cuGraphExecDestroy_params *)cb->functionParams)->hGraphExec);
+        return;
+    case CB_GRAPH_EXEC_CHANGE: /* every such call starts with (CUgraphExec hGraphExec, ...) */
+        if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+            gp_core_graph_changed(*(const CUgraphExec *)cb->functionParams, cb->functionName);
         return;
     case CB_ALLOC:
     case CB_FREE:

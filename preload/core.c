@@ -32,6 +32,7 @@
 #include "replay/alloc_track.h"
 #include "replay/cupti_host.h"
 #include "replay/driver.h"
+#include "replay/graph_plan.h"
 #include "replay/range_profiler.h"
 #include "replay/replay.h"
 #include "replay/sass_metrics.h"
@@ -92,6 +93,7 @@ typedef struct ctx_state {
     int sass_ok; /* the SASS pass can run here */
     char sass_why[300];
     int batching; /* counters of one-pass sets are decoded in batches */
+    gp_snapshot graph_snap; /* memory around a graph's steps (graph_emulate) */
     struct launch_state *pending, **pending_tail; /* launches waiting for the open batch */
     size_t n_pending;
     UT_hash_handle hh;
@@ -109,6 +111,7 @@ typedef struct launch_state { /* a profiled launch between enter and exit */
     gp_launch_event ev; /* params/extra are not valid then */
     uint64_t stream_id;
     double *values; /* n_metrics + 1; the SASS-derived ones filled */
+    int graph_node; /* a kernel of a graph, run by gpuprof before the graph */
     struct launch_state *next;
 } launch_state;
 
@@ -130,6 +133,7 @@ static struct {
     gp_alloc_table *allocs;
     kernel_name_entry *names;
     kernel_entry *kernels;
+    struct graph_entry *graphs; /* plans of instantiated graphs, by executable graph */
     module_entry *modules;
     ctx_state *contexts;
     gp_filter_state filter;
@@ -860,8 +864,10 @@ void gp_core_launch_unprofilable(const char *what, int is_graph)
                                : "a launch API gpuprof does not replay (legacy cuLaunch*)";
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.launches_seen++;
-    if (is_graph)
+    if (is_graph) {
         gp.summary.graph_launches++;
+        gp.summary.graph_seen++;
+    }
     gp_summary_skip(&gp.summary, is_graph ? "graph launch" : "launch API not replayed");
     pthread_mutex_unlock(&gp.state_lock);
     note_unprofiled(id, what, why);
@@ -1030,10 +1036,12 @@ static void batch_close(ctx_state *cs)
                      ls->kernel->name->demangled, ls->rs.batch_range, rn ? rn : "?");
         }
         launch_finish(ls, ls->values, hw_why);
-        pthread_mutex_lock(&gp.state_lock);
-        gp_summary_profiled(&gp.summary, ls->ev.correlation, ls->kernel->name->mangled,
-                            ls->values[metric_index("gpu__time_duration.sum")], 1);
-        pthread_mutex_unlock(&gp.state_lock);
+        if (!ls->graph_node) {
+            pthread_mutex_lock(&gp.state_lock);
+            gp_summary_profiled(&gp.summary, ls->ev.correlation, ls->kernel->name->mangled,
+                                ls->values[metric_index("gpu__time_duration.sum")], 1);
+            pthread_mutex_unlock(&gp.state_lock);
+        }
         free(ls->values);
         free(ls);
     }
@@ -1094,59 +1102,16 @@ static void batch_close_all(void)
     pthread_rwlock_unlock(&gp.launch_lock);
 }
 
-void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
+/* The profiled part of a launch.  The caller holds the exclusive lock, has
+ * raised t_api_depth and t_in_profiler, and has paused the activity records.
+ * Returns the launch's state, its last pass open around the launch that
+ * follows; or NULL when the launch is not profiled (the reason is noted and
+ * memory is as it was). */
+static launch_state *profile_enter(const gp_launch_event *ev, kernel_entry *k, uint64_t id)
 {
-    *slot = SLOT_NONE;
-    if (!gp.cuda_ready)
-        return;
-    uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
-    int decision;
-    const char *reason = NULL;
-
-    pthread_mutex_lock(&gp.state_lock);
-    gp.summary.launches_seen++;
-    kernel_entry *k = kernel_lookup(ev);
-    if (!k) {
-        reason = "out of memory for the kernel table";
-        decision = -1;
-    } else if (!gp.cfg.enabled) {
-        reason = "profiling disabled (GPUPROF_ENABLE=0)";
-        decision = -1;
-    } else if (t_api_depth > 0) {
-        reason = "launched from inside another CUDA call";
-        decision = -1;
-    } else {
-        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches, &k->name->profiled);
-        if (decision == GP_PROFILE && gp.counters_off) {
-            reason = gp.counters_why;
-            decision = -1;
-        }
-    }
-    if (decision != GP_PROFILE)
-        gp_summary_skip(&gp.summary, decision >= 0 ? gp_decision_name(decision) : reason);
-    if (k && gp.cfg.crosscheck) /* only the cross-check needs each launch's id */
-        gp_summary_kernel_seen(&gp.summary, ev->correlation, k->name->demangled,
-                               decision == GP_PROFILE);
-    pthread_mutex_unlock(&gp.state_lock);
-
-    if (decision != GP_PROFILE) {
-        if (decision < 0 && k)
-            note_unprofiled(id, k->name->demangled, reason);
-        batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
-        shared_lock(slot);
-        return;
-    }
-
-    /* A profiled launch: nothing else may run or change memory meanwhile.
-     * Kernel activity records are paused: on Hopper CUPTI takes their
-     * timestamps by instrumenting the kernel (8 instructions per warp and a
-     * 32-byte store), which would be counted in the pass. */
-    pthread_rwlock_wrlock(&gp.launch_lock);
-    t_api_depth++;
-    t_in_profiler++;
-    gp_callbacks_tracing(0);
     double t0 = gp_now_s();
     launch_state *ls = calloc(1, sizeof(*ls));
+    int captured = 0;
     const char *why = NULL;
     char whybuf[700];
     if (!ls) {
@@ -1158,7 +1123,8 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
     if (gp_drv.cuStreamIsCapturing(ev->exec.stream, &cap) != CUDA_SUCCESS ||
         cap != CU_STREAM_CAPTURE_STATUS_NONE) {
-        why = "launched during stream capture (it does not execute now)";
+        why = "launched during stream capture (it runs, and is profiled, when its graph does)";
+        captured = 1;
         goto not_profiled;
     }
     CUresult sr = gp_drv.cuCtxSynchronize();
@@ -1228,50 +1194,102 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     if (ls->rs.snapshot_failed)
         gp_log_once(GP_LOG_WARN, "snapshot", "%s (first seen at launch %llu of %s)", ls->rs.why,
                     (unsigned long long)id, k->name->demangled);
-    t_in_profiler--;
-    *slot = (uint64_t)(uintptr_t)ls;
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.profiler_s += gp_now_s() - t0;
     pthread_mutex_unlock(&gp.state_lock);
-    return;
+    return ls;
 
 not_profiled:
     if (ls && ls->cs) {
         gp_snapshot_free(&ls->cs->replay.snap);
         batch_close(ls->cs); /* the program's launch is not counted in it */
     }
-    gp_callbacks_tracing(1);
-    t_in_profiler--;
-    if (ls && ls->kernel)
-        abandon(ls, why);
-    else
+    if (captured) { /* not a failure: the kernel does not execute now */
         note_unprofiled(id, k->name->demangled, why);
+        pthread_mutex_lock(&gp.state_lock);
+        gp_summary_skip(&gp.summary, "stream capture");
+        pthread_mutex_unlock(&gp.state_lock);
+    } else if (ls && ls->kernel) {
+        abandon(ls, why);
+    } else {
+        note_unprofiled(id, k->name->demangled, why);
+    }
     if (ls)
         free(ls->ranges);
     free(ls);
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.profiler_s += gp_now_s() - t0;
     pthread_mutex_unlock(&gp.state_lock);
-    /* hold the exclusive lock until exit all the same: simpler, and rare */
+    return NULL;
+}
+
+void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
+{
+    *slot = SLOT_NONE;
+    if (!gp.cuda_ready)
+        return;
+    uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
+    int decision;
+    const char *reason = NULL;
+
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.launches_seen++;
+    kernel_entry *k = kernel_lookup(ev);
+    if (!k) {
+        reason = "out of memory for the kernel table";
+        decision = -1;
+    } else if (!gp.cfg.enabled) {
+        reason = "profiling disabled (GPUPROF_ENABLE=0)";
+        decision = -1;
+    } else if (t_api_depth > 0) {
+        reason = "launched from inside another CUDA call";
+        decision = -1;
+    } else {
+        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches, &k->name->profiled);
+        if (decision == GP_PROFILE && gp.counters_off) {
+            reason = gp.counters_why;
+            decision = -1;
+        }
+    }
+    if (decision != GP_PROFILE)
+        gp_summary_skip(&gp.summary, decision >= 0 ? gp_decision_name(decision) : reason);
+    if (k && gp.cfg.crosscheck) /* only the cross-check needs each launch's id */
+        gp_summary_kernel_seen(&gp.summary, ev->correlation, k->name->demangled,
+                               decision == GP_PROFILE);
+    pthread_mutex_unlock(&gp.state_lock);
+
+    if (decision != GP_PROFILE) {
+        if (decision < 0 && k)
+            note_unprofiled(id, k->name->demangled, reason);
+        batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
+        shared_lock(slot);
+        return;
+    }
+
+    /* A profiled launch: nothing else may run or change memory meanwhile.
+     * Kernel activity records are paused: on Hopper CUPTI takes their
+     * timestamps by instrumenting the kernel (8 instructions per warp and a
+     * 32-byte store), which would be counted in the pass. */
+    pthread_rwlock_wrlock(&gp.launch_lock);
+    t_api_depth++;
+    t_in_profiler++;
+    gp_callbacks_tracing(0);
+    launch_state *ls = profile_enter(ev, k, id);
+    t_in_profiler--;
+    if (ls) {
+        *slot = (uint64_t)(uintptr_t)ls;
+        return;
+    }
+    gp_callbacks_tracing(1);
     t_api_depth--;
     pthread_rwlock_unlock(&gp.launch_lock);
     shared_lock(slot);
 }
 
-void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot)
+/* The end of a profiled launch: closes the pass, writes the record (or
+ * queues the launch on its batch).  Same conditions as profile_enter(). */
+static void profile_exit(launch_state *ls, const gp_launch_event *ev, CUresult status)
 {
-    if (*slot == SLOT_NONE) {
-        if (t_api_depth > 0 && gp.cuda_ready)
-            t_api_depth--; /* nested call: enter took no lock */
-        return;
-    }
-    if (*slot == SLOT_SHARED) {
-        shared_unlock(slot);
-        return;
-    }
-    launch_state *ls = (launch_state *)(uintptr_t)*slot;
-    *slot = SLOT_NONE;
-    t_in_profiler++;
     double t0 = gp_now_s();
     ls->ev = *ev;
     ls->ev.exec.params = NULL;
@@ -1323,8 +1341,7 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
              ls->rs.t_finish * 1e3, (gp_now_s() - tfree) * 1e3, ls->rs.t_rp_start * 1e3,
              ls->rs.t_rp_stop * 1e3, ls->rs.t_sass_enable * 1e3, ls->rs.t_sass_run * 1e3,
              ls->rs.t_sass_collect * 1e3);
-    gp_callbacks_tracing(1);
-    if (!pending) {
+    if (!pending && !ls->graph_node) {
         pthread_mutex_lock(&gp.state_lock);
         /* no activity record exists for this launch: account for it here */
         gp_summary_profiled(&gp.summary, ev->correlation, ls->kernel->name->mangled,
@@ -1337,7 +1354,6 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     ls->rs.n_sass = 0;
     free(values);
     free(hw_values);
-    t_in_profiler--;
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.profiler_s += gp_now_s() - t0;
     pthread_mutex_unlock(&gp.state_lock);
@@ -1345,8 +1361,271 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
     ls->ranges = NULL;
     if (!pending)
         free(ls);
+}
+
+void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot)
+{
+    if (*slot == SLOT_NONE) {
+        if (t_api_depth > 0 && gp.cuda_ready)
+            t_api_depth--; /* nested call: enter took no lock */
+        return;
+    }
+    if (*slot == SLOT_SHARED) {
+        shared_unlock(slot);
+        return;
+    }
+    launch_state *ls = (launch_state *)(uintptr_t)*slot;
+    *slot = SLOT_NONE;
+    t_in_profiler++;
+    profile_exit(ls, ev, status);
+    gp_callbacks_tracing(1);
+    t_in_profiler--;
     t_api_depth--;
     pthread_rwlock_unlock(&gp.launch_lock);
+}
+
+/* ---- graphs --------------------------------------------------------------- */
+
+typedef struct graph_entry {
+    CUgraphExec exec;
+    gp_graph_plan *plan;
+    UT_hash_handle hh;
+} graph_entry;
+
+void gp_core_graph_instantiated(CUgraphExec exec, CUgraph graph)
+{
+    if (!gp.cuda_ready || !exec || !graph)
+        return;
+    t_in_profiler++;
+    gp_graph_plan *plan = gp_graph_plan_build(graph);
+    t_in_profiler--;
+    if (!plan)
+        return;
+    pthread_mutex_lock(&gp.state_lock);
+    graph_entry *g;
+    HASH_FIND(hh, gp.graphs, &exec, sizeof(exec), g);
+    if (!g && (g = calloc(1, sizeof(*g)))) {
+        g->exec = exec;
+        gp_uthash_oom = 0;
+        HASH_ADD(hh, gp.graphs, exec, sizeof(g->exec), g);
+        if (gp_uthash_oom) {
+            free(g);
+            g = NULL;
+        }
+    }
+    if (g) {
+        gp_graph_plan_free(g->plan);
+        g->plan = plan;
+    } else {
+        gp_graph_plan_free(plan);
+    }
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+void gp_core_graph_forget(CUgraphExec exec)
+{
+    if (!gp.cuda_ready)
+        return;
+    pthread_mutex_lock(&gp.state_lock);
+    graph_entry *g;
+    HASH_FIND(hh, gp.graphs, &exec, sizeof(exec), g);
+    if (g) {
+        HASH_DEL(gp.graphs, g);
+        gp_graph_plan_free(g->plan);
+        free(g);
+    }
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+void gp_core_graph_changed(CUgraphExec exec, const char *api)
+{
+    if (!gp.cuda_ready)
+        return;
+    pthread_mutex_lock(&gp.state_lock);
+    graph_entry *g;
+    HASH_FIND(hh, gp.graphs, &exec, sizeof(exec), g);
+    if (g && g->plan && !g->plan->why[0])
+        snprintf(g->plan->why, sizeof(g->plan->why),
+                 "the executable graph was changed after instantiation (%s)", api);
+    pthread_mutex_unlock(&gp.state_lock);
+}
+
+/* A graph launch gpuprof cannot run step by step: counted as one launch. */
+static void graph_not_profiled(const char *why)
+{
+    uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
+    char reason[300];
+    snprintf(reason, sizeof(reason), "graph launch: %s", why);
+    pthread_mutex_lock(&gp.state_lock);
+    gp.summary.launches_seen++;
+    gp.summary.graph_launches++;
+    gp.summary.graph_seen++;
+    gp_summary_skip(&gp.summary, "graph launch");
+    pthread_mutex_unlock(&gp.state_lock);
+    gp_log_once(GP_LOG_INFO, "graph-not-profiled", "kernels of a graph not profiled: %s", why);
+    note_unprofiled(id, "(graph)", reason);
+    batch_close_all(); /* its kernels must not run inside a batch */
+}
+
+/* Runs plan's steps in order (chosen kernels profiled) between a save and a
+ * restore of the context's memory.  Caller holds the exclusive lock, with
+ * t_api_depth and t_in_profiler raised and activity records paused.
+ * Returns NULL, or why the steps stopped. */
+static const char *graph_emulate(const gp_graph_plan *plan, gp_launch_event *evs,
+                                 kernel_entry **ks, const uint64_t *ids, const int *chosen,
+                                 CUstream stream, CUcontext ctx, char *buf, size_t len)
+{
+    CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (gp_drv.cuStreamIsCapturing(stream, &cap) != CUDA_SUCCESS ||
+        cap != CU_STREAM_CAPTURE_STATUS_NONE)
+        return "the graph is launched into a stream capture";
+    if (gp_drv.cuCtxSynchronize() != CUDA_SUCCESS)
+        return "the context cannot be synchronized";
+    pthread_mutex_lock(&gp.state_lock);
+    ctx_state *cs = context_get(ctx);
+    pthread_mutex_unlock(&gp.state_lock);
+    if (!cs || cs->unusable)
+        return cs ? cs->why : "out of memory";
+    size_t n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ctx, NULL, 0, NULL), total = 0;
+    gp_range *ranges = malloc((n + 16) * sizeof(gp_range));
+    if (!ranges)
+        return "out of memory";
+    n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ctx, ranges, n + 16, &total);
+    char err[300];
+    if (gp_snapshot_save(&cs->graph_snap, ranges, n, total,
+                         gp.cfg.snapshot_where == GP_SNAP_AUTO ||
+                             gp.cfg.snapshot_where == GP_SNAP_DEVICE,
+                         gp.cfg.snapshot_where == GP_SNAP_AUTO ||
+                             gp.cfg.snapshot_where == GP_SNAP_HOST,
+                         (uint64_t)gp.cfg.reserve_mb << 20, err, sizeof(err)) != 0) {
+        snprintf(buf, len, "no room to save memory around the graph's steps: %s", err);
+        free(ranges);
+        return buf;
+    }
+    const char *stop = NULL;
+    for (size_t i = 0; i < plan->n && !stop; i++) {
+        const gp_graph_step *st = &plan->steps[i];
+        CUresult r;
+        if (st->kind == GP_STEP_KERNEL && chosen[i]) {
+            launch_state *ls = profile_enter(&evs[i], ks[i], ids[i]);
+            r = gp_launch_exec_run(&evs[i].exec);
+            if (ls) {
+                ls->graph_node = 1;
+                profile_exit(ls, &evs[i], r);
+            }
+            if (r == CUDA_SUCCESS)
+                r = gp_drv.cuCtxSynchronize();
+        } else {
+            batch_close(cs); /* a kernel gpuprof does not count must not run in a batch */
+            r = st->kind == GP_STEP_KERNEL ? gp_launch_exec_run(&evs[i].exec)
+                                           : gp_graph_step_run_transfer(st, stream);
+            if (r == CUDA_SUCCESS)
+                r = gp_drv.cuCtxSynchronize();
+        }
+        if (r != CUDA_SUCCESS) {
+            snprintf(buf, len, "step %zu of %zu failed: %s", i + 1, plan->n,
+                     gp_driver_strerror(r));
+            stop = buf;
+        }
+    }
+    batch_close(cs); /* the graph's own kernels follow */
+    if (gp_snapshot_restore(&cs->graph_snap, err, sizeof(err)) != 0) {
+        gp_error("restoring memory after a graph's steps failed: %s", err);
+        if (!stop) {
+            snprintf(buf, len, "restoring memory failed: %s", err);
+            stop = buf;
+        }
+    }
+    gp_snapshot_free(&cs->graph_snap);
+    free(ranges);
+    return stop;
+}
+
+void gp_core_graph_launch(CUgraphExec exec, CUstream stream, CUcontext ctx, uint32_t ctx_id)
+{
+    if (!gp.active)
+        return;
+    if (!gp.cuda_ready) {
+        graph_not_profiled("CUDA was not ready");
+        return;
+    }
+    pthread_mutex_lock(&gp.state_lock);
+    graph_entry *g;
+    HASH_FIND(hh, gp.graphs, &exec, sizeof(exec), g);
+    const gp_graph_plan *plan = g ? g->plan : NULL;
+    const char *why = !plan                 ? "instantiated where gpuprof could not read it"
+                      : plan->why[0]        ? plan->why
+                      : !plan->kernels      ? "it holds no kernel"
+                      : !gp.cfg.enabled     ? "profiling disabled (GPUPROF_ENABLE=0)"
+                      : t_api_depth > 0     ? "launched from inside another CUDA call"
+                      : gp.counters_off     ? gp.counters_why
+                                            : NULL;
+    char whycopy[600];
+    if (why) {
+        snprintf(whycopy, sizeof(whycopy), "%s", why);
+        pthread_mutex_unlock(&gp.state_lock);
+        graph_not_profiled(whycopy);
+        return;
+    }
+    size_t n = plan->n;
+    gp_launch_event *evs = calloc(n, sizeof(*evs));
+    kernel_entry **ks = calloc(n, sizeof(*ks));
+    uint64_t *ids = calloc(n, sizeof(*ids));
+    int *chosen = calloc(n, sizeof(*chosen));
+    int any = 0;
+    gp.summary.graph_launches++;
+    for (size_t i = 0; evs && ks && ids && chosen && i < n; i++) {
+        const gp_graph_step *st = &plan->steps[i];
+        if (st->kind != GP_STEP_KERNEL)
+            continue;
+        gp_launch_event *ev = &evs[i];
+        ev->ctx = ctx;
+        ev->ctx_id = ctx_id;
+        ev->symbol = st->symbol;
+        ev->api = "cuGraphLaunch";
+        ev->exec = st->exec;
+        ev->exec.stream = stream;
+        ids[i] = atomic_fetch_add(&launch_seq, 1) + 1;
+        gp.summary.launches_seen++;
+        gp.summary.graph_seen++;
+        ks[i] = kernel_lookup(ev);
+        int decision = ks[i] ? gp_filter_decide(&gp.cfg, &gp.filter, ks[i]->name->name_matches,
+                                                &ks[i]->name->profiled)
+                             : -1;
+        chosen[i] = decision == GP_PROFILE;
+        any |= chosen[i];
+        if (!chosen[i])
+            gp_summary_skip(&gp.summary, decision >= 0 ? gp_decision_name(decision)
+                                                       : "out of memory for the kernel table");
+    }
+    pthread_mutex_unlock(&gp.state_lock);
+    if (any) {
+        pthread_rwlock_wrlock(&gp.launch_lock);
+        t_api_depth++;
+        t_in_profiler++;
+        gp_callbacks_tracing(0);
+        double t0 = gp_now_s();
+        char buf[400];
+        const char *stop =
+            graph_emulate(plan, evs, ks, ids, chosen, stream, ctx, buf, sizeof(buf));
+        if (stop)
+            gp_log_once(GP_LOG_WARN, "graph-steps", "the kernels of a graph were not all "
+                        "profiled: %s (first seen at launch %llu)", stop,
+                        (unsigned long long)(ids[0] ? ids[0] : 0));
+        gp_callbacks_tracing(1);
+        t_in_profiler--;
+        t_api_depth--;
+        pthread_mutex_lock(&gp.state_lock);
+        gp.summary.profiler_s += gp_now_s() - t0;
+        pthread_mutex_unlock(&gp.state_lock);
+        pthread_rwlock_unlock(&gp.launch_lock);
+    } else {
+        batch_close_for(ctx); /* the graph's kernels must not run inside a batch */
+    }
+    free(evs);
+    free(ks);
+    free(ids);
+    free(chosen);
 }
 
 /* ---- memory ----------------------------------------------------------------- */

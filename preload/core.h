@@ -40,6 +40,13 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
 /* A launch the profiler saw but does not profile by design: a graph launch,
  * or a legacy launch API it cannot replay. */
 void gp_core_launch_unprofilable(const char *what, int is_graph);
+/* Graphs: plans taken at instantiation, forgotten at destruction, dropped
+ * when the executable graph is changed; at launch, the chosen kernels are
+ * profiled by running the plan's steps before the graph (graph_plan.h). */
+void gp_core_graph_instantiated(CUgraphExec exec, CUgraph graph);
+void gp_core_graph_forget(CUgraphExec exec);
+void gp_core_graph_changed(CUgraphExec exec, const char *api);
+void gp_core_graph_launch(CUgraphExec exec, CUstream stream, CUcontext ctx, uint32_t ctx_id);
 /* Launches the profiler made itself (replay passes). */
 void gp_core_count_internal_launch(void);
 

@@ -234,7 +234,7 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
         fprintf(f, "[gpuprof %d]   replay snapshots: %.1f MB saved, %.1f MB restored\n", pid,
                 s->bytes_saved / 1e6, s->bytes_restored / 1e6);
     if (crosscheck) {
-        uint64_t direct = s->launches_seen - s->graph_launches;
+        uint64_t direct = s->launches_seen - s->graph_seen;
         uint64_t not_run = HASH_COUNT(s->corr);
         fprintf(f, "[gpuprof %d]   cross-check: %llu launches seen by callbacks; %llu executed "
                    "per activity records, %llu profiled%s", pid, (unsigned long long)direct,

@@ -39,7 +39,19 @@
     X(cuPointerGetAttribute, "cuPointerGetAttribute")                                              \
     X(cuModuleLoadData, "cuModuleLoadData")                                                        \
     X(cuModuleGetFunction, "cuModuleGetFunction")                                                  \
-    X(cuModuleUnload, "cuModuleUnload")
+    X(cuModuleUnload, "cuModuleUnload")                                                            \
+    X(cuFuncGetName, "cuFuncGetName")                                                              \
+    X(cuFuncGetParamInfo, "cuFuncGetParamInfo")                                                    \
+    X(cuGraphGetNodes, "cuGraphGetNodes")                                                          \
+    X(cuGraphGetEdges, "cuGraphGetEdges_v2")                                                       \
+    X(cuGraphNodeGetType, "cuGraphNodeGetType")                                                    \
+    X(cuGraphKernelNodeGetParams, "cuGraphKernelNodeGetParams_v2")                                 \
+    X(cuGraphMemcpyNodeGetParams, "cuGraphMemcpyNodeGetParams")                                    \
+    X(cuGraphMemsetNodeGetParams, "cuGraphMemsetNodeGetParams")                                    \
+    X(cuGraphChildGraphNodeGetGraph, "cuGraphChildGraphNodeGetGraph")                              \
+    X(cuMemsetD2D8, "cuMemsetD2D8_v2")                                                             \
+    X(cuMemsetD2D16, "cuMemsetD2D16_v2")                                                           \
+    X(cuMemsetD2D32, "cuMemsetD2D32_v2")
 
 typedef struct gp_driver {
 #define GP_DRV_FIELD(name, sym) __typeof__(&name) name;

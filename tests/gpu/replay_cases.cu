@@ -316,6 +316,59 @@ static uint64_t case_graph(void)
     return s;
 }
 
+/* A captured graph of a memset, a kernel, a device-to-device copy, a second
+ * kernel reading the copy and a child graph, launched three times: gpuprof
+ * runs the steps itself to profile the kernels, then lets the graph run. */
+static uint64_t case_graph_steps(void)
+{
+    const int n = 1 << 16;
+    float *a, *b, *h = (float *)malloc(2 * n * sizeof(float));
+    cudaStream_t st;
+    cudaGraph_t g, child;
+    cudaGraphExec_t ge;
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 113);
+    CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    CHECK(cudaMalloc(&a, n * sizeof(float)));
+    CHECK(cudaMalloc(&b, n * sizeof(float)));
+    CHECK(cudaMemcpy(a, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    /* the child: one kernel on b */
+    CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+    scale_by<<<blocks(n), 256, 0, st>>>(b, n, 0.5f);
+    CHECK(cudaStreamEndCapture(st, &child));
+    CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+    CHECK(cudaMemsetAsync(b, 0, n * sizeof(float), st));
+    add_one<<<blocks(n), 256, 0, st>>>(a, n);
+    CHECK(cudaMemcpyAsync(b, a, n * sizeof(float) / 2, cudaMemcpyDeviceToDevice, st));
+    scale_by<<<blocks(n), 256, 0, st>>>(b, n, 1.25f);
+    CHECK(cudaStreamEndCapture(st, &g));
+    /* the child runs after the captured chain: after its one leaf */
+    cudaGraphNode_t nodes[16], from[16], to[16], leaf = NULL, cn;
+    size_t nn = 16, ne = 16;
+    CHECK(cudaGraphGetNodes(g, nodes, &nn));
+    CHECK(cudaGraphGetEdges(g, from, to, NULL, &ne));
+    for (size_t i = 0; i < nn; i++) {
+        int has_out = 0;
+        for (size_t e = 0; e < ne; e++)
+            has_out |= from[e] == nodes[i];
+        if (!has_out)
+            leaf = nodes[i];
+    }
+    CHECK(cudaGraphAddChildGraphNode(&cn, g, &leaf, 1, child));
+    CHECK(cudaGraphInstantiate(&ge, g, 0));
+    for (int r = 0; r < 3; r++)
+        CHECK(cudaGraphLaunch(ge, st));
+    CHECK(cudaStreamSynchronize(st));
+    CHECK(cudaMemcpy(h, a, n * sizeof(float), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(h + n, b, n * sizeof(float), cudaMemcpyDeviceToHost));
+    uint64_t s = fnv(h, 2 * n * sizeof(float), H0);
+    cudaGraphExecDestroy(ge);
+    cudaGraphDestroy(g);
+    cudaGraphDestroy(child);
+    free(h);
+    return s;
+}
+
 #define CHECK_DRV(x)                                                                               \
     do {                                                                                           \
         CUresult r_ = (x);                                                                         \
@@ -660,6 +713,7 @@ static const struct {
     {"threads", case_threads},   {"graph", case_graph},       {"multigpu", case_multigpu},
     {"pitch", case_pitch},       {"hostmem", case_hostmem},   {"vmm", case_vmm},
     {"surface", case_surface},   {"stress", case_stress},     {"fault", case_fault},
+    {"graphsteps", case_graph_steps},
     {"crash", case_crash},
 };
 

@@ -13,7 +13,7 @@ ok() { pass=$((pass + 1)); echo "PASS $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
-CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface"
+CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault crash; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
@@ -41,6 +41,15 @@ for link in static shared; do
             bad "$link $c: plain '$exp' profiled '$got' rc=$rc passes: $passes"; tail -5 "$OUT/rc-$link-$c.err"
         fi
     done
+done
+
+# 2a. kernels inside graphs are profiled (gpuprof runs the graph's steps first)
+for c in graph graphsteps; do
+    want=$([ $c = graph ] && echo 2 || echo 9)
+    got=$(grep -c '"api":"cuGraphLaunch"' "$OUT/rc-static-$c.jsonl" 2>/dev/null)
+    if [ "$got" = "$want" ] && ! grep -q "not all profiled" "$OUT/rc-static-$c.err"; then
+        ok "$c: $got kernel launches from graphs profiled"
+    else bad "$c: $got kernel launches from graphs profiled, $want expected"; grep -i "graph" "$OUT/rc-static-$c.err" | head -3; fi
 done
 
 # 2b. several devices: each context profiled on its own
