@@ -272,15 +272,16 @@ static void *thread_body(void *arg)
     return NULL;
 }
 
-static uint64_t case_threads(void)
+/* Runs body on T host threads at once (worker ids 0..T-1); a checksum of
+ * their checksums. */
+static uint64_t fan_out(int T, void *(*body)(void *))
 {
-    enum { T = 4 };
-    pthread_t th[T];
-    struct worker w[T];
+    pthread_t th[16];
+    struct worker w[16];
     CHECK(cudaFree(0));
     for (int t = 0; t < T; t++) {
         w[t].id = t;
-        pthread_create(&th[t], NULL, thread_body, &w[t]);
+        pthread_create(&th[t], NULL, body, &w[t]);
     }
     uint64_t s = H0;
     for (int t = 0; t < T; t++) {
@@ -289,6 +290,8 @@ static uint64_t case_threads(void)
     }
     return s;
 }
+
+static uint64_t case_threads(void) { return fan_out(4, thread_body); }
 
 static uint64_t case_graph(void)
 {
@@ -580,14 +583,9 @@ __global__ void stress_step(float *x, int n, float s)
         x[i] = x[i] * s + 0.25f;
 }
 
-struct stress_arg {
-    int id;
-    uint64_t sum;
-};
-
 static void *stress_body(void *p)
 {
-    stress_arg *a = (stress_arg *)p;
+    struct worker *a = (struct worker *)p;
     const int n = 1 << 14, S = 3, R = 20;
     cudaStream_t st[S];
     float *d[S], *h;
@@ -625,23 +623,7 @@ static void *stress_body(void *p)
     return NULL;
 }
 
-static uint64_t case_stress(void)
-{
-    enum { T = 16 };
-    pthread_t th[T];
-    stress_arg a[T];
-    CHECK(cudaFree(0));
-    for (int t = 0; t < T; t++) {
-        a[t].id = t;
-        pthread_create(&th[t], NULL, stress_body, &a[t]);
-    }
-    uint64_t s = H0;
-    for (int t = 0; t < T; t++) {
-        pthread_join(th[t], NULL);
-        s = fnv(&a[t].sum, sizeof(a[t].sum), s);
-    }
-    return s;
-}
+static uint64_t case_stress(void) { return fan_out(16, stress_body); }
 
 /* Three good launches, then a kernel that faults: the program reports the
  * error itself and exits 0; its output must be the same under the profiler. */
