@@ -89,9 +89,7 @@ static int launch_event(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, gp_
         const cuLaunchKernel_params *p = cb->functionParams;
         e->api = GP_API_LAUNCH_KERNEL;
         e->f = p->f;
-        e->grid[0] = p->gridDimX, e->grid[1] = p->gridDimY, e->grid[2] = p->gridDimZ;
-        e->block[0] = p->blockDimX, e->block[1] = p->blockDimY, e->block[2] = p->blockDimZ;
-        e->smem = p->sharedMemBytes;
+        GP_EXEC_SET_SHAPE(e, p);
         e->stream = p->hStream;
         e->params = p->kernelParams;
         e->extra = p->extra;
@@ -103,9 +101,7 @@ static int launch_event(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, gp_
         const cuLaunchCooperativeKernel_params *p = cb->functionParams;
         e->api = GP_API_LAUNCH_COOPERATIVE;
         e->f = p->f;
-        e->grid[0] = p->gridDimX, e->grid[1] = p->gridDimY, e->grid[2] = p->gridDimZ;
-        e->block[0] = p->blockDimX, e->block[1] = p->blockDimY, e->block[2] = p->blockDimZ;
-        e->smem = p->sharedMemBytes;
+        GP_EXEC_SET_SHAPE(e, p);
         e->stream = p->hStream;
         e->params = p->kernelParams;
         ev->per_thread_stream = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
@@ -120,9 +116,7 @@ static int launch_event(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, gp_
         e->api = GP_API_LAUNCH_KERNEL_EX;
         e->f = p->f;
         e->config = c;
-        e->grid[0] = c->gridDimX, e->grid[1] = c->gridDimY, e->grid[2] = c->gridDimZ;
-        e->block[0] = c->blockDimX, e->block[1] = c->blockDimY, e->block[2] = c->blockDimZ;
-        e->smem = c->sharedMemBytes;
+        GP_EXEC_SET_SHAPE(e, c);
         e->stream = c->hStream;
         e->params = p->kernelParams;
         e->extra = p->extra;

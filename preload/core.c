@@ -1102,6 +1102,32 @@ static void batch_close_all(void)
     pthread_rwlock_unlock(&gp.launch_lock);
 }
 
+/* The tracked memory of ctx (malloc'd, sorted; arrays last), or NULL when
+ * out of memory.  Allocations may come and go meanwhile: retries. */
+static gp_range *collect_ranges(CUcontext ctx, size_t *n, uint64_t *total)
+{
+    size_t cap = 64;
+    for (;;) {
+        gp_range *r = malloc(cap * sizeof(gp_range));
+        if (!r)
+            return NULL;
+        *n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ctx, r, cap, total);
+        if (*n <= cap)
+            return r;
+        free(r);
+        cap = *n + 16;
+    }
+}
+
+/* Where a snapshot may go (GPUPROF_SNAPSHOT, GPUPROF_SNAPSHOT_RESERVE_MB). */
+static void snapshot_policy(gp_replay_opts *o)
+{
+    o->allow_device =
+        gp.cfg.snapshot_where == GP_SNAP_AUTO || gp.cfg.snapshot_where == GP_SNAP_DEVICE;
+    o->allow_host = gp.cfg.snapshot_where == GP_SNAP_AUTO || gp.cfg.snapshot_where == GP_SNAP_HOST;
+    o->reserve_bytes = (uint64_t)gp.cfg.reserve_mb << 20;
+}
+
 /* The profiled part of a launch.  The caller holds the exclusive lock, has
  * raised t_api_depth and t_in_profiler, and has paused the activity records.
  * Returns the launch's state, its last pass open around the launch that
@@ -1148,27 +1174,15 @@ static launch_state *profile_enter(const gp_launch_event *ev, kernel_entry *k, u
     resolve_globals(k->module, ev->ctx);
     pthread_mutex_unlock(&gp.state_lock);
 
-    size_t cap_r = 64, n;
+    size_t n;
     uint64_t total = 0;
-    for (;;) {
-        ls->ranges = malloc(cap_r * sizeof(gp_range));
-        if (!ls->ranges) {
-            why = "out of memory";
-            goto not_profiled;
-        }
-        n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ev->ctx, ls->ranges, cap_r, &total);
-        if (n <= cap_r)
-            break;
-        free(ls->ranges);
-        cap_r = n + 16;
+    if (!(ls->ranges = collect_ranges(ev->ctx, &n, &total))) {
+        why = "out of memory";
+        goto not_profiled;
     }
     ls->opts.flush_caches = gp.cfg.flush_caches;
     ls->opts.l2_bytes = (uint64_t)ls->cs->facts.l2_bytes;
-    ls->opts.allow_device =
-        gp.cfg.snapshot_where == GP_SNAP_AUTO || gp.cfg.snapshot_where == GP_SNAP_DEVICE;
-    ls->opts.allow_host =
-        gp.cfg.snapshot_where == GP_SNAP_AUTO || gp.cfg.snapshot_where == GP_SNAP_HOST;
-    ls->opts.reserve_bytes = (uint64_t)gp.cfg.reserve_mb << 20;
+    snapshot_policy(&ls->opts);
     snprintf(ls->range_name, sizeof(ls->range_name), "launch%llu", (unsigned long long)id);
     ls->opts.range_name = ls->range_name;
     ls->opts.cupti_replay = gp.cfg.replay_mode == GP_REPLAY_CUPTI;
@@ -1486,18 +1500,16 @@ static const char *graph_emulate(const gp_graph_plan *plan, gp_launch_event *evs
     pthread_mutex_unlock(&gp.state_lock);
     if (!cs || cs->unusable)
         return cs ? cs->why : "out of memory";
-    size_t n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ctx, NULL, 0, NULL), total = 0;
-    gp_range *ranges = malloc((n + 16) * sizeof(gp_range));
+    size_t n;
+    uint64_t total = 0;
+    gp_range *ranges = collect_ranges(ctx, &n, &total);
     if (!ranges)
         return "out of memory";
-    n = gp_alloc_collect(gp.allocs, (uint64_t)(uintptr_t)ctx, ranges, n + 16, &total);
+    gp_replay_opts so;
+    snapshot_policy(&so);
     char err[300];
-    if (gp_snapshot_save(&cs->graph_snap, ranges, n, total,
-                         gp.cfg.snapshot_where == GP_SNAP_AUTO ||
-                             gp.cfg.snapshot_where == GP_SNAP_DEVICE,
-                         gp.cfg.snapshot_where == GP_SNAP_AUTO ||
-                             gp.cfg.snapshot_where == GP_SNAP_HOST,
-                         (uint64_t)gp.cfg.reserve_mb << 20, err, sizeof(err)) != 0) {
+    if (gp_snapshot_save(&cs->graph_snap, ranges, n, total, so.allow_device, so.allow_host,
+                         so.reserve_bytes, err, sizeof(err)) != 0) {
         snprintf(buf, len, "no room to save memory around the graph's steps: %s", err);
         free(ranges);
         return buf;
@@ -1518,7 +1530,7 @@ static const char *graph_emulate(const gp_graph_plan *plan, gp_launch_event *evs
         } else {
             batch_close(cs); /* a kernel gpuprof does not count must not run in a batch */
             r = st->kind == GP_STEP_KERNEL ? gp_launch_exec_run(&evs[i].exec)
-                                           : gp_graph_step_run_transfer(st, stream);
+                                           : gp_graph_step_run_transfer(st);
             if (r == CUDA_SUCCESS)
                 r = gp_drv.cuCtxSynchronize();
         }

@@ -73,13 +73,7 @@ static int plan_kernel(gp_graph_plan *p, CUgraphNode node)
     st->kind = GP_STEP_KERNEL;
     st->exec.api = GP_API_LAUNCH_KERNEL;
     st->exec.f = f;
-    st->exec.grid[0] = kp.gridDimX;
-    st->exec.grid[1] = kp.gridDimY;
-    st->exec.grid[2] = kp.gridDimZ;
-    st->exec.block[0] = kp.blockDimX;
-    st->exec.block[1] = kp.blockDimY;
-    st->exec.block[2] = kp.blockDimZ;
-    st->exec.smem = kp.sharedMemBytes;
+    GP_EXEC_SET_SHAPE(&st->exec, &kp);
     if (gp_drv.cuFuncGetName(&st->symbol, f) != CUDA_SUCCESS)
         st->symbol = NULL;
     /* one block: the pointer array, then the values at their offsets */
@@ -231,7 +225,7 @@ void gp_graph_plan_free(gp_graph_plan *p)
     free(p);
 }
 
-CUresult gp_graph_step_run_transfer(const gp_graph_step *st, CUstream s)
+CUresult gp_graph_step_run_transfer(const gp_graph_step *st)
 {
     CUresult r;
     if (st->kind == GP_STEP_MEMCPY) {
@@ -252,6 +246,5 @@ CUresult gp_graph_step_run_transfer(const gp_graph_step *st, CUstream s)
             break;
         }
     }
-    (void)s;
     return r == CUDA_SUCCESS ? gp_drv.cuCtxSynchronize() : r;
 }

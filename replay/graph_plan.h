@@ -41,8 +41,7 @@ typedef struct gp_graph_plan {
  * that cannot be used has a reason in why.  Calls the driver. */
 gp_graph_plan *gp_graph_plan_build(CUgraph g);
 void gp_graph_plan_free(gp_graph_plan *p);
-/* Runs a copy or memset step on stream s (synchronously).  Returns the
- * driver's result. */
-CUresult gp_graph_step_run_transfer(const gp_graph_step *st, CUstream s);
+/* Runs a copy or memset step and waits for it.  Returns the driver's result. */
+CUresult gp_graph_step_run_transfer(const gp_graph_step *st);
 
 #endif

@@ -214,10 +214,6 @@ const char *gp_rp_chip(const gp_rp *rp)
 {
     return rp->chip;
 }
-size_t gp_rp_n_all(const gp_rp *rp)
-{
-    return rp->n_all;
-}
 void gp_rp_set_auto_range(gp_rp *rp, int on)
 {
     rp->auto_range = on;

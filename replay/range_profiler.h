@@ -34,7 +34,6 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
 void gp_rp_destroy(gp_rp *rp);
 
 const char *gp_rp_chip(const gp_rp *rp);
-size_t gp_rp_n_all(const gp_rp *rp);
 /* Auto range: each kernel between start and end is its own range, bounded by
  * the hardware (no push/pop); user range (default): one named range. */
 void gp_rp_set_auto_range(gp_rp *rp, int on);

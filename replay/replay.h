@@ -81,6 +81,14 @@ typedef struct gp_replay_state {
 
 CUresult gp_launch_exec_run(const gp_launch_exec *e);
 
+/* Fills e's grid, block and dynamic shared memory from any driver struct
+ * that names them gridDimX..Z, blockDimX..Z, sharedMemBytes (launch
+ * parameters, CUlaunchConfig, kernel node parameters). */
+#define GP_EXEC_SET_SHAPE(e, p)                                                                    \
+    ((e)->grid[0] = (p)->gridDimX, (e)->grid[1] = (p)->gridDimY, (e)->grid[2] = (p)->gridDimZ,     \
+     (e)->block[0] = (p)->blockDimX, (e)->block[1] = (p)->blockDimY,                              \
+     (e)->block[2] = (p)->blockDimZ, (e)->smem = (p)->sharedMemBytes)
+
 /* Returns 0 when the program's launch is now inside an open pass; -1 when
  * this launch cannot be profiled (st->why says why; memory is as it was). */
 int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *ranges, size_t n,
