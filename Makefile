@@ -39,7 +39,9 @@ real-all: $(ALL_TARGETS) $(GPU_TESTS)
 check-deps:
 	@sh tests/check-deps.sh
 
-$(BUILD)/%.o: %.c
+# Every object waits for the generated metric header (order-only: a header
+# change is caught by the .d files), so `make -j` works from a fresh clone.
+$(BUILD)/%.o: %.c | $(GP_METRICS_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
