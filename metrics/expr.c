@@ -82,7 +82,8 @@ static void gp_expr_parse_call(gp_expr_parser *p, const char *fn, size_t fnlen, 
 {
     gp_expr_v args[2];
     int nargs = 0, want;
-    if (fnlen == 3 && (memcmp(fn, "min", 3) == 0 || memcmp(fn, "max", 3) == 0))
+    int known_or = fnlen == 8 && memcmp(fn, "known_or", 8) == 0;
+    if (known_or || (fnlen == 3 && (memcmp(fn, "min", 3) == 0 || memcmp(fn, "max", 3) == 0)))
         want = 2;
     else if ((fnlen == 4 && memcmp(fn, "ceil", 4) == 0) ||
              (fnlen == 5 && memcmp(fn, "floor", 5) == 0))
@@ -114,6 +115,10 @@ static void gp_expr_parse_call(gp_expr_parser *p, const char *fn, size_t fnlen, 
     }
     if (nargs != want) {
         gp_expr_fail(p, "wrong number of arguments to '%.*s'", fn, fnlen);
+        return;
+    }
+    if (known_or) { /* a counter older records lack: its stated default */
+        *out = isnan(args[0].value) ? args[1] : args[0];
         return;
     }
     if (gp_expr_nan_of(out, &args[0], want == 2 ? &args[1] : NULL))

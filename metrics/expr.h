@@ -3,7 +3,9 @@
  * Grammar:  expr := term (('+'|'-') term)*     term := unary (('*'|'/') unary)*
  *           unary := '-' unary | primary
  *           primary := number | name | func '(' expr (',' expr)* ')' | '(' expr ')'
- *           func := min | max | ceil | floor
+ *           func := min | max | ceil | floor | known_or
+ * known_or(x, d) is x, or d where x is missing: for a counter that records
+ * written by older versions lack (the only case where a default is stated).
  * Names are [A-Za-z_][A-Za-z0-9_.]* (PerfWorks names such as
  * dram__bytes_read.sum, facts such as launch.blocks, other derived metrics).
  *

@@ -49,6 +49,8 @@ const char *gp_format_value(double v, const char *unit, char *buf, size_t len)
         gp_format_si(v, "B/s", buf, len);
     } else if (strcmp(unit, "flop") == 0 || strcmp(unit, "flop/s") == 0) {
         gp_format_si(v, unit[4] ? "FLOP/s" : "FLOP", buf, len);
+    } else if (strcmp(unit, "Hz") == 0) {
+        gp_format_si(v, "Hz", buf, len);
     } else if (strcmp(unit, "fraction") == 0) {
         snprintf(buf, len, "%.3g", v);
     } else {

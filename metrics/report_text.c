@@ -49,6 +49,8 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
             a->launches, a->launches == 1 ? "" : "es", a->device, a->blocks, a->threads_per_block,
             a->regs_per_thread, a->smem_per_block);
+    fprintf(out, "   clocks while it ran: SM %s, DRAM %s (measured; gpuprof never sets clocks)\n",
+            gp_fmt(&fb, a->row.v[GP_M_SM_CLOCK], "Hz"), gp_fmt(&fb, a->row.v[GP_M_DRAM_CLOCK], "Hz"));
     if (!k->n_verdicts)
         fprintf(out, "   verdicts: none (no rule fired)\n");
     for (i = 0; i < k->n_verdicts; i++) {

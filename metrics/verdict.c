@@ -228,13 +228,18 @@ static void gp_verdict_access(const gp_verdict_input *in, gp_verdict *out, size_
                  "in the fastest dimension, use structures of arrays instead of arrays of "
                  "structures, or stage strided data through shared memory");
     }
-    if (in->smem_per_block > 0 && !isnan(sh) && sh > 0 && sh < gp_verdict_t.efficiency) {
-        v = gp_verdict_add(out, n, GP_V_BANK_CONFLICTS, "bank_conflicts", 0.9 * (1 - sh / 100));
+    /* wavefronts taken over wavefronts needed is the conflict degree itself;
+     * the bytes-per-wavefront efficiency also falls for narrow accesses */
+    double bank = gp_verdict_v(in, GP_M_SHARED_BANK_EFFICIENCY), conflict = isnan(bank) ? sh : bank;
+    if (in->smem_per_block > 0 && !isnan(conflict) && conflict > 0 &&
+        conflict < gp_verdict_t.efficiency) {
+        v = gp_verdict_add(out, n, GP_V_BANK_CONFLICTS, "bank_conflicts",
+                           0.9 * (1 - conflict / 100));
         snprintf(v->title, sizeof v->title, "shared-memory bank conflicts");
         snprintf(v->evidence, sizeof v->evidence,
-                 "shared-memory efficiency %.1f%%: about %.0f-way conflicts (%.0f wavefronts where "
-                 "1 would do)",
-                 sh, 100 / sh, 100 / sh);
+                 "shared accesses took %.1f wavefronts for every one they need (about %.0f-way "
+                 "conflicts); shared-memory efficiency %s",
+                 100 / conflict, 100 / conflict, gp_fmt(&fb, sh, "%"));
         snprintf(v->advice, sizeof v->advice,
                  "threads of a warp hit the same 4-byte bank: pad the array (e.g. [32][33] "
                  "instead of [32][32]), or change the index so lane i uses bank i");

@@ -255,6 +255,9 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     const char *lf = env("GPUPROF_LOG_FILE");
     if (lf)
         snprintf(cfg->log_file, sizeof(cfg->log_file), "%s", lf);
+    const char *sd = env("GPUPROF_SASS_DUMP");
+    if (sd)
+        snprintf(cfg->sass_dump, sizeof(cfg->sass_dump), "%s", sd);
     parse_long(&st, env, "GPUPROF_SNAPSHOT_RESERVE_MB", 0, &cfg->reserve_mb);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT", wheres, 4, &cfg->snapshot_where);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);

@@ -40,6 +40,7 @@ typedef struct gp_config {
     int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
     int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
+    char sass_dump[1024];       /* GPUPROF_SASS_DUMP: per-instruction SASS data, "" = none */
 } gp_config;
 
 typedef const char *(*gp_env_lookup)(const char *name);

@@ -544,6 +544,23 @@ static void keep_code(const char *name, const uint8_t *code, size_t size, void *
     }
 }
 
+static const uint8_t *code_lookup(const char *function, size_t *size, void *arg);
+
+/* GPUPROF_SASS_DUMP: the per-instruction data behind a launch's SASS values,
+ * appended under the launch's kernel name (a contributor's diagnostic). */
+static void sass_dump(const launch_state *ls)
+{
+    if (!gp.cfg.sass_dump[0])
+        return;
+    FILE *f = fopen(gp.cfg.sass_dump, "a");
+    if (!f)
+        return;
+    gp_sass_dump(f, ls->kernel && ls->kernel->name ? ls->kernel->name->mangled : "?", ls->rs.sass,
+                 ls->rs.n_sass,
+                 code_lookup, NULL);
+    fclose(f);
+}
+
 static const uint8_t *code_lookup(const char *function, size_t *size, void *arg)
 {
     (void)arg;
@@ -563,8 +580,14 @@ void gp_core_module_loaded(const void *cubin, size_t size)
         return;
     if (gp.cfg.enabled && sass_wanted()) {
         pthread_mutex_lock(&gp.state_lock);
-        gp_cubin_each_function(cubin, size, keep_code, NULL);
+        int nf = gp_cubin_each_function_any(cubin, size, keep_code, NULL);
         pthread_mutex_unlock(&gp.state_lock);
+        if (nf < 0) /* its kernels' FP operation counts will be n/a */
+            gp_log(GP_LOG_DEBUG, "a module of %zu bytes holds no readable machine code "
+                                 "(first bytes %02x %02x %02x %02x)",
+                   size, ((const uint8_t *)cubin)[0], size > 1 ? ((const uint8_t *)cubin)[1] : 0,
+                   size > 2 ? ((const uint8_t *)cubin)[2] : 0,
+                   size > 3 ? ((const uint8_t *)cubin)[3] : 0);
     }
     gp_cubin_global *g = NULL;
     int n = gp_cubin_globals(cubin, size, &g);
@@ -1325,9 +1348,11 @@ static void profile_exit(launch_state *ls, const gp_launch_event *ev, CUresult s
                 ls->rs.set == GP_RP_ONE_PASS && !gp_rp_set_has(ls->cs->replay.rp, GP_RP_ONE_PASS, k)
                     ? NAN
                     : hw_values[k];
-        if (ls->rs.sass)
+        if (ls->rs.sass) {
             gp_sass_derive(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL, gp.metric_names,
                            gp.n_metrics, values);
+            sass_dump(ls);
+        }
         if (ls->rs.batched) { /* the hardware values come when the batch closes */
             ls->values = values;
             values = NULL;

@@ -110,3 +110,20 @@ int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn 
     }
     return n;
 }
+
+int gp_cubin_each_function_any(const void *image, size_t size, gp_cubin_function_fn fn, void *arg)
+{
+    int n = gp_cubin_each_function(image, size, fn, arg);
+    if (n >= 0)
+        return n;
+    const uint8_t *img = image;
+    int total = -1;
+    for (size_t off = 8; off + 64 <= size; off += 8) {
+        if (memcmp(img + off, "\x7f" "ELF", 4) != 0)
+            continue;
+        int k = gp_cubin_each_function(img + off, size - off, fn, arg);
+        if (k > 0)
+            total = (total < 0 ? 0 : total) + k;
+    }
+    return total;
+}

@@ -24,4 +24,10 @@ void gp_cubin_globals_free(gp_cubin_global *g, int n);
 typedef void (*gp_cubin_function_fn)(const char *name, const uint8_t *code, size_t size, void *arg);
 int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn fn, void *arg);
 
+/* The same over an image that may be a fat binary: when the image is not an
+ * ELF file, every uncompressed ELF embedded in it (8-byte aligned) is
+ * visited.  Returns the number of functions visited, -1 when none was found
+ * (compressed fat binaries hold no readable machine code). */
+int gp_cubin_each_function_any(const void *image, size_t size, gp_cubin_function_fn fn, void *arg);
+
 #endif

@@ -4,7 +4,20 @@
  * bits of an instruction's first 64-bit word name the operation and bits 9-11
  * its operand form (register, immediate, constant, uniform register), e.g.
  * FFMA R6, R6, UR6, R3 = ...7c23 and FADD R8, R6, 1 = ...7421.  The
- * known-work GPU test (tests/gpu/known_work.cu) checks the counts exactly. */
+ * known-work GPU test (tests/gpu/known_work.cu) checks the counts exactly.
+ *
+ * Memory efficiencies.  Nsight Compute divides the distinct bytes a warp's
+ * threads access (a broadcast counts once) by the bytes of the sectors
+ * (32 B) or shared-memory wavefronts (128 B) that served them.  CUPTI's SASS
+ * Metrics API gives, per instruction, the thread count, the access width,
+ * the sectors/wavefronts and their "ideal" counts (what the distinct data
+ * needs), but no addresses.  gpuprof counts an instruction's used bytes as
+ * min(requested bytes, ideal units x unit size): exact whenever no two
+ * threads of a warp read one address, and never above 100%; where threads
+ * do share an address the value is an upper bound of Nsight Compute's
+ * (docs/metrics-list.md, docs/measurements.md).  The requested bytes alone
+ * (nvprof's gld/gst/shared_efficiency, above 100% on broadcast) are kept
+ * under gpuprof__ names for the nvprof-meaning metrics. */
 #include "preload/sass_derive.h"
 
 #include <math.h>
@@ -35,6 +48,18 @@ int gp_sass_fp_op(const uint8_t insn[16])
     }
 }
 
+int gp_sass_is_fp_move(const uint8_t insn[16])
+{
+    unsigned op = (unsigned)insn[0] | ((unsigned)(insn[1] & 0x01) << 8);
+    if (op != 0x031 && op != 0x035) /* HFMA2, HFMA2.MMA */
+        return 0;
+    unsigned form = (insn[1] >> 1) & 7;
+    int a_zero = insn[3] == 0xff; /* Ra, bits 24-31 */
+    int b_zero = (form == 1 && insn[4] == 0xff) || /* R, R, R: Rb bits 32-39 */
+                 (form == 2 && insn[8] == 0xff);   /* R, R, imm: Rb bits 64-71 */
+    return a_zero || b_zero;
+}
+
 static const struct {
     const char *name;
     int op;
@@ -51,7 +76,7 @@ static const struct {
 };
 #define N_FP (sizeof(fp_metrics) / sizeof(fp_metrics[0]))
 
-enum { EFF_GLOBAL_LD = 1, EFF_GLOBAL_ST, EFF_SHARED };
+enum { EFF_GLOBAL_LD = 1, EFF_GLOBAL_ST, EFF_SHARED, EFF_N };
 static const struct {
     const char *name;
     int kind;
@@ -61,6 +86,18 @@ static const struct {
     {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", EFF_SHARED},
 };
 #define N_EFF (sizeof(eff_metrics) / sizeof(eff_metrics[0]))
+
+/* Sums the derivation produces besides the efficiencies. */
+enum { SUM_HFMA_MOVE, SUM_REQ_LD, SUM_REQ_ST, SUM_REQ_SHARED, SUM_SECTORS_LD, SUM_SECTORS_ST,
+       SUM_N };
+static const char *const sum_metrics[SUM_N] = {
+    [SUM_HFMA_MOVE] = "gpuprof__sass_thread_inst_executed_op_hfma_move_pred_on.sum",
+    [SUM_REQ_LD] = "gpuprof__sass_requested_bytes_mem_global_op_ld.sum",
+    [SUM_REQ_ST] = "gpuprof__sass_requested_bytes_mem_global_op_st.sum",
+    [SUM_REQ_SHARED] = "gpuprof__sass_requested_bytes_mem_shared.sum",
+    [SUM_SECTORS_LD] = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    [SUM_SECTORS_ST] = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+};
 
 /* "<api name>.sum" for a counter CUPTI gives per instruction. */
 static int plain_sum(const char *name)
@@ -73,6 +110,24 @@ static int plain_sum(const char *name)
     return -1;
 }
 
+void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n,
+                  gp_code_lookup lookup, void *arg)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t size = 0;
+        const uint8_t *code = lookup ? lookup(r[i].function, &size, arg) : NULL;
+        uint64_t w[2] = {0, 0};
+        if (code && (size_t)r[i].pc + 16 <= size)
+            memcpy(w, code + r[i].pc, sizeof(w));
+        fprintf(f, "%s %s %u %016llx %016llx", kernel, r[i].function, r[i].pc,
+                (unsigned long long)w[0], (unsigned long long)w[1]);
+        for (int m = 0; m < GP_SASS_N; m++)
+            if (r[i].v[m])
+                fprintf(f, " %s=%llu", gp_sass_metric_names[m], (unsigned long long)r[i].v[m]);
+        fputc('\n', f);
+    }
+}
+
 int gp_sass_derivable(const char *name)
 {
     for (size_t i = 0; i < N_FP; i++)
@@ -80,6 +135,9 @@ int gp_sass_derivable(const char *name)
             return 1;
     for (size_t i = 0; i < N_EFF; i++)
         if (strcmp(name, eff_metrics[i].name) == 0)
+            return 1;
+    for (int i = 0; i < SUM_N; i++)
+        if (strcmp(name, sum_metrics[i]) == 0)
             return 1;
     return plain_sum(name) >= 0;
 }
@@ -129,6 +187,47 @@ static gp_sass_record *merge_by_instruction(const gp_sass_record *r, size_t n, s
     return m;
 }
 
+/* One merged instruction's contribution to the memory sums. */
+typedef struct {
+    double used[EFF_N], units[EFF_N]; /* used bytes; bytes of sectors/wavefronts */
+    double sum[SUM_N];
+} mem_sums;
+
+static double minimum(double a, double b) { return a < b ? a : b; }
+
+static void add_memory(const gp_sass_record *r, mem_sums *m)
+{
+    const uint64_t *v = r->v;
+    double w = width_bytes(r);
+    double sectors = (double)v[GP_SASS_SECTORS], sectors_ideal = (double)v[GP_SASS_SECTORS_IDEAL];
+    double wf = (double)v[GP_SASS_WAVEFRONTS], wf_ideal = (double)v[GP_SASS_WAVEFRONTS_IDEAL];
+    if (v[GP_SASS_LDGSTS]) { /* global to shared: counted on the shared side, as ncu does */
+        double req = (double)v[GP_SASS_THREAD_LDGSTS] * w;
+        m->used[EFF_SHARED] += minimum(req, 128.0 * wf_ideal);
+        m->units[EFF_SHARED] += 128.0 * wf;
+        m->sum[SUM_REQ_SHARED] += req;
+        return;
+    }
+    double req_global = (double)v[GP_SASS_THREAD_GLOBAL] * w;
+    if (v[GP_SASS_GLOBAL_LD] && !v[GP_SASS_GLOBAL_ATOM] && !v[GP_SASS_GLOBAL_RED]) {
+        m->used[EFF_GLOBAL_LD] += minimum(req_global, 32.0 * sectors_ideal);
+        m->units[EFF_GLOBAL_LD] += 32.0 * sectors;
+        m->sum[SUM_REQ_LD] += req_global;
+        m->sum[SUM_SECTORS_LD] += sectors;
+    } else if (v[GP_SASS_GLOBAL_ST] && !v[GP_SASS_GLOBAL_ATOM] && !v[GP_SASS_GLOBAL_RED]) {
+        m->used[EFF_GLOBAL_ST] += minimum(req_global, 32.0 * sectors_ideal);
+        m->units[EFF_GLOBAL_ST] += 32.0 * sectors;
+        m->sum[SUM_REQ_ST] += req_global;
+        m->sum[SUM_SECTORS_ST] += sectors;
+    }
+    if (v[GP_SASS_SHARED]) { /* LDS, STS, ATOMS, LDSM, STSM, generic that went to shared, GMMA */
+        double req = (double)v[GP_SASS_THREAD_SHARED] * w;
+        m->used[EFF_SHARED] += minimum(req, 128.0 * wf_ideal);
+        m->units[EFF_SHARED] += 128.0 * wf;
+        m->sum[SUM_REQ_SHARED] += req;
+    }
+}
+
 void gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_lookup lookup,
                     void *arg, const char *const *names, size_t n_names, double *values)
 {
@@ -138,28 +237,23 @@ void gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_loo
         return;
     double fp[GP_OP_HFMA + 1] = {0};
     double sums[GP_SASS_N] = {0};
-    double bytes[4] = {0}, units[4] = {0}; /* per EFF_* kind */
+    mem_sums mem;
+    memset(&mem, 0, sizeof(mem));
     int code_missing = 0;
     for (size_t i = 0; i < n; i++) {
         for (int m = 0; m < GP_SASS_N; m++)
             sums[m] += (double)r[i].v[m];
         size_t size = 0;
         const uint8_t *code = lookup ? lookup(r[i].function, &size, arg) : NULL;
-        if (!code)
+        if (!code) {
             code_missing = 1;
-        else if ((size_t)r[i].pc + 16 <= size)
-            fp[gp_sass_fp_op(code + r[i].pc)] += (double)r[i].v[GP_SASS_THREAD_INST];
-        double data = (double)r[i].v[GP_SASS_THREAD_INST] * width_bytes(&r[i]);
-        if (r[i].v[GP_SASS_GLOBAL_LD]) {
-            bytes[EFF_GLOBAL_LD] += data;
-            units[EFF_GLOBAL_LD] += 32.0 * (double)r[i].v[GP_SASS_SECTORS];
-        } else if (r[i].v[GP_SASS_GLOBAL_ST]) {
-            bytes[EFF_GLOBAL_ST] += data;
-            units[EFF_GLOBAL_ST] += 32.0 * (double)r[i].v[GP_SASS_SECTORS];
-        } else if (r[i].v[GP_SASS_SHARED]) {
-            bytes[EFF_SHARED] += data;
-            units[EFF_SHARED] += 128.0 * (double)r[i].v[GP_SASS_WAVEFRONTS];
+        } else if ((size_t)r[i].pc + 16 <= size) {
+            double threads = (double)r[i].v[GP_SASS_THREAD_INST];
+            fp[gp_sass_fp_op(code + r[i].pc)] += threads;
+            if (gp_sass_is_fp_move(code + r[i].pc))
+                mem.sum[SUM_HFMA_MOVE] += threads;
         }
+        add_memory(&r[i], &mem);
     }
     for (size_t k = 0; k < n_names; k++) {
         for (size_t i = 0; i < N_FP; i++)
@@ -168,9 +262,14 @@ void gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_loo
         for (size_t i = 0; i < N_EFF; i++) {
             if (strcmp(names[k], eff_metrics[i].name) == 0) {
                 int e = eff_metrics[i].kind;
-                values[k] = units[e] > 0 ? 100.0 * bytes[e] / units[e] : NAN;
+                double pct = 100.0 * mem.used[e] / mem.units[e];
+                /* used bytes never exceed the bytes served: an invariant, not a clamp */
+                values[k] = mem.units[e] > 0 && pct <= 100.0 + 1e-9 ? pct : NAN;
             }
         }
+        for (int i = 0; i < SUM_N; i++)
+            if (strcmp(names[k], sum_metrics[i]) == 0)
+                values[k] = i == SUM_HFMA_MOVE && code_missing ? NAN : mem.sum[i];
         int m = plain_sum(names[k]);
         if (m >= 0)
             values[k] = sums[m];

@@ -7,6 +7,7 @@
 #define GP_SASS_DERIVE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The per-instruction counters gpuprof asks CUPTI for, in this order. */
@@ -15,14 +16,29 @@
     X(INST, "smsp__sass_inst_executed")                                                            \
     X(GLOBAL_LD, "smsp__sass_inst_executed_op_global_ld")                                          \
     X(GLOBAL_ST, "smsp__sass_inst_executed_op_global_st")                                          \
+    X(GLOBAL_ATOM, "smsp__sass_inst_executed_op_global_atom")                                      \
+    X(GLOBAL_RED, "smsp__sass_inst_executed_op_global_red")                                        \
     X(SHARED, "smsp__sass_inst_executed_op_shared")                                                \
+    X(SHARED_LD, "smsp__sass_inst_executed_op_shared_ld")                                          \
+    X(SHARED_ST, "smsp__sass_inst_executed_op_shared_st")                                          \
+    X(SHARED_ATOM, "smsp__sass_inst_executed_op_shared_atom")                                      \
+    X(LDSM, "smsp__sass_inst_executed_op_ldsm")                                                    \
+    X(STSM, "smsp__sass_inst_executed_op_shared_stsm")                                             \
+    X(GMMA, "smsp__sass_inst_executed_op_shared_gmma")                                             \
+    X(LDGSTS, "smsp__sass_inst_executed_op_ldgsts")                                                \
+    X(TMA, "smsp__sass_inst_executed_op_tma")                                                      \
+    X(LOCAL, "smsp__sass_inst_executed_op_local")                                                  \
     X(MEM8, "smsp__sass_inst_executed_op_memory_8b")                                               \
     X(MEM16, "smsp__sass_inst_executed_op_memory_16b")                                             \
     X(MEM32, "smsp__sass_inst_executed_op_memory_32b")                                             \
     X(MEM64, "smsp__sass_inst_executed_op_memory_64b")                                             \
     X(MEM128, "smsp__sass_inst_executed_op_memory_128b")                                           \
+    X(THREAD_GLOBAL, "smsp__sass_thread_inst_executed_op_global_pred_on")                          \
+    X(THREAD_SHARED, "smsp__sass_thread_inst_executed_op_shared_pred_on")                          \
+    X(THREAD_LDGSTS, "smsp__sass_thread_inst_executed_op_ldgsts_pred_on")                          \
     X(SECTORS, "smsp__sass_sectors_mem_global")                                                    \
     X(SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")                                        \
+    X(TAGS, "smsp__sass_l1tex_tags_mem_global")                                                    \
     X(WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                               \
     X(WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                   \
     X(DIVERGENT, "smsp__sass_branch_targets_threads_divergent")
@@ -47,9 +63,20 @@ enum gp_fp_op { GP_OP_NONE = 0, GP_OP_FADD, GP_OP_FMUL, GP_OP_FFMA, GP_OP_DADD, 
                 GP_OP_DFMA, GP_OP_HADD, GP_OP_HMUL, GP_OP_HFMA };
 int gp_sass_fp_op(const uint8_t insn[16]);
 
+/* 1 when the instruction is an FP16 FMA with a zero multiplicand (RZ): ptxas
+ * materializes constants as HFMA2.MMA Rd, -RZ, RZ, imm, imm.  Such moves are
+ * counted by the hfma counter (as in Nsight Compute) but are no arithmetic. */
+int gp_sass_is_fp_move(const uint8_t insn[16]);
+
 /* Finds the machine code of a function: returns a pointer and sets *size, or
  * NULL when unknown. */
 typedef const uint8_t *(*gp_code_lookup)(const char *function, size_t *size, void *arg);
+
+/* Writes one line per instruction (function, pc, the instruction's two
+ * 64-bit words when the code is known, every nonzero counter) for
+ * GPUPROF_SASS_DUMP, a contributor's view of what the derivation sees. */
+void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n,
+                  gp_code_lookup lookup, void *arg);
 
 /* 1 if gpuprof can derive `name` from the SASS data. */
 int gp_sass_derivable(const char *name);

@@ -28,3 +28,6 @@ $(GT)/many_launches: tests/gpu/many_launches.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 GPU_TESTS += $(GT)/many_launches
+
+# three levels deep, below the top Makefile's */*/module.mk
+include tests/gpu/xcheck/module.mk

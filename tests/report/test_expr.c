@@ -50,6 +50,9 @@ int main(void)
     /* unit conversion: ns -> s, bytes/ns -> B/s */
     GP_CHECK_NEAR(ev("dram__bytes_read.sum / (250000 * 1e-9)", &o), 4e12, 1e-12);
 
+    /* known_or: a stated default for a counter older records lack, nothing else */
+    GP_CHECK_NEAR(ev("a - known_or(m, 0)", &o), 6, 1e-12);
+    GP_CHECK_NEAR(ev("a - known_or(2, 0)", &o), 4, 1e-12);
     /* division by zero: n/a with the reason, never 0 or inf */
     GP_CHECK(isnan(ev("a / b", &o)));
     GP_CHECK_MSG(strstr(o.why, "division by zero") && strstr(o.why, "b"), "why: %s", o.why);

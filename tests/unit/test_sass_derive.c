@@ -69,21 +69,23 @@ int main(void)
     r[0].v[GP_SASS_THREAD_INST] = 1000;
     r[1].v[GP_SASS_THREAD_INST] = 24;
     r[2].v[GP_SASS_THREAD_INST] = 7;
-    /* a global 4-byte load by 320 threads touching 80 sectors: 1280 B / 2560 B = 50% */
-    r[3].v[GP_SASS_THREAD_INST] = 320;
+    /* a global 4-byte load by 320 threads touching 80 sectors (stride 2): 1280 B / 2560 B = 50% */
+    r[3].v[GP_SASS_THREAD_INST] = r[3].v[GP_SASS_THREAD_GLOBAL] = 320;
     r[3].v[GP_SASS_GLOBAL_LD] = 10;
     r[3].v[GP_SASS_MEM32] = 10;
     r[3].v[GP_SASS_SECTORS] = 80;
+    r[3].v[GP_SASS_SECTORS_IDEAL] = 40;
     /* a global 16-byte store, fully coalesced: 64 threads x 16 B = 32 sectors */
-    r[4].v[GP_SASS_THREAD_INST] = 64;
+    r[4].v[GP_SASS_THREAD_INST] = r[4].v[GP_SASS_THREAD_GLOBAL] = 64;
     r[4].v[GP_SASS_GLOBAL_ST] = 2;
     r[4].v[GP_SASS_MEM128] = 2;
-    r[4].v[GP_SASS_SECTORS] = 32;
+    r[4].v[GP_SASS_SECTORS] = r[4].v[GP_SASS_SECTORS_IDEAL] = 32;
     /* a shared 4-byte load with a 32-way conflict: 32 threads, 32 wavefronts */
-    r[5].v[GP_SASS_THREAD_INST] = 32;
+    r[5].v[GP_SASS_THREAD_INST] = r[5].v[GP_SASS_THREAD_SHARED] = 32;
     r[5].v[GP_SASS_SHARED] = 1;
     r[5].v[GP_SASS_MEM32] = 1;
     r[5].v[GP_SASS_WAVEFRONTS] = 32;
+    r[5].v[GP_SASS_WAVEFRONTS_IDEAL] = 1;
     r[5].v[GP_SASS_DIVERGENT] = 5;
     const char *names[] = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
                            "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
@@ -110,10 +112,10 @@ int main(void)
     memset(split, 0, sizeof(split));
     split[0].function = split[1].function = "k";
     split[0].pc = split[1].pc = 48;
-    split[0].v[GP_SASS_THREAD_INST] = 320;
+    split[0].v[GP_SASS_THREAD_INST] = split[0].v[GP_SASS_THREAD_GLOBAL] = 320;
     split[0].v[GP_SASS_MEM32] = 10;
     split[1].v[GP_SASS_GLOBAL_LD] = 10;
-    split[1].v[GP_SASS_SECTORS] = 40;
+    split[1].v[GP_SASS_SECTORS] = split[1].v[GP_SASS_SECTORS_IDEAL] = 40;
     gp_sass_derive(split, 2, fake_lookup, NULL, names, 9, v);
     GP_CHECK_NEAR(v[3], 100.0, 1e-12);
 
@@ -122,6 +124,112 @@ int main(void)
     r[0].function = "unknown";
     gp_sass_derive(r, 6, fake_lookup, NULL, names, 9, v);
     GP_CHECK(isnan(v[3]) && isnan(v[0]));
+
+    /* 3. access patterns whose values are known by hand: one warp-instruction
+     * per record, 32 threads; (width, sectors, ideal sectors) as CUPTI
+     * reported them on an H100 for tests/gpu/xcheck/patterns.cuh.
+     * Nsight Compute's meaning (distinct bytes / bytes fetched) and nvprof's
+     * (requested bytes / bytes fetched, above 100% on broadcast). */
+    static const struct {
+        const char *what;
+        int width, sectors, ideal, threads;
+        double ncu, nvprof;
+    } g[] = {
+        {"coalesced 4 B", 4, 4, 4, 32, 100, 100},
+        {"stride 2", 4, 8, 4, 32, 50, 50},
+        {"stride 4", 4, 16, 4, 32, 25, 25},
+        {"stride 32", 4, 32, 4, 32, 12.5, 12.5},
+        {"misaligned by 4 B", 4, 5, 4, 32, 80, 80},
+        {"1 B", 1, 1, 1, 32, 100, 100},
+        {"2 B", 2, 2, 2, 32, 100, 100},
+        {"8 B", 8, 8, 8, 32, 100, 100},
+        {"16 B", 16, 16, 16, 32, 100, 100},
+        {"16 B stride 2", 16, 32, 16, 32, 50, 50},
+        {"pairs share an address", 4, 2, 2, 32, 100, 200},
+        {"16 B, groups of 8 share", 16, 2, 2, 32, 100, 800},
+        {"half the warp predicated off", 4, 2, 2, 16, 100, 100},
+        /* a warp-wide broadcast: ncu 12.5 (4 distinct bytes in a sector);
+         * without addresses gpuprof can only bound it by the ideal sector */
+        {"warp broadcast", 4, 1, 1, 32, 100, 400},
+    };
+    const char *eff[] = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+                         "gpuprof__sass_requested_bytes_mem_global_op_ld.sum",
+                         "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"};
+    for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+        gp_sass_record one;
+        memset(&one, 0, sizeof(one));
+        one.function = "k";
+        one.pc = 48;
+        one.v[GP_SASS_THREAD_INST] = one.v[GP_SASS_THREAD_GLOBAL] = (uint64_t)g[i].threads;
+        one.v[GP_SASS_GLOBAL_LD] = one.v[GP_SASS_INST] = 1;
+        int wm = g[i].width == 1 ? GP_SASS_MEM8 : g[i].width == 2 ? GP_SASS_MEM16
+               : g[i].width == 4 ? GP_SASS_MEM32 : g[i].width == 8 ? GP_SASS_MEM64 : GP_SASS_MEM128;
+        one.v[wm] = 1;
+        one.v[GP_SASS_SECTORS] = (uint64_t)g[i].sectors;
+        one.v[GP_SASS_SECTORS_IDEAL] = (uint64_t)g[i].ideal;
+        double e[3];
+        gp_sass_derive(&one, 1, fake_lookup, NULL, eff, 3, e);
+        double nvprof = 100.0 * e[1] / (32.0 * e[2]);
+        GP_CHECK_MSG(fabs(e[0] - g[i].ncu) < 1e-9 && fabs(nvprof - g[i].nvprof) < 1e-9,
+                     "%s: ncu-meaning %g (want %g), nvprof-meaning %g (want %g)", g[i].what, e[0],
+                     g[i].ncu, nvprof, g[i].nvprof);
+        GP_CHECK(e[0] <= 100.0);
+    }
+    /* shared memory: bank-conflict degrees 1..32 of 4-byte loads, 8- and
+     * 16-byte loads, ldmatrix, and cp.async's shared side */
+    static const struct {
+        const char *what;
+        int width, wf, ideal, threads, ldgsts;
+        double ncu, nvprof;
+    } sh[] = {
+        {"conflict-free", 4, 1, 1, 32, 0, 100, 100},   {"2-way", 4, 2, 1, 32, 0, 50, 50},
+        {"4-way", 4, 4, 1, 32, 0, 25, 25},             {"8-way", 4, 8, 1, 32, 0, 12.5, 12.5},
+        {"16-way", 4, 16, 1, 32, 0, 6.25, 6.25},       {"32-way", 4, 32, 1, 32, 0, 3.125, 3.125},
+        {"8 B sequential", 8, 2, 2, 32, 0, 100, 100}, {"16 B sequential", 16, 4, 4, 32, 0, 100, 100},
+        {"8 B stride 16 B", 8, 4, 2, 32, 0, 50, 50},   {"ldmatrix x4", 16, 4, 4, 32, 0, 100, 100},
+        {"cp.async 16 B", 16, 4, 4, 32, 1, 100, 100},
+        {"16 B, groups of 8 share", 16, 2, 1, 32, 0, 50, 200},
+    };
+    const char *sheff[] = {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct",
+                           "gpuprof__sass_requested_bytes_mem_shared.sum",
+                           "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"};
+    for (size_t i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
+        gp_sass_record one;
+        memset(&one, 0, sizeof(one));
+        one.function = "k";
+        one.pc = 48;
+        one.v[GP_SASS_THREAD_INST] = (uint64_t)sh[i].threads;
+        one.v[sh[i].ldgsts ? GP_SASS_THREAD_LDGSTS : GP_SASS_THREAD_SHARED] = (uint64_t)sh[i].threads;
+        one.v[sh[i].ldgsts ? GP_SASS_LDGSTS : GP_SASS_SHARED] = one.v[GP_SASS_INST] = 1;
+        one.v[sh[i].width == 4 ? GP_SASS_MEM32 : sh[i].width == 8 ? GP_SASS_MEM64 : GP_SASS_MEM128] = 1;
+        one.v[GP_SASS_WAVEFRONTS] = (uint64_t)sh[i].wf;
+        one.v[GP_SASS_WAVEFRONTS_IDEAL] = (uint64_t)sh[i].ideal;
+        double e[3];
+        gp_sass_derive(&one, 1, fake_lookup, NULL, sheff, 3, e);
+        double nvprof = 100.0 * e[1] / (128.0 * e[2]);
+        GP_CHECK_MSG(fabs(e[0] - sh[i].ncu) < 1e-9 && fabs(nvprof - sh[i].nvprof) < 1e-9,
+                     "shared %s: ncu-meaning %g (want %g), nvprof-meaning %g (want %g)",
+                     sh[i].what, e[0], sh[i].ncu, nvprof, sh[i].nvprof);
+    }
+
+    /* 4. constants materialized as HFMA2.MMA Rd, -RZ, RZ, 1.875, 0 (as
+     * ptxas emits them, sm_90 encoding) are moves; a real HFMA2 is not */
+    static const uint8_t hmov[16] = {0x35, 0x74, 0x05, 0xff, 0x00, 0x00, 0x80, 0x3f,
+                                     0xff, 0x01, 0x00, 0x00, 0x00, 0xe2, 0x0f, 0x00};
+    static const uint8_t hfma[16] = {0x31, 0x72, 0x05, 0x02, 0x03, 0x00, 0x00, 0x00,
+                                     0x04, 0x00, 0x00, 0x00, 0x00, 0xe2, 0x0f, 0x00};
+    GP_CHECK(gp_sass_is_fp_move(hmov) && gp_sass_fp_op(hmov) == GP_OP_HFMA);
+    GP_CHECK(!gp_sass_is_fp_move(hfma) && gp_sass_fp_op(hfma) == GP_OP_HFMA);
+    memcpy(fake_code, hmov, 16);
+    gp_sass_record mv;
+    memset(&mv, 0, sizeof(mv));
+    mv.function = "k";
+    mv.v[GP_SASS_THREAD_INST] = 640;
+    const char *hn[] = {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+                        "gpuprof__sass_thread_inst_executed_op_hfma_move_pred_on.sum"};
+    double hv[2];
+    gp_sass_derive(&mv, 1, fake_lookup, NULL, hn, 2, hv);
+    GP_CHECK_MSG(hv[0] == 640 && hv[1] == 640, "hfma %g moves %g", hv[0], hv[1]);
 
     GP_CHECK(gp_sass_derivable("smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"));
     GP_CHECK(gp_sass_derivable("smsp__sass_inst_executed.sum"));

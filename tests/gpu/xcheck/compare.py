@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""compare.py - gpuprof against Nsight Compute on the cross-check corpus.
+
+usage: compare.py DIR [--detail]
+
+DIR holds, for each program P of the corpus, P.jsonl (gpuprof) and P.ncu.csv
+(`ncu --csv --page raw --print-units base` with the same metric list and
+launch count).  Launches are matched by kernel short name (ncu's "function"
+name base: no return type, namespace, template arguments or parameters) and
+the ordinal of that kernel's launch.  For every metric of gpuprof's record
+that ncu also reports, the pair (launch, metric) agrees when:
+  - counts (instructions, sectors, warps, cycles): within 2%;
+  - rates, ratios and percentages: within 5% relative or 1 point;
+  - byte counts: within 5% or 64 KiB;
+  - durations and clocks: within 5% (both tools at --clock-control none).
+A missing value on one side agrees with ncu's 0 when the metric is a ratio
+of two sums whose denominator is 0 (ncu prints 0 where gpuprof prints n/a).
+ncu's own value above 100% for a percentage is not an oracle (ncu counts a
+generic load's bytes in the global, shared and local classes at once): such
+pairs are listed apart, not judged.
+
+Prints, per metric: pairs compared, median and worst relative difference,
+the worst kernel; then the pairs that disagree; then one line
+  xcheck: N passed, N failed, N skipped
+where passed/failed count (launch, metric) pairs.  Python 3 standard library
+only; runs on the GPU machine."""
+import csv
+import json
+import os
+import statistics
+import sys
+
+
+def short_name(name):
+    """ncu's function name base: drop parameters, template arguments, the
+    return type and namespaces (balanced brackets)."""
+    out, depth_angle, depth_paren = [], 0, 0
+    name = name.replace('(anonymous namespace)', 'anonymous_namespace')
+    for ch in name:
+        if ch == '<':
+            depth_angle += 1
+            continue
+        if ch == '>':
+            depth_angle = max(0, depth_angle - 1)
+            continue
+        if depth_angle:
+            continue
+        if ch == '(':
+            if depth_paren == 0:
+                break  # the parameter list starts
+            depth_paren += 1
+        out.append(ch)
+    s = ''.join(out).strip()
+    s = s.split(' ')[-1] if ' ' in s else s
+    return s.split('::')[-1]
+
+
+def load_gpuprof(path):
+    launches = []
+    for line in open(path, errors='replace'):
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get('type') == 'launch':
+            launches.append(r)
+    return launches
+
+
+def num(v):
+    try:
+        return float(v.replace(',', ''))
+    except (ValueError, AttributeError):
+        return None
+
+
+def load_ncu(path):
+    rows = list(csv.reader(open(path, errors='replace')))
+    try:
+        start = next(i for i, r in enumerate(rows) if r[:2] == ['ID', 'Process ID'])
+    except StopIteration:
+        return []
+    head = rows[start]
+    out = []
+    for r in rows[start + 1:]:
+        if len(r) != len(head) or not r[0].strip().isdigit():
+            continue
+        d = dict(zip(head, r))
+        out.append({'kernel': d.get('Kernel Name', ''),
+                    'values': {h: num(v) for h, v in d.items()},
+                    'raw': d})
+    return out
+
+
+def kind(metric):
+    if metric.endswith(('.pct', '.ratio')) or 'pct_of_peak' in metric:
+        return 'rate'
+    if metric.startswith('gpu__time_duration') or metric.endswith('per_second') or \
+            'cycles_elapsed' in metric or 'cycles_active' in metric:
+        return 'time'
+    if 'bytes' in metric:
+        return 'bytes'
+    return 'count'
+
+
+def agrees(metric, g, n):
+    k = kind(metric)
+    rel = abs(g - n) / abs(n) if n else (0.0 if g == 0 else float('inf'))
+    if k == 'count':
+        return rel <= 0.02, rel
+    if k == 'rate':
+        return rel <= 0.05 or abs(g - n) <= 1.0, rel
+    if k == 'bytes':
+        return rel <= 0.05 or abs(g - n) <= 65536, rel
+    return rel <= 0.05, rel
+
+
+def match(gp, ncu):
+    """(gpuprof launch, ncu row) pairs by short name and ordinal."""
+    seen, by_key = {}, {}
+    for row in ncu:
+        k = short_name(row['kernel'])
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        by_key[(k, i)] = row
+    seen = {}
+    pairs, unmatched = [], []
+    for r in gp:
+        k = short_name(r.get('kernel', ''))
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        row = by_key.get((k, i))
+        if row is None:
+            unmatched.append('%s#%d' % (k, i))
+        else:
+            pairs.append((k, i, r, row))
+    return pairs, unmatched
+
+
+def main():
+    d = sys.argv[1]
+    detail = '--detail' in sys.argv
+    progs = sorted(f[:-6] for f in os.listdir(d) if f.endswith('.jsonl')
+                   and os.path.exists(os.path.join(d, f[:-6] + '.ncu.csv')))
+    per_metric = {}
+    fails, oracle_bad, unmatched_all = [], [], []
+    passed = failed = skipped = 0
+    for p in progs:
+        gp = load_gpuprof(os.path.join(d, p + '.jsonl'))
+        ncu = load_ncu(os.path.join(d, p + '.ncu.csv'))
+        pairs, unmatched = match(gp, ncu)
+        unmatched_all += ['%s:%s' % (p, u) for u in unmatched]
+        skipped += len(unmatched)
+        for k, i, r, row in pairs:
+            for metric, g in sorted(r.get('metrics', {}).items()):
+                if metric not in row['values'] or metric.endswith('peak_sustained'):
+                    continue
+                n = row['values'][metric]
+                if n is None and g is None:
+                    continue
+                if kind(metric) == 'rate' and ((g is None and n == 0) or (n is None and g == 0)):
+                    ok, rel = True, 0.0
+                elif g is None or n is None:
+                    ok, rel = False, float('inf')
+                elif metric.endswith('.pct') and n > 100.0 + 1e-9:
+                    oracle_bad.append((p, k, i, metric, n, g))
+                    continue
+                else:
+                    ok, rel = agrees(metric, g, n)
+                st = per_metric.setdefault(metric, {'n': 0, 'fail': 0, 'rels': [], 'worst': (-1, '')})
+                st['n'] += 1
+                st['rels'].append(rel)
+                if rel > st['worst'][0]:
+                    st['worst'] = (rel, '%s:%s#%d' % (p, k, i))
+                if ok:
+                    passed += 1
+                else:
+                    failed += 1
+                    st['fail'] += 1
+                    fails.append((p, k, i, metric, n, g, rel))
+    print('%-72s %6s %5s %9s %9s  %s' % ('metric', 'pairs', 'fail', 'median%', 'worst%', 'worst launch'))
+    for metric in sorted(per_metric):
+        st = per_metric[metric]
+        med = statistics.median(st['rels']) * 100
+        worst = st['worst'][0] * 100
+        print('%-72s %6d %5d %9.2f %9.2f  %s' % (metric, st['n'], st['fail'], med,
+                                                 worst if worst != float('inf') else -1,
+                                                 st['worst'][1][:60]))
+    print()
+    shown = fails if detail else fails[:60]
+    for p, k, i, metric, n, g, rel in shown:
+        print('DIFF %-12s %-40s %-60s ncu %-14s gpuprof %-14s' % (p, '%s#%d' % (k[:36], i), metric[:60],
+                                                                 '%.6g' % n if n is not None else 'n/a',
+                                                                 '%.6g' % g if g is not None else 'n/a'))
+    if len(fails) > len(shown):
+        print('... %d more differences (--detail)' % (len(fails) - len(shown)))
+    for p, k, i, metric, n, g in oracle_bad:
+        print('NCU-OVER-100 %s %s#%d %s ncu %.6g gpuprof %.6g' % (p, k, i, metric, n, g if g is not None else float('nan')))
+    for u in unmatched_all[:20]:
+        print('UNMATCHED', u)
+    total = passed + failed
+    print('agreement: %.2f%% of %d (launch, metric) pairs; %d launches unmatched; programs: %s' % (
+        100.0 * passed / total if total else 0, total, len(unmatched_all), ' '.join(progs)))
+    print('xcheck: %d passed, %d failed, %d skipped' % (passed, failed, skipped))
+    return 0 if failed == 0 and total > 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
