@@ -112,6 +112,7 @@ typedef struct launch_state { /* a profiled launch between enter and exit */
     uint64_t stream_id;
     double *values; /* n_metrics + 1; the SASS-derived ones filled */
     int graph_node; /* a kernel of a graph, run by gpuprof before the graph */
+    int sass_code_missing; /* FP counts by opcode impossible: no machine code */
     struct launch_state *next;
 } launch_state;
 
@@ -991,6 +992,9 @@ static void launch_finish(launch_state *ls, double *values, const char *hw_why)
             missing[i] = "not collected: SASS metrics need GPUPROF_REPLAY=profiler";
         else if (sass && !ls->cs->sass_ok)
             missing[i] = ls->cs->sass_why;
+        else if (sass && ls->sass_code_missing && gp_sass_needs_code(gp.metric_names[i]))
+            missing[i] = "counted by opcode, and the kernel's machine code is not readable here "
+                         "(its module holds no plain sm_90 code: the driver finalizes it at load)";
         else if (sass)
             missing[i] = "the kernel executed no instruction of this kind";
         else
@@ -1351,6 +1355,7 @@ static void profile_exit(launch_state *ls, const gp_launch_event *ev, CUresult s
         if (ls->rs.sass) {
             gp_sass_derive(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL, gp.metric_names,
                            gp.n_metrics, values);
+            ls->sass_code_missing = gp_sass_code_missing(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL);
             sass_dump(ls);
         }
         if (ls->rs.batched) { /* the hardware values come when the batch closes */

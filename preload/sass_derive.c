@@ -128,6 +128,24 @@ void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n
     }
 }
 
+int gp_sass_code_missing(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t size = 0;
+        if (!lookup || !lookup(r[i].function, &size, arg))
+            return 1;
+    }
+    return 0;
+}
+
+int gp_sass_needs_code(const char *name)
+{
+    for (size_t i = 0; i < N_FP; i++)
+        if (strcmp(name, fp_metrics[i].name) == 0)
+            return 1;
+    return strcmp(name, sum_metrics[SUM_HFMA_MOVE]) == 0;
+}
+
 int gp_sass_derivable(const char *name)
 {
     for (size_t i = 0; i < N_FP; i++)

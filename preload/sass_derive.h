@@ -78,6 +78,13 @@ typedef const uint8_t *(*gp_code_lookup)(const char *function, size_t *size, voi
 void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n,
                   gp_code_lookup lookup, void *arg);
 
+/* 1 when some instruction's function has no machine code to look up (its
+ * module held none gpuprof can read); 0 otherwise. */
+int gp_sass_code_missing(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg);
+
+/* 1 if `name` is counted by opcode, so needs the machine code. */
+int gp_sass_needs_code(const char *name);
+
 /* 1 if gpuprof can derive `name` from the SASS data. */
 int gp_sass_derivable(const char *name);
 

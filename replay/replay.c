@@ -82,8 +82,10 @@ static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
         return -1;
     }
     rc->flush_bytes = bytes;
-    if (gp_drv.cuMemsetD32(rc->flush_buf, 0, bytes / 4) != CUDA_SUCCESS ||
-        gp_drv.cuModuleLoadData(&rc->flush_module, flush_ptx) != CUDA_SUCCESS ||
+    /* Not cleared on purpose: its values never matter, and a memset would
+     * leave 2 x L2 of dirty lines that the next kernels' misses write back,
+     * charging them DRAM writes that are not theirs. */
+    if (gp_drv.cuModuleLoadData(&rc->flush_module, flush_ptx) != CUDA_SUCCESS ||
         gp_drv.cuModuleGetFunction(&rc->flush_read, rc->flush_module, "gp_flush_read") !=
             CUDA_SUCCESS)
         return -1;

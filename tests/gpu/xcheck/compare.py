@@ -12,7 +12,11 @@ that ncu also reports, the pair (launch, metric) agrees when:
   - counts (instructions, sectors, warps, cycles): within 2%;
   - rates, ratios and percentages: within 5% relative or 1 point;
   - byte counts: within 5% or 64 KiB;
-  - durations and clocks: within 5% (both tools at --clock-control none).
+  - durations and clocks: within 5% (both tools at --clock-control none),
+    or within Nsight Compute's own repeatability on kernels of a few
+    microseconds: 0.5 us for durations, 1000 cycles for cycle counts (two ncu
+    runs of the same program differed by up to 416 ns and 779 cycles on the
+    access-pattern kernels, and in 57% of them by more than 5%).
 A missing value on one side agrees with ncu's 0 when the metric is a ratio
 of two sums whose denominator is 0 (ncu prints 0 where gpuprof prints n/a).
 ncu's own value above 100% for a percentage is not an oracle (ncu counts a
@@ -112,7 +116,9 @@ def agrees(metric, g, n):
         return rel <= 0.05 or abs(g - n) <= 1.0, rel
     if k == 'bytes':
         return rel <= 0.05 or abs(g - n) <= 65536, rel
-    return rel <= 0.05, rel
+    floor = 500.0 if metric.startswith('gpu__time_duration') else \
+        1000.0 if 'cycles_' in metric and not metric.endswith('per_second') else 0.0
+    return rel <= 0.05 or abs(g - n) <= floor, rel
 
 
 def match(gp, ncu):
