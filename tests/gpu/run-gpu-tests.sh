@@ -201,5 +201,23 @@ got=$(GPUPROF_OUTPUT=$OUT/crash timeout 120 env LD_PRELOAD=$LIB $G/replay_cases_
 if [ $rc -eq $erc ] && [ "$exp" = "$got" ]; then ok "crashing program: exit status $rc and output unchanged"
 else bad "crashing program: rc $rc (plain $erc), plain '$exp' profiled '$got'"; tail -3 "$OUT/crash.err"; fi
 
+# 14. the cross-check corpus against Nsight Compute (own access patterns,
+#     cuBLAS, cuFFT, Thrust, PyTorch, Triton): outputs unchanged under
+#     gpuprof, hand-computed pattern values, every (launch, metric) pair
+if command -v ncu >/dev/null 2>&1; then
+    XC_OUT=$OUT/xcheck sh tests/gpu/xcheck/run.sh >"$OUT/xcheck.log" 2>&1
+    grep -E "^(PASS|FAIL|SKIP) " "$OUT/xcheck.log"
+    grep -E "^agreement" "$OUT/xcheck.log"
+    p=$(grep -c "^PASS " "$OUT/xcheck.log"); f=$(grep -c "^FAIL " "$OUT/xcheck.log"); s=$(grep -c "^SKIP " "$OUT/xcheck.log")
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+    # the agreement threshold: at least 99% of (launch, metric) pairs
+    agree=$(sed -n 's/^agreement: \([0-9.]*\)%.*/\1/p' "$OUT/xcheck.log")
+    if [ -n "$agree" ] && awk -v a="$agree" 'BEGIN { exit !(a >= 99.0) }'; then
+        ok "ncu cross-check: $agree% of (launch, metric) pairs agree (>= 99%)"
+    else bad "ncu cross-check: ${agree:-no}% of (launch, metric) pairs agree (< 99%)"; fi
+else
+    skipped "ncu cross-check corpus: ncu not installed"
+fi
+
 echo "gpu: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

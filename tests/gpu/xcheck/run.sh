@@ -87,6 +87,13 @@ while IFS='|' read -r name n cmd; do
     awk -v n="$name" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \
         'BEGIN { printf "time %s: plain %.1f s, gpuprof %.1f s, ncu %.1f s\n", n, b - a, c - b, d - c }'
 done <"$O/corpus.txt"
+# the access patterns against values computed by hand (nvprof's meaning,
+# bank efficiency, constant moves)
+if [ -s "$O/patterns.jsonl" ]; then
+    if $PY "$HERE/check_patterns.py" "$O/patterns.jsonl" >"$O/patterns.check"; then
+        ok "$(tail -1 "$O/patterns.check")"
+    else bad "$(tail -1 "$O/patterns.check")"; grep FAIL "$O/patterns.check" | head -10; fi
+fi
 $PY "$HERE/compare.py" "$O" | tee "$O/compare.txt" | tail -80
 line=$(grep '^xcheck:' "$O/compare.txt")
 echo "xcheck-run: $pass passed, $fail failed, $skip skipped"
