@@ -45,3 +45,12 @@ $(GPK_OUT)/test_gpupeak_sass: $(BUILD)/tests/gpupeak/test_sass.o $(GPK_OUT)/gpup
 
 ALL_TARGETS += $(GPK_OUT)/gpupeak
 UNIT_TESTS  += $(GPK_TESTS)
+
+# gpupeak linked with the device test double instead of the CUDA objects:
+# the host side end to end without a GPU (tests/gpupeak/test_fake_run.sh).
+$(GPK_OUT)/gpupeak_fake: $(GPK_COBJS) $(BUILD)/tests/gpupeak/fake_device.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
+# the shell tests run programs that `make test` would not build otherwise
+$(GPK_TESTS): | $(GPK_OUT)/gpupeak_fake
+TEST_SCRIPTS += tests/gpupeak/test_fake_run.sh
