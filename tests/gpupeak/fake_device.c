@@ -48,7 +48,7 @@ static double fake_noise(double a, double b)
     return ((double)(x % 1000) / 1000.0 - 0.5) * 0.8;
 }
 
-int gpk_dev_open(gpk_devinfo *d)
+int gpk_dev_open(gpk_devinfo *d, char *why, size_t n)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "Fake H200 (gpupeak test double)");
