@@ -60,4 +60,4 @@ $(GPK_TESTS): | $(GPK_OUT)/gpupeak_fake $(GPK_OUT)/gpupeak
 
 ALL_TARGETS  += $(GPK_OUT)/gpupeak
 UNIT_TESTS   += $(GPK_TESTS)
-TEST_SCRIPTS += tests/gpupeak/test_fake_run.sh
+TEST_SCRIPTS += tests/gpupeak/test_fake_run.sh tests/gpupeak/test_cli.sh
