@@ -77,6 +77,45 @@ static __device__ __forceinline__ unsigned gpk_smid(void)
         (clk)[3] = g1;                                                                             \
     }
 
+/* The grid-stride kernels: passes over n4 float4s, every thread starting at
+ * its index in the grid and stepping U grids, trip(i, stride) per step;
+ * timed by thread 0 of block 0. */
+template <int U, class TRIP>
+static __device__ __forceinline__ void gpk_grid_stride(size_t n4, int passes,
+                                                       unsigned long long *clk, TRIP trip)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    GPK_CLK_BEGIN(clk);
+    for (int q = 0; q < passes; q++) {
+        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += U * stride)
+            trip(i, stride);
+    }
+    GPK_CLK_END(clk);
+}
+
+/* The single-thread chases: pass(steps) runs twice, first over warm steps
+ * (the caches and TLBs fill), then over n steps, timed: clock64 and
+ * %globaltimer at the start of the timed pass and at its end go to
+ * clk[0..3]. */
+template <class PASS>
+static __device__ __forceinline__ void gpk_warm_then_timed(int warm, int n, unsigned long long *clk,
+                                                           PASS pass)
+{
+    unsigned long long c0 = 0, g0 = 0;
+    for (int r = 0; r < 2; r++) {
+        if (r == 1) {
+            g0 = gpk_gtime();
+            c0 = clock64();
+        }
+        pass(r ? n : warm);
+    }
+    unsigned long long c1 = clock64(), g1 = gpk_gtime();
+    clk[0] = c0;
+    clk[1] = g0;
+    clk[2] = c1;
+    clk[3] = g1;
+}
+
 /* --------------------------------------------------------- on the host ---- */
 
 /* The device opened by gpk_dev_open(), and the buffers every launch uses. */

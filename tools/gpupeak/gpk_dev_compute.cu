@@ -25,30 +25,23 @@ struct OpDfma {
     static __device__ void step(T &x, const gpk_args &p) { x = fma(x, p.d1, p.d0); }
     static __device__ unsigned fold(T x) { return (unsigned)__double_as_longlong(x); }
 };
-struct OpHfma2 {
-    typedef __half2 T;
-    static __device__ void init(T &x, int i, const gpk_args &p)
-    {
-        x = __floats2half2_rn(p.f0 * i, p.f0 * (i + 1));
-    }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        x = __hfma2(x, __floats2half2_rn(p.f1, p.f1), __floats2half2_rn(p.f0, p.f0));
-    }
-    static __device__ unsigned fold(T x) { return *(unsigned *)&x; }
-};
-struct OpBfma2 {
-    typedef __nv_bfloat162 T;
-    static __device__ void init(T &x, int i, const gpk_args &p)
-    {
-        x = __floats2bfloat162_rn(p.f0 * i, p.f0 * (i + 1));
-    }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        x = __hfma2(x, __floats2bfloat162_rn(p.f1, p.f1), __floats2bfloat162_rn(p.f0, p.f0));
-    }
-    static __device__ unsigned fold(T x) { return *(unsigned *)&x; }
-};
+/* FMA on a pair of 16-bit lanes: TYPE the pair, CVT its conversion from two
+ * floats. */
+#define GPK_FMA2_OP(NAME, TYPE, CVT)                                                               \
+    struct NAME {                                                                                  \
+        typedef TYPE T;                                                                            \
+        static __device__ void init(T &x, int i, const gpk_args &p)                                \
+        {                                                                                          \
+            x = CVT(p.f0 * i, p.f0 * (i + 1));                                                     \
+        }                                                                                          \
+        static __device__ void step(T &x, const gpk_args &p)                                       \
+        {                                                                                          \
+            x = __hfma2(x, CVT(p.f1, p.f1), CVT(p.f0, p.f0));                                      \
+        }                                                                                          \
+        static __device__ unsigned fold(T x) { return *(unsigned *)&x; }                           \
+    };
+GPK_FMA2_OP(OpHfma2, __half2, __floats2half2_rn)
+GPK_FMA2_OP(OpBfma2, __nv_bfloat162, __floats2bfloat162_rn)
 /* Integer add: a pair of chains feeding each other (a += b; b += a), so no
  * sum of a runtime constant can be folded into one multiply. Two adds/step. */
 struct OpIadd {
@@ -73,33 +66,17 @@ struct OpImad {
     static __device__ void step(T &x, const gpk_args &p) { x = x * p.i1 + p.i0; }
     static __device__ unsigned fold(T x) { return (unsigned)x; }
 };
-struct OpRsq {
-    typedef float T;
-    static __device__ void init(T &x, int i, const gpk_args &p) { x = p.f1 + i; }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x));
-    }
-    static __device__ unsigned fold(T x) { return __float_as_uint(x); }
-};
-struct OpSin {
-    typedef float T;
-    static __device__ void init(T &x, int i, const gpk_args &p) { x = p.f1 + i; }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(x));
-    }
-    static __device__ unsigned fold(T x) { return __float_as_uint(x); }
-};
-struct OpEx2 {
-    typedef float T;
-    static __device__ void init(T &x, int i, const gpk_args &p) { x = -p.f1 * i; }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x));
-    }
-    static __device__ unsigned fold(T x) { return __float_as_uint(x); }
-};
+/* The SFU ops: one PTX instruction on a float chain. */
+#define GPK_SFU_OP(NAME, INIT, INSTR)                                                              \
+    struct NAME {                                                                                  \
+        typedef float T;                                                                           \
+        static __device__ void init(T &x, int i, const gpk_args &p) { x = INIT; }                  \
+        static __device__ void step(T &x, const gpk_args &p) { asm volatile(INSTR : "+f"(x)); }    \
+        static __device__ unsigned fold(T x) { return __float_as_uint(x); }                        \
+    };
+GPK_SFU_OP(OpRsq, p.f1 + i, "rsqrt.approx.ftz.f32 %0, %0;")
+GPK_SFU_OP(OpSin, p.f1 + i, "sin.approx.ftz.f32 %0, %0;")
+GPK_SFU_OP(OpEx2, -p.f1 * i, "ex2.approx.ftz.f32 %0, %0;")
 
 /* Warp-level mma.sync: one chain = one 16x8 f32 (or s32) accumulator. */
 struct MmaAcc {
@@ -196,33 +173,19 @@ __global__ void gpk_lat(int iters, gpk_args p, unsigned *sink, unsigned long lon
 }
 
 /* Latency-only ops (written in PTX so NVVM cannot reassociate the chain). */
-struct LatIadd {
-    typedef int T;
-    static __device__ void init(T &x, int i, const gpk_args &p) { x = p.i0 + i; }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        asm volatile("add.s32 %0, %0, %1;" : "+r"(x) : "r"(p.i1));
-    }
-    static __device__ unsigned fold(T x) { return (unsigned)x; }
-};
-struct LatImul {
-    typedef int T;
-    static __device__ void init(T &x, int i, const gpk_args &p) { x = p.i0 + i; }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        asm volatile("mul.lo.s32 %0, %0, %1;" : "+r"(x) : "r"(p.i1));
-    }
-    static __device__ unsigned fold(T x) { return (unsigned)x; }
-};
-struct LatShl {
-    typedef unsigned T;
-    static __device__ void init(T &x, int i, const gpk_args &p) { x = p.i0 + i; }
-    static __device__ void step(T &x, const gpk_args &p)
-    {
-        asm volatile("shf.l.wrap.b32 %0, %0, %0, %1;" : "+r"(x) : "r"(p.i1));
-    }
-    static __device__ unsigned fold(T x) { return x; }
-};
+#define GPK_LAT_INT_OP(NAME, TYPE, INSTR)                                                          \
+    struct NAME {                                                                                  \
+        typedef TYPE T;                                                                            \
+        static __device__ void init(T &x, int i, const gpk_args &p) { x = p.i0 + i; }             \
+        static __device__ void step(T &x, const gpk_args &p)                                       \
+        {                                                                                          \
+            asm volatile(INSTR : "+r"(x) : "r"(p.i1));                                             \
+        }                                                                                          \
+        static __device__ unsigned fold(T x) { return (unsigned)x; }                               \
+    };
+GPK_LAT_INT_OP(LatIadd, int, "add.s32 %0, %0, %1;")
+GPK_LAT_INT_OP(LatImul, int, "mul.lo.s32 %0, %0, %1;")
+GPK_LAT_INT_OP(LatShl, unsigned, "shf.l.wrap.b32 %0, %0, %0, %1;")
 /* float -> int -> float: reports the latency of the pair F2I + I2F. */
 struct LatCvt {
     typedef float T;

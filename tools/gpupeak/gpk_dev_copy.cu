@@ -6,77 +6,81 @@
  * would end the whole run. */
 #include "gpk_dev.cuh"
 
-__global__ void __launch_bounds__(GPK_TPB) gpk_mem_copy(const float4 *__restrict__ a,
-                                                         float4 *__restrict__ b, size_t n4,
-                                                         int passes, unsigned long long *clk)
+/* One trip of a copy: U 16-byte loads from a + u x step, then the U stores
+ * to b + u x step; streaming hints (ld.global.cs / st.global.cs:
+ * evict-first) when CS. */
+template <int U, bool CS>
+static __device__ __forceinline__ void gpk_copy_trip(const float4 *__restrict__ a,
+                                                     float4 *__restrict__ b, size_t step)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += 4 * stride) {
-            float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        v[u] = CS ? __ldcs(a + u * step) : a[u * step];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        if (CS)
+            __stcs(b + u * step, v[u]);
+        else
+            b[u * step] = v[u];
+    }
+}
+
+/* The first copies: 4 loads in flight per thread, grid-stride, plain
+ * (gpk_mem_copy) or with streaming hints (gpk_mem_copy_cs). */
+template <bool CS>
+static __device__ __forceinline__ void gpk_copy4(const float4 *__restrict__ a,
+                                                 float4 *__restrict__ b, size_t n4, int passes,
+                                                 unsigned long long *clk)
+{
+    gpk_grid_stride<4>(n4, passes, clk, [&](size_t i, size_t stride) {
+        float4 v0 = CS ? __ldcs(a + i) : a[i], v1 = CS ? __ldcs(a + i + stride) : a[i + stride];
+        float4 v2 = CS ? __ldcs(a + i + 2 * stride) : a[i + 2 * stride];
+        float4 v3 = CS ? __ldcs(a + i + 3 * stride) : a[i + 3 * stride];
+        if (CS) {
+            __stcs(b + i, v0);
+            __stcs(b + i + stride, v1);
+            __stcs(b + i + 2 * stride, v2);
+            __stcs(b + i + 3 * stride, v3);
+        } else {
             b[i] = v0;
             b[i + stride] = v1;
             b[i + 2 * stride] = v2;
             b[i + 3 * stride] = v3;
         }
-    }
-    GPK_CLK_END(clk);
+    });
 }
-
-/* The same copy with streaming cache hints (evict-first loads and stores). */
+__global__ void __launch_bounds__(GPK_TPB) gpk_mem_copy(const float4 *__restrict__ a,
+                                                         float4 *__restrict__ b, size_t n4,
+                                                         int passes, unsigned long long *clk)
+{
+    gpk_copy4<false>(a, b, n4, passes, clk);
+}
 __global__ void __launch_bounds__(GPK_TPB) gpk_mem_copy_cs(const float4 *__restrict__ a,
                                                             float4 *__restrict__ b, size_t n4,
                                                             int passes, unsigned long long *clk)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += 4 * stride) {
-            float4 v0 = __ldcs(a + i), v1 = __ldcs(a + i + stride);
-            float4 v2 = __ldcs(a + i + 2 * stride), v3 = __ldcs(a + i + 3 * stride);
-            __stcs(b + i, v0);
-            __stcs(b + i + stride, v1);
-            __stcs(b + i + 2 * stride, v2);
-            __stcs(b + i + 3 * stride, v3);
-        }
-    }
-    GPK_CLK_END(clk);
+    gpk_copy4<true>(a, b, n4, passes, clk);
 }
 
 /* Copy variants, to find how a kernel copies fastest: U independent 16-byte
- * loads per thread before its U stores, grid-stride, optional streaming hints
- * (ld.global.cs / st.global.cs: evict-first).  n4 is a multiple of
- * U x grid x blockDim, so there is no tail. */
+ * loads per thread before its U stores, grid-stride, optional streaming
+ * hints.  n4 is a multiple of U x grid x blockDim, so there is no tail. */
 template <int U, bool CS>
 __global__ void __launch_bounds__(GPK_TPB) gpk_copyv(const float4 *__restrict__ a,
                                                      float4 *__restrict__ b, size_t n4,
                                                      int passes, unsigned long long *clk)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += U * stride) {
-            float4 v[U];
-#pragma unroll
-            for (int u = 0; u < U; u++)
-                v[u] = CS ? __ldcs(a + i + u * stride) : a[i + u * stride];
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                if (CS)
-                    __stcs(b + i + u * stride, v[u]);
-                else
-                    b[i + u * stride] = v[u];
-            }
-        }
-    }
-    GPK_CLK_END(clk);
+    gpk_grid_stride<U>(n4, passes, clk, [&](size_t i, size_t stride) {
+        gpk_copy_trip<U, CS>(a + i, b + i, stride);
+    });
 }
 
-/* Chunked copy: block k streams its own contiguous chunk (buffer / grid: 1-4 MB at 2-8 blocks per SM), one tile of
- * U x 256 x 16 bytes per trip: U 16-byte loads per thread, then the U stores.
- * MINB blocks per SM (launch bounds) keep the grid one wave. chunk4 is a
- * multiple of U x 256, so there is no tail. */
+/* Chunked copy: block k streams its own contiguous chunk (buffer / grid:
+ * 1-4 MB at 2-8 blocks per SM), one tile of U x 256 x 16 bytes per trip: U
+ * 16-byte loads per thread, then the U stores.  MINB blocks per SM (launch
+ * bounds) keep the grid one wave.  chunk4 is a multiple of U x 256, so
+ * there is no tail. */
 template <int U, bool CS, int MINB>
 __global__ void __launch_bounds__(GPK_TPB, MINB) gpk_copychunk(const float4 *__restrict__ a,
                                                                float4 *__restrict__ b,
@@ -88,26 +92,15 @@ __global__ void __launch_bounds__(GPK_TPB, MINB) gpk_copychunk(const float4 *__r
     GPK_CLK_BEGIN(clk);
     for (int q = 0; q < passes; q++) {
 #pragma unroll 1
-        for (size_t i = threadIdx.x; i < chunk4; i += U * GPK_TPB) {
-            float4 v[U];
-#pragma unroll
-            for (int u = 0; u < U; u++)
-                v[u] = CS ? __ldcs(src + i + u * GPK_TPB) : src[i + u * GPK_TPB];
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                if (CS)
-                    __stcs(dst + i + u * GPK_TPB, v[u]);
-                else
-                    dst[i + u * GPK_TPB] = v[u];
-            }
-        }
+        for (size_t i = threadIdx.x; i < chunk4; i += U * GPK_TPB)
+            gpk_copy_trip<U, CS>(src + i, dst + i, GPK_TPB);
     }
     GPK_CLK_END(clk);
 }
 
-/* Batched non-coherent copy: U 16-byte loads per thread through the read-only path without L1 allocation
- * (ld.global.nc.L1::no_allocate), then the U stores (st.global.
- * L1::no_allocate), both carrying an L2 evict-first policy (createpolicy;
+/* Batched non-coherent copy: U 16-byte loads per thread through the
+ * read-only path without L1 allocation (ld.global.nc.L1::no_allocate), then
+ * the U stores (st.global.L1::no_allocate), both carrying an L2 evict-first policy (createpolicy;
  * sm_90 takes .L2::evict_first only on 256-bit loads, so the hint goes as a
  * cache policy); PF adds the .L2::256B prefetch-size hint to the loads.
  * Grid-stride over a persistent grid; n4 a multiple of U x grid x blockDim. */
@@ -133,25 +126,20 @@ __global__ void __launch_bounds__(GPK_TPB) gpk_copync(const float4 *__restrict__
                                                       float4 *__restrict__ b, size_t n4,
                                                       int passes, unsigned long long *clk)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
     unsigned long long pol;
     asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += U * stride) {
-            float4 v[U];
+    gpk_grid_stride<U>(n4, passes, clk, [&](size_t i, size_t stride) {
+        float4 v[U];
 #pragma unroll
-            for (int u = 0; u < U; u++)
-                v[u] = gpk_ld_nc_ef<PF>(a + i + u * stride, pol);
+        for (int u = 0; u < U; u++)
+            v[u] = gpk_ld_nc_ef<PF>(a + i + u * stride, pol);
 #pragma unroll
-            for (int u = 0; u < U; u++)
-                asm volatile("st.global.L1::no_allocate.L2::cache_hint.v4.f32 "
-                             "[%0], {%1,%2,%3,%4}, %5;" ::"l"(b + i + u * stride),
-                             "f"(v[u].x), "f"(v[u].y), "f"(v[u].z), "f"(v[u].w), "l"(pol)
-                             : "memory");
-        }
-    }
-    GPK_CLK_END(clk);
+        for (int u = 0; u < U; u++)
+            asm volatile("st.global.L1::no_allocate.L2::cache_hint.v4.f32 "
+                         "[%0], {%1,%2,%3,%4}, %5;" ::"l"(b + i + u * stride),
+                         "f"(v[u].x), "f"(v[u].y), "f"(v[u].z), "f"(v[u].w), "l"(pol)
+                         : "memory");
+    });
 }
 
 /* Bulk-copy engine (sm_90 cp.async.bulk): one thread per block streams the

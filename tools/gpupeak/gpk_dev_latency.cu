@@ -63,24 +63,13 @@ __constant__ unsigned gpk_cchain[16384];
 __global__ void gpk_cchase(int warm, int n, gpk_args p, unsigned *sink, unsigned long long *clk)
 {
     unsigned j = threadIdx.x * 4u;
-    unsigned long long c0 = 0, g0 = 0;
-    for (int r = 0; r < 2; r++) {
-        if (r == 1) {
-            g0 = gpk_gtime();
-            c0 = clock64();
-        }
-        const int cnt = r ? n : warm;
+    gpk_warm_then_timed(warm, n, clk, [&](int cnt) {
         for (int i = 0; i < cnt; i += 16) {
 #pragma unroll
             for (int u = 0; u < 16; u++)
                 j = *(const unsigned *)((const char *)gpk_cchain + j);
         }
-    }
-    unsigned long long c1 = clock64(), g1 = gpk_gtime();
-    clk[0] = c0;
-    clk[1] = g0;
-    clk[2] = c1;
-    clk[3] = g1;
+    });
     if (j == p.sentinel)
         sink[0] = j;
 }
@@ -89,13 +78,7 @@ __global__ void gpk_chase(int space, const unsigned *a, int warm, int n, gpk_arg
                           unsigned *sink, unsigned long long *clk)
 {
     unsigned j = 0;
-    unsigned long long c0 = 0, g0 = 0;
-    for (int r = 0; r < 2; r++) {
-        if (r == 1) {
-            g0 = gpk_gtime();
-            c0 = clock64();
-        }
-        const int cnt = r ? n : warm;
+    gpk_warm_then_timed(warm, n, clk, [&](int cnt) {
         if (space == GPK_C_CA) {
             for (int i = 0; i < cnt; i += 16) {
 #pragma unroll
@@ -109,12 +92,7 @@ __global__ void gpk_chase(int space, const unsigned *a, int warm, int n, gpk_arg
                     j = __ldcg(a + j);
             }
         }
-    }
-    unsigned long long c1 = clock64(), g1 = gpk_gtime();
-    clk[0] = c0;
-    clk[1] = g0;
-    clk[2] = c1;
-    clk[3] = g1;
+    });
     if (j == p.sentinel)
         sink[0] = j;
 }
@@ -148,24 +126,13 @@ __global__ void gpk_tlb_chase(const unsigned long long *start, int warm, int n, 
                               unsigned *sink, unsigned long long *clk)
 {
     const unsigned long long *q = start;
-    unsigned long long c0 = 0, g0 = 0;
-    for (int r = 0; r < 2; r++) {
-        if (r == 1) {
-            g0 = gpk_gtime();
-            c0 = clock64();
-        }
-        const int cnt = r ? n : warm;
+    gpk_warm_then_timed(warm, n, clk, [&](int cnt) {
         for (int i = 0; i < cnt; i += 8) {
 #pragma unroll
             for (int u = 0; u < 8; u++)
                 q = (const unsigned long long *)__ldcg(q);
         }
-    }
-    unsigned long long c1 = clock64(), g1 = gpk_gtime();
-    clk[0] = c0;
-    clk[1] = g0;
-    clk[2] = c1;
-    clk[3] = g1;
+    });
     if ((unsigned)(size_t)q == p.sentinel)
         sink[0] = 1;
 }

@@ -4,65 +4,50 @@
  * gpk_dev_copy.cu's).  float4 accesses, a grid of GPK_BPS blocks per SM. */
 #include "gpk_dev.cuh"
 
-/* DRAM read: grid-stride float4, 4 loads in flight per thread. */
+/* DRAM read (gpk_mem_read) and L2 read (gpk_mem_l2, over a footprint that
+ * fits L2, loads marked .cg so L1 never serves them): grid-stride float4, 4
+ * loads in flight per thread. */
+template <bool CG>
+static __device__ __forceinline__ void gpk_read4(const float4 *__restrict__ a, size_t n4,
+                                                 int passes, gpk_args p, unsigned *sink,
+                                                 unsigned long long *clk)
+{
+    float s = 0.f;
+    gpk_grid_stride<4>(n4, passes, clk, [&](size_t i, size_t stride) {
+        float4 v0 = CG ? __ldcg(a + i) : a[i], v1 = CG ? __ldcg(a + i + stride) : a[i + stride];
+        float4 v2 = CG ? __ldcg(a + i + 2 * stride) : a[i + 2 * stride];
+        float4 v3 = CG ? __ldcg(a + i + 3 * stride) : a[i + 3 * stride];
+        /* every component, or the compiler narrows the loads to 32 bits */
+        s += ((v0.x + v0.y) + (v0.z + v0.w)) + ((v1.x + v1.y) + (v1.z + v1.w)) +
+             ((v2.x + v2.y) + (v2.z + v2.w)) + ((v3.x + v3.y) + (v3.z + v3.w));
+    });
+    if (__float_as_uint(s) == p.sentinel)
+        sink[0] = __float_as_uint(s);
+}
 __global__ void __launch_bounds__(GPK_TPB) gpk_mem_read(const float4 *__restrict__ a, size_t n4,
                                                          int passes, gpk_args p, unsigned *sink,
                                                          unsigned long long *clk)
 {
-    float s = 0.f;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += 4 * stride) {
-            float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
-            /* every component, or the compiler narrows the loads to 32 bits */
-            s += ((v0.x + v0.y) + (v0.z + v0.w)) + ((v1.x + v1.y) + (v1.z + v1.w)) +
-                 ((v2.x + v2.y) + (v2.z + v2.w)) + ((v3.x + v3.y) + (v3.z + v3.w));
-        }
-    }
-    GPK_CLK_END(clk);
-    if (__float_as_uint(s) == p.sentinel)
-        sink[0] = __float_as_uint(s);
+    gpk_read4<false>(a, n4, passes, p, sink, clk);
+}
+__global__ void __launch_bounds__(GPK_TPB) gpk_mem_l2(const float4 *__restrict__ a, size_t n4,
+                                                       int passes, gpk_args p, unsigned *sink,
+                                                       unsigned long long *clk)
+{
+    gpk_read4<true>(a, n4, passes, p, sink, clk);
 }
 
 __global__ void __launch_bounds__(GPK_TPB) gpk_mem_write(float4 *__restrict__ a, size_t n4,
                                                           int passes, gpk_args p,
                                                           unsigned long long *clk)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
     const float4 v = make_float4(p.f0, p.f1, p.f0, p.f1);
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += 4 * stride) {
-            a[i] = v;
-            a[i + stride] = v;
-            a[i + 2 * stride] = v;
-            a[i + 3 * stride] = v;
-        }
-    }
-    GPK_CLK_END(clk);
-}
-
-/* L2: like gpk_mem_read over a footprint that fits L2, loads marked .cg so
- * L1 never serves them. */
-__global__ void __launch_bounds__(GPK_TPB) gpk_mem_l2(const float4 *__restrict__ a, size_t n4,
-                                                       int passes, gpk_args p, unsigned *sink,
-                                                       unsigned long long *clk)
-{
-    float s = 0.f;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    GPK_CLK_BEGIN(clk);
-    for (int q = 0; q < passes; q++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += 4 * stride) {
-            float4 v0 = __ldcg(a + i), v1 = __ldcg(a + i + stride);
-            float4 v2 = __ldcg(a + i + 2 * stride), v3 = __ldcg(a + i + 3 * stride);
-            s += ((v0.x + v0.y) + (v0.z + v0.w)) + ((v1.x + v1.y) + (v1.z + v1.w)) +
-                 ((v2.x + v2.y) + (v2.z + v2.w)) + ((v3.x + v3.y) + (v3.z + v3.w));
-        }
-    }
-    GPK_CLK_END(clk);
-    if (__float_as_uint(s) == p.sentinel)
-        sink[0] = __float_as_uint(s);
+    gpk_grid_stride<4>(n4, passes, clk, [&](size_t i, size_t stride) {
+        a[i] = v;
+        a[i + stride] = v;
+        a[i + 2 * stride] = v;
+        a[i + 3 * stride] = v;
+    });
 }
 
 /* L1: every block reads the same 64 KB; the base rotates with a power-of-two
