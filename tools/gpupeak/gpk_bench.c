@@ -56,13 +56,21 @@ const gpk_curve_def gpk_curves[] = {
 };
 _Static_assert(sizeof gpk_curves / sizeof gpk_curves[0] == GPK_NCURVE, "GPK_NCURVE");
 
+/* The index of the entry named key in a table of n entries of size bytes,
+ * each starting with its name; -1 when none is. */
+static int gpk_find(const void *table, size_t size, int n, const char *key)
+{
+    for (int c = 0; c < n; c++)
+        if (strcmp(*(const char *const *)((const char *)table + c * size), key) == 0)
+            return c;
+    return -1;
+}
+
 int gpk_curve_index(const char *key)
 {
-    for (int c = 0; c < GPK_NCURVE; c++)
-        if (strcmp(gpk_curves[c].key, key) == 0)
-            return c;
-    assert(!"no such curve");
-    return 0;
+    const int c = gpk_find(gpk_curves, sizeof gpk_curves[0], GPK_NCURVE, key);
+    assert(c >= 0 && "no such curve");
+    return c;
 }
 
 const gpk_assoc_def gpk_assocs[] = {
@@ -78,11 +86,9 @@ _Static_assert(sizeof gpk_assocs / sizeof gpk_assocs[0] == GPK_NASSOC, "GPK_NASS
 
 int gpk_assoc_index(const char *key)
 {
-    for (int c = 0; c < GPK_NASSOC; c++)
-        if (strcmp(gpk_assocs[c].key, key) == 0)
-            return c;
-    assert(!"no such associativity entry");
-    return 0;
+    const int c = gpk_find(gpk_assocs, sizeof gpk_assocs[0], GPK_NASSOC, key);
+    assert(c >= 0 && "no such associativity entry");
+    return c;
 }
 
 int gpk_const_assoc(int level)
@@ -101,8 +107,5 @@ _Static_assert(sizeof gpk_sweeps / sizeof gpk_sweeps[0] == GPK_NSWEEP, "GPK_NSWE
 
 int gpk_sweep_index(const char *key)
 {
-    for (int c = 0; c < GPK_NSWEEP; c++)
-        if (strcmp(gpk_sweeps[c].key, key) == 0)
-            return c;
-    return -1;
+    return gpk_find(gpk_sweeps, sizeof gpk_sweeps[0], GPK_NSWEEP, key);
 }

@@ -27,6 +27,46 @@ static void gpk_rate_set(gpk_rate *o, double amount, const gpk_meas *m, int sms)
     o->per_clk_sm = o->value / (m->clk_mhz * 1e6) / sms;
 }
 
+/* One throughput line: skipped (done 3), not built (2), failed (-1) or
+ * measured. */
+static void gpk_measure_tput(const gpk_tput_def *d, gpk_rate *o, double target, int sms)
+{
+    double count = 0, t0;
+    gpk_meas m;
+    int rc;
+    if (d->skip) {
+        o->done = 3;
+        o->why = d->skip;
+        return;
+    }
+    t0 = gpk_now();
+    rc = gpk_dev_tput(d->kind, target, &count, &m);
+    if (rc != 0) {
+        o->done = rc == 1 ? 2 : -1;
+        return;
+    }
+    gpk_rate_set(o, count * d->per_count, &m, sms);
+    fprintf(stderr, "gpupeak: %-16s %10.4g %s  %7.1f /clk/SM  at %4.0f MHz  (%.2f s)\n", d->key,
+            o->value, d->unit, o->per_clk_sm, m.clk_mhz, gpk_now() - t0);
+}
+
+/* One bandwidth line: failed (-1) or measured; the DRAM copy also keeps
+ * its variants. */
+static void gpk_measure_bw(gpk_results *r, const gpk_mem_def *d, gpk_rate *o, double target)
+{
+    double bytes = 0;
+    gpk_meas m;
+    if (gpk_dev_mem(d->kind, target, &bytes, &m) != 0) {
+        o->done = -1;
+        return;
+    }
+    gpk_rate_set(o, bytes, &m, r->dev.sm_count);
+    if (d->kind == GPK_M_DRAM_COPY)
+        r->ncopyv = gpk_dev_copy_variants(r->copyv, GPK_MAXCOPYV);
+    fprintf(stderr, "gpupeak: %-16s %10.4g B/s    %7.1f B/clk/SM at %4.0f MHz\n", d->key,
+            o->value, o->per_clk_sm, m.clk_mhz);
+}
+
 /* One latency curve: its points, then what they say. */
 static void gpk_measure_curve(gpk_results *r, int c, double t0)
 {
@@ -140,49 +180,12 @@ void gpk_measure(gpk_results *r)
     const int sms = r->dev.sm_count;
     double t0;
 
-    for (int i = 0; i < GPK_T_COUNT; i++) {
-        const gpk_tput_def *d = &gpk_tputs[i];
-        gpk_rate *o = &r->tput[i];
-        double count = 0;
-        gpk_meas m;
-        if (r->quick && !d->quick)
-            continue;
-        if (d->skip) {
-            o->done = 3;
-            o->why = d->skip;
-            continue;
-        }
-        t0 = gpk_now();
-        int rc = gpk_dev_tput(d->kind, target, &count, &m);
-        if (rc == 1) {
-            o->done = 2;
-            continue;
-        }
-        if (rc != 0) {
-            o->done = -1;
-            continue;
-        }
-        gpk_rate_set(o, count * d->per_count, &m, sms);
-        fprintf(stderr, "gpupeak: %-16s %10.4g %s  %7.1f /clk/SM  at %4.0f MHz  (%.2f s)\n",
-                d->key, o->value, d->unit, o->per_clk_sm, m.clk_mhz, gpk_now() - t0);
-    }
-    for (int i = 0; i < GPK_M_COUNT; i++) {
-        const gpk_mem_def *d = &gpk_mems[i];
-        gpk_rate *o = &r->mem[i];
-        double bytes = 0;
-        gpk_meas m;
-        if (r->quick && !d->quick)
-            continue;
-        if (gpk_dev_mem(d->kind, target, &bytes, &m) != 0) {
-            o->done = -1;
-            continue;
-        }
-        gpk_rate_set(o, bytes, &m, sms);
-        if (d->kind == GPK_M_DRAM_COPY)
-            r->ncopyv = gpk_dev_copy_variants(r->copyv, GPK_MAXCOPYV);
-        fprintf(stderr, "gpupeak: %-16s %10.4g B/s    %7.1f B/clk/SM at %4.0f MHz\n", d->key,
-                o->value, o->per_clk_sm, m.clk_mhz);
-    }
+    for (int i = 0; i < GPK_T_COUNT; i++)
+        if (!r->quick || gpk_tputs[i].quick)
+            gpk_measure_tput(&gpk_tputs[i], &r->tput[i], target, sms);
+    for (int i = 0; i < GPK_M_COUNT; i++)
+        if (!r->quick || gpk_mems[i].quick)
+            gpk_measure_bw(r, &gpk_mems[i], &r->mem[i], target);
     if (r->quick)
         return;
     for (int i = 0; i < GPK_L_COUNT; i++) {
