@@ -19,11 +19,14 @@ check() {
     want=$1; opat=$2; epat=$3; shift 3
     CUDA_VISIBLE_DEVICES= "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
     if [ "$rc" -ne "$want" ]; then no "$*: exit $rc, want $want"; return; fi
-    if [ -n "$opat" ] && ! grep -q -- "$opat" "$tmp/out"; then no "$*: no '$opat' on stdout"; return; fi
+    if [ -n "$opat" ] && ! grep -q -- "$opat" "$tmp/out"; then
+        no "$*: no '$opat' on stdout"; return; fi
     if [ -z "$opat" ] && [ -s "$tmp/out" ]; then no "$*: wrote to stdout"; return; fi
-    if [ -n "$epat" ] && ! grep -q -- "$epat" "$tmp/err"; then no "$*: no '$epat' on stderr"; return; fi
+    if [ -n "$epat" ] && ! grep -q -- "$epat" "$tmp/err"; then
+        no "$*: no '$epat' on stderr"; return; fi
     if [ -z "$epat" ] && [ -s "$tmp/err" ]; then no "$*: wrote to stderr"; return; fi
-    if [ "$(grep -c '^gpupeak:' "$tmp/err")" -gt 1 ]; then no "$*: more than one message"; return; fi
+    if [ "$(grep -c '^gpupeak:' "$tmp/err")" -gt 1 ]; then
+        no "$*: more than one message"; return; fi
     ok
 }
 check 0 "^usage: gpupeak" "" --help
@@ -48,7 +51,8 @@ done
 # a folder that was there stays, and stays as it was
 mkdir "$tmp/there"
 check 1 "" "no usable CUDA device" --out "$tmp/there"
-if [ -d "$tmp/there" ] && [ -z "$(ls -A "$tmp/there")" ]; then ok; else no "--out existing: changed it"; fi
+if [ -d "$tmp/there" ] && [ -z "$(ls -A "$tmp/there")" ]; then ok
+else no "--out existing: changed it"; fi
 # a folder that cannot be made is said before anything is measured
 check 1 "" "cannot create $tmp/no/such" --out "$tmp/no/such"
 echo "$suite: $pass passed, $fail failed, 0 skipped"

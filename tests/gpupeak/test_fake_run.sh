@@ -19,10 +19,12 @@ for mode in full quick; do
     if [ "$mode" = quick ]; then flag=--quick; else flag=; fi
     "$bin" $flag --out "$tmp/$mode" >"$tmp/$mode.stdout" 2>"$tmp/$mode.stderr"; rc=$?
     if [ "$rc" -ne 0 ]; then
-        fail=$((fail + 1)); echo "FAIL: $mode run: exit $rc" >&2; cat "$tmp/$mode.stderr" >&2
+        fail=$((fail + 1)); echo "FAIL: $mode run: exit $rc" >&2
+        cat "$tmp/$mode.stderr" >&2
         continue
     fi
-    (cd "$tmp/$mode" && for f in *.svg; do [ -f "$f" ] && sha256sum "$f"; done) >"$tmp/$mode/svg.sha256"
+    (cd "$tmp/$mode" && for f in *.svg; do [ -f "$f" ] && sha256sum "$f"; done) \
+        >"$tmp/$mode/svg.sha256"
     rm -f "$tmp/$mode"/*.svg
     cp "$tmp/$mode.stderr" "$tmp/$mode/stderr.txt"
     if [ "${1:-}" = --record ]; then
@@ -32,7 +34,10 @@ for mode in full quick; do
     fi
     # the table goes to stdout and to peaks.txt alike
     if cmp -s "$tmp/$mode.stdout" "$tmp/$mode/peaks.txt"; then
-        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $mode: stdout is not peaks.txt" >&2; fi
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: $mode: stdout is not peaks.txt" >&2
+    fi
     for f in "$ref/$mode"/*; do
         n=$(basename "$f")
         if cmp -s "$f" "$tmp/$mode/$n"; then
@@ -44,7 +49,10 @@ for mode in full quick; do
     done
     # no file written that the recorded run did not write
     if [ "$(ls "$tmp/$mode")" = "$(ls "$ref/$mode")" ]; then
-        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $mode: other files than $ref/$mode" >&2; fi
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: $mode: other files than $ref/$mode" >&2
+    fi
 done
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

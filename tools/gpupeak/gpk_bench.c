@@ -18,7 +18,8 @@ const gpk_mem_def gpk_mems[GPK_M_COUNT] = {
 };
 
 const gpk_lat_def gpk_lats[GPK_L_COUNT] = {
-#define GPK_LAT(id, key, pub_lo, pub_hi, what, skip, run) {key, GPK_L_##id, pub_lo, pub_hi, what, skip},
+#define GPK_LAT(id, key, pub_lo, pub_hi, what, skip, run)                                         \
+    {key, GPK_L_##id, pub_lo, pub_hi, what, skip},
 #include "metrics/gpupeak.def"
 };
 
