@@ -23,6 +23,8 @@
 
 #include "gpk_device.h"
 
+/* One checked runtime call: on failure one line naming the call and the
+ * error, then goto label. */
 #define GPK_CU(call, label)                                                                        \
     do {                                                                                           \
         cudaError_t gpk_e_ = (call);                                                               \
@@ -37,6 +39,8 @@
 #define GPK_TPB 256              /* threads per block for throughput kernels */
 #define GPK_BPS 4                /* blocks per SM: 1024 threads, one wave */
 
+/* The operands of every kernel (gpk_default_args()): runtime values, so
+ * nothing folds, and the sentinel no result equals. */
 struct gpk_args {
     float f0, f1;
     double d0, d1;
@@ -61,6 +65,8 @@ static __device__ __forceinline__ unsigned gpk_smid(void)
     return s;
 }
 
+/* The clock words of a launch, read by thread 0 of block 0 at the start
+ * and the end of the timed part: clk[0..3] = clock0, gtime0, clock1, gtime1. */
 #define GPK_CLK_BEGIN(clk)                                                                         \
     unsigned long long gpk_c0_ = 0, gpk_g0_ = 0;                                                   \
     const bool gpk_lead_ = (threadIdx.x == 0 && blockIdx.x == 0);                                 \
@@ -143,7 +149,8 @@ int gpk_time(gpk_launch &l, double target_ms, int iters0, int *iters_out, gpk_me
 int gpk_clock_read(double ops, double *cycles, double *mhz);
 int gpk_cmp_dbl(const void *a, const void *b);
 
-/* Across the families. */
+/* Across the families.  The wgmma rates (gpk_wgmma.cu, sm_90a); 1 for a
+ * kind that is not a wgmma one. */
 extern "C" int gpk_wgmma_run(int kind, double target_ms, double *count, gpk_meas *m);
 /* The memory chains of the latency table (gpk_dev_latency.cu). */
 int gpk_lat_memchain(int kind, double *cycles, gpk_meas *m);

@@ -37,6 +37,7 @@ __global__ void __launch_bounds__(GPK_TPB) gpk_mem_l2(const float4 *__restrict__
     gpk_read4<true>(a, n4, passes, p, sink, clk);
 }
 
+/* DRAM write: the same grid, 4 stores per thread and trip. */
 __global__ void __launch_bounds__(GPK_TPB) gpk_mem_write(float4 *__restrict__ a, size_t n4,
                                                           int passes, gpk_args p,
                                                           unsigned long long *clk)

@@ -10,9 +10,9 @@
  * L1/shared split of a launch from the kernel's shared-memory size, and the
  * L1 figures (footprint curve, sweep, bandwidth) were measured with every
  * kernel carrying that section.  Until a device run shows that separate
- * modules measure the same L1, the families stay in one module.  Each
- * family file also compiles on its own (for the SASS comparison of
- * docs/gpupeak.md). */
+ * modules measure the same L1, the families stay in one module (each
+ * family file also compiles on its own).  sass-compare.sh checks that the
+ * module's machine code is what it was. */
 #include "gpk_dev.cu"
 #include "gpk_dev_compute.cu"
 #include "gpk_dev_memory.cu"
