@@ -8,6 +8,17 @@
 #include "gpk_json.h"
 #include "gpk_write.h"
 
+/* Figures under their names, in order; all null when !valid. */
+typedef struct gpk_json_field {
+    const char *key;
+    double v;
+} gpk_json_field;
+static void gpk_json_fields(gpk_json *j, const gpk_json_field *f, int n, int valid)
+{
+    for (int k = 0; k < n; k++)
+        gpk_json_num(j, f[k].key, valid ? f[k].v : NAN);
+}
+
 /* Wong's strided test of one entry, as geometry.associativity.*.strided. */
 static void gpk_json_strided(gpk_json *j, const gpk_results *r, int c)
 {
@@ -280,13 +291,13 @@ int gpk_write_json(const gpk_results *r, const char *path)
                 gpk_json_num(&j, "reach_bytes", ok ? q->reach_bytes : NAN);
                 gpk_json_num(&j, "entries_if_pages_le_stride",
                              ok ? q->reach_bytes / gpk_curves[c].fixed : NAN);
-                gpk_json_num(&j, "penalty_cycles", t->reach_rc >= 0 ? q->penalty_cycles : NAN);
-                gpk_json_num(&j, "base_cycles", t->reach_rc >= 0 ? q->base_cycles : NAN);
-                gpk_json_num(&j, "rms_cycles", t->reach_rc >= 0 ? q->rms_cycles : NAN);
-                gpk_json_num(&j, "noise_cycles", t->reach_rc >= 0 ? q->noise_cycles : NAN);
-                gpk_json_num(&j, "flat_ratio", t->reach_rc >= 0 ? q->flat_ratio : NAN);
-                gpk_json_num(&j, "best_fit_reach_bytes",
-                             t->reach_rc >= 0 ? q->best_reach : NAN);
+                /* the best fit's figures, also when its reach was rejected */
+                const gpk_json_field fit[] = {
+                    {"penalty_cycles", q->penalty_cycles}, {"base_cycles", q->base_cycles},
+                    {"rms_cycles", q->rms_cycles},         {"noise_cycles", q->noise_cycles},
+                    {"flat_ratio", q->flat_ratio},         {"best_fit_reach_bytes", q->best_reach},
+                };
+                gpk_json_fields(&j, fit, 6, t->reach_rc >= 0);
                 gpk_json_str(&j, "why", ok ? NULL
                                            : t->reach_rc == 0 ? q->why
                                                               : "too few points to fit");
@@ -370,11 +381,12 @@ int gpk_write_json(const gpk_results *r, const char *path)
                 gpk_json_num(&j, "hit_latency_cycles", w->t_hit);
                 gpk_json_num(&j, "miss_latency_cycles", w->t_miss);
                 gpk_json_obj_begin(&j, "fit");
-                gpk_json_num(&j, "rms_cycles", ft->rms_cycles);
-                gpk_json_num(&j, "rms_rel", ft->rms_rel);
-                gpk_json_num(&j, "transition_rms_rel", ft->rms_trans_rel);
-                gpk_json_num(&j, "noise_rel", ft->noise_rel);
-                gpk_json_num(&j, "limit_rel", ft->limit_rel);
+                const gpk_json_field fit[] = {
+                    {"rms_cycles", ft->rms_cycles}, {"rms_rel", ft->rms_rel},
+                    {"transition_rms_rel", ft->rms_trans_rel}, {"noise_rel", ft->noise_rel},
+                    {"limit_rel", ft->limit_rel},
+                };
+                gpk_json_fields(&j, fit, 5, 1);
                 gpk_json_int(&j, "points_below", ft->n_below);
                 gpk_json_int(&j, "points_transition", ft->n_transition);
                 gpk_json_int(&j, "points_above", ft->n_above);
@@ -402,12 +414,11 @@ int gpk_write_json(const gpk_results *r, const char *path)
     if (r->xsm_done) {
         gpk_json_str(&j, "method", "atomicCAS ping-pong, global memory, one-way = round trip / 2");
         gpk_json_int(&j, "pairs", r->xsm_done);
-        gpk_json_num(&j, "min_ns", r->xsm_min);
-        gpk_json_num(&j, "median_ns", r->xsm_med);
-        gpk_json_num(&j, "max_ns", r->xsm_max);
-        gpk_json_num(&j, "near_ns", r->xsm_near);
-        gpk_json_num(&j, "far_ns", r->xsm_far);
-        gpk_json_num(&j, "far_fraction", r->xsm_far_frac);
+        const gpk_json_field xsm[] = {
+            {"min_ns", r->xsm_min},   {"median_ns", r->xsm_med}, {"max_ns", r->xsm_max},
+            {"near_ns", r->xsm_near}, {"far_ns", r->xsm_far},    {"far_fraction", r->xsm_far_frac},
+        };
+        gpk_json_fields(&j, xsm, 6, 1);
         gpk_json_str(&j, "matrix_file", "cross-sm.csv");
     } else {
         gpk_json_str(&j, "why", r->quick ? gpk_why(0) : gpk_why(-1));
