@@ -80,23 +80,23 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
             found += r;
         }
     }
-    /* gpupeak/1 (docs/gpupeak.md): throughput.<name>.value, bandwidth.<name>.value */
+    /* gpupeak/1 (docs/gpupeak.md): throughput.<name>.value, bandwidth.<name>.value, for
+     * the lines of gpupeak's list that name a peak key (a later line wins) */
     {
         static const struct {
             const char *group, *name, *key;
         } g1[] = {
-            {"throughput", "fp32_fma", "fp32_flops_per_s"},
-            {"throughput", "fp64_fma", "fp64_flops_per_s"},
-            {"throughput", "fp16x2_fma", "fp16_flops_per_s"},
-            {"bandwidth", "dram_read", "dram_bytes_per_s"},
-            {"bandwidth", "dram_copy", "dram_bytes_per_s"}, /* read+write, preferred */
-            {"bandwidth", "l2_read", "l2_bytes_per_s"},
-            {"bandwidth", "l1_read", "l1_bytes_per_s"},
+#define GPK_TPUT(id, name, unit, per_count, theo, quick, sass, skip, peak, run)                   \
+    {"throughput", name, peak},
+#define GPK_MEM(id, name, quick, theo, what, peak, run) {"bandwidth", name, peak},
+#include "gpupeak.def"
         };
         const gp_json *devobj = gp_json_get(doc, "device");
         if ((dev = gp_json_string(gp_json_get(devobj, "name"))))
             snprintf(p->device, sizeof p->device, "%s", dev);
         for (i = 0; i < sizeof g1 / sizeof g1[0]; i++) {
+            if (!g1[i].key)
+                continue;
             const gp_json *v = gp_json_get(gp_json_get(doc, g1[i].group), g1[i].name);
             if (v && (r = gp_peaks_take(p, g1[i].key, gp_peaks_value(v))) < 0)
                 goto bad;

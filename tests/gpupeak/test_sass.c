@@ -72,7 +72,7 @@ static const gpk_sass_rule gpk_rules[] = {
     {"gpk_copychunkILi2ELb1ELi8E", "STG*128", 2, 0},
     {"gpk_copychunkILi8ELb0ELi4E", "LDG*128", 8, 0},
     {"gpk_copychunkILi8ELb0ELi4E", "STG*128", 8, 0},
-    /* batched non-coherent copy (run 5): U loads, then U stores, per trip */
+    /* batched non-coherent copy: U loads, then U stores, per trip */
     {"gpk_copyncILi8ELb0E", "LDG*128", 8, 0},
     {"gpk_copyncILi8ELb0E", "STG*128", 8, 0},
     {"gpk_copyncILi8ELb1E", "LDG*128", 8, 0},

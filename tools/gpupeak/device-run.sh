@@ -2,7 +2,8 @@
 # device-run.sh - one call on the GPU machine: the SASS check, the quick run,
 # then the full run; what comes back goes under $OUT (at most 8 files: run.log,
 # quick-peaks.json, peaks.json, peaks.txt, curves.csv, plots.tar with the SVGs
-# and cross-sm.csv), and the compact table is printed last.  Never changes clocks.
+# and cross-sm.csv), then both peaks files against the recorded H200 run
+# (tools/gpupeak/results/), and the compact table last.  Never changes clocks.
 #   usage (from the repository root, on the GPU machine): bash tools/gpupeak/device-run.sh
 set -u
 OUT=${OUT:-/tmp/gpupeak-out}
@@ -31,6 +32,8 @@ done
 # the constant chase's loads, as ptxas wrote them (want LDC Rx, c[0x3][Rx])
 awk '/Function :/{on=index($0,"gpk_cchase")>0} on' /tmp/gpk.sass | grep -m3 -oE '(LDC|ULDC)[^;]*' |
     sed 's/^/sass gpk_cchase: /'
+echo "== command line (no device: CUDA_VISIBLE_DEVICES empty)"
+sh tests/gpupeak/test_cli.sh
 echo "== quick"
 t0=$(date +%s.%N)
 timeout 60 "$BIN" --quick --out /tmp/gpk-quick >/tmp/gpk-quick.txt
@@ -47,5 +50,13 @@ cp /tmp/gpk-full/peaks.json /tmp/gpk-full/peaks.txt /tmp/gpk-full/curves.csv "$O
 (cd /tmp/gpk-full && tar cf "$OUT/plots.tar" *.svg cross-sm.csv 2>/dev/null)
 echo "full rc=$rc wall=$(awk "BEGIN{print $(date +%s.%N) - $t0}") s"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader
+echo "== against the recorded H200 run (same keys; figures that moved; another GPU moves them all)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 tools/gpupeak/compare-peaks.py tools/gpupeak/results/h200-quick-peaks.json \
+        "$OUT/quick-peaks.json"
+    python3 tools/gpupeak/compare-peaks.py tools/gpupeak/results/h200-peaks.json "$OUT/peaks.json"
+else
+    echo "python3 not found: no comparison"
+fi
 echo "== table (full run)"
 cat /tmp/gpk-full.txt

@@ -1,6 +1,7 @@
 /* gpk_device.h - the only boundary between gpupeak's host code (plain C) and
- * the GPU (gpk_device.cu, CUDA runtime).  Every function returns 0 on success
- * or -1 after printing one sentence that says what failed. */
+ * the GPU (gpk_dev*.cu and gpk_wgmma.cu, CUDA runtime).  Every function
+ * returns 0 on success or -1 after printing one sentence that says what
+ * failed, except gpk_dev_open, which hands its sentence to the caller. */
 #ifndef GPK_DEVICE_H
 #define GPK_DEVICE_H
 
@@ -30,26 +31,23 @@ typedef struct gpk_meas {
     double clk_mhz; /* SM clock during that launch: clock64 over %globaltimer */
 } gpk_meas;
 
-/* Throughput kinds: independent chains in a full, single-wave grid. */
+/* The kinds of metrics/gpupeak.def, numbered in its order: throughput
+ * (independent chains in a full, single-wave grid), memory bandwidth, and
+ * latency (one thread, one dependent chain). */
 enum gpk_tput_kind {
-    GPK_T_FFMA, GPK_T_DFMA, GPK_T_HFMA2, GPK_T_BFMA2, GPK_T_IADD, GPK_T_IMAD,
-    GPK_T_RSQ, GPK_T_SIN, GPK_T_EX2,
-    GPK_T_MMA_F16, GPK_T_MMA_BF16, GPK_T_MMA_TF32, GPK_T_MMA_FP8, GPK_T_MMA_INT8,
-    GPK_T_WGMMA_F16, GPK_T_WGMMA_BF16, GPK_T_WGMMA_TF32, GPK_T_WGMMA_FP8,
+#define GPK_TPUT(id, ...) GPK_T_##id,
+#include "metrics/gpupeak.def"
     GPK_T_COUNT
 };
-
-/* Memory bandwidth kinds. */
 enum gpk_mem_kind {
-    GPK_M_DRAM_READ, GPK_M_DRAM_WRITE, GPK_M_DRAM_COPY, GPK_M_L2_READ, GPK_M_L1_READ,
-    GPK_M_SHARED32, GPK_M_SHARED128, GPK_M_COUNT
+#define GPK_MEM(id, ...) GPK_M_##id,
+#include "metrics/gpupeak.def"
+    GPK_M_COUNT
 };
-
-/* Latency kinds: one thread, one dependent chain. */
 enum gpk_lat_kind {
-    GPK_L_FFMA, GPK_L_DFMA, GPK_L_HFMA2, GPK_L_IADD, GPK_L_IMAD, GPK_L_IMUL, GPK_L_SHL,
-    GPK_L_CVT, GPK_L_RSQ, GPK_L_SIN, GPK_L_EX2, GPK_L_SHARED_LD, GPK_L_L1_LD, GPK_L_L2_LD,
-    GPK_L_ATOM_GLOBAL, GPK_L_ATOM_SHARED, GPK_L_COUNT
+#define GPK_LAT(id, ...) GPK_L_##id,
+#include "metrics/gpupeak.def"
+    GPK_L_COUNT
 };
 
 /* Pointer-chase spaces. */
@@ -59,7 +57,9 @@ enum gpk_chase_space {
     GPK_C_CONST, /* __constant__ memory (at most 64 KB) */
 };
 
-int gpk_dev_open(gpk_devinfo *info);
+/* Opens device 0; on failure returns -1 with one sentence in why (n bytes)
+ * and prints nothing, so the caller says it once. */
+int gpk_dev_open(gpk_devinfo *info, char *why, size_t n);
 void gpk_dev_close(void);
 
 /* Runs kind for about target_ms per launch.  *count: operations executed

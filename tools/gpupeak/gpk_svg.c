@@ -31,6 +31,17 @@ static void gpk_svg_size_label(char *buf, size_t n, double v)
         snprintf(buf, n, "%g", v);
 }
 
+/* The document, a white page and the title at x. */
+static void gpk_svg_begin(FILE *f, double w, double h, double x, const char *title)
+{
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n", w, h);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", x);
+    gpk_svg_text(f, title);
+    fprintf(f, "</text>\n");
+}
+
 int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *ylabel,
                    const gpk_series *s, int ns)
 {
@@ -57,12 +68,7 @@ int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *y
     const double pw = W - L - R, ph = H - T - B;
 #define GPK_PX(lx) (L + ((lx)-xmin) / (xmax - xmin) * pw)
 #define GPK_PY(v) (T + ph - (v) / ymax * ph)
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-               "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", L);
-    gpk_svg_text(f, title);
-    fprintf(f, "</text>\n");
+    gpk_svg_begin(f, W, H, L, title);
     fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
                "stroke=\"black\"/>\n", L, T, pw, ph);
     for (double lx = xmin; lx <= xmax + 1e-9; lx += 1) {
@@ -157,12 +163,7 @@ int gpk_svg_heatmap(FILE *f, const char *title, const char *unit, const double *
         return -1;
     const double cell = n > 100 ? 5 : (n > 40 ? 8 : 16), L = 60, T = 50;
     const double W = L + n * cell + 140, H = T + n * cell + 50;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-               "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", L);
-    gpk_svg_text(f, title);
-    fprintf(f, "</text>\n");
+    gpk_svg_begin(f, W, H, L, title);
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
             double v = m[i * n + j];
