@@ -5,19 +5,26 @@
  * Driver-API callbacks fire inside libcuda however the program reached the
  * entry point: shared or static cudart, a driver-API program, or a handle from
  * cuGetProcAddress.  Each handler only translates and forwards. */
+#define _GNU_SOURCE
 #include "preload/callbacks.h"
 
 #include <cupti.h>
+#include <dlfcn.h>
+#include <generated_nvtx_meta.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
+#include "preload/config.h"
 #include "preload/core.h"
+#include "preload/ranges.h"
 #include "replay/alloc_track.h"
 #include "util/log.h"
 
 static CUpti_SubscriberHandle subscriber;
 static int activity_on;
+static char nvtx_injection_why[768]; /* why NVTX calls will not reach gpuprof, "" if they will */
 
 /* What each driver callback id is, found once from CUPTI's own names. */
 enum cb_class {
@@ -30,7 +37,9 @@ enum cb_class {
     CB_ALLOC,
     CB_FREE,
     CB_COPY,
-    CB_SET
+    CB_SET,
+    CB_PROFILER_START,
+    CB_PROFILER_STOP
 };
 static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
@@ -61,6 +70,10 @@ static int classify(const char *name)
         return CB_COPY;
     if (starts_with(name, "cuMemset"))
         return CB_SET;
+    if (starts_with(name, "cuProfilerStart"))
+        return CB_PROFILER_START;
+    if (starts_with(name, "cuProfilerStop"))
+        return CB_PROFILER_STOP;
     return CB_OTHER;
 }
 
@@ -352,6 +365,11 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
             gp_core_graph_changed(*(const CUgraphExec *)cb->functionParams, cb->functionName);
         return;
+    case CB_PROFILER_START:
+    case CB_PROFILER_STOP:
+        if (enter)
+            gp_ranges_profiler(cls == CB_PROFILER_START);
+        return;
     case CB_ALLOC:
     case CB_FREE:
     case CB_COPY:
@@ -393,6 +411,129 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     }
 }
 
+/* ---- NVTX ranges ----------------------------------------------------------- */
+
+/* The name an event's attributes carry, into buf. */
+static const char *nvtx_message(const nvtxEventAttributes_t *a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!a)
+        return buf;
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+        return a->message.ascii ? a->message.ascii : buf;
+    case NVTX_MESSAGE_TYPE_UNICODE:
+        if (a->message.unicode && wcstombs(buf, a->message.unicode, len - 1) == (size_t)-1)
+            buf[0] = '\0';
+        buf[len - 1] = '\0';
+        return buf;
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        gp_ranges_string((uint64_t)(uintptr_t)a->message.registered, buf, len);
+        return buf;
+    default:
+        return buf;
+    }
+}
+
+static const char *nvtx_wide(const wchar_t *w, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (w && wcstombs(buf, w, len - 1) == (size_t)-1)
+        buf[0] = '\0';
+    buf[len - 1] = '\0';
+    return buf;
+}
+
+static uint64_t nvtx_handle(const void *p)
+{
+    return (uint64_t)(uintptr_t)p;
+}
+
+static void nvtx_pop(uint64_t domain)
+{
+    if (gp_ranges_pop(domain) != 0)
+        gp_log_once(GP_LOG_WARN, "nvtx-unseen-pop",
+                    "an NVTX range was popped that gpuprof did not see pushed (ranges opened "
+                    "before the program initialized CUDA are not seen); NVTX filters may miss "
+                    "launches inside it");
+}
+
+/* Translates the NVTX calls that open and close ranges into the range state. */
+static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
+{
+    const void *p = d->functionParams;
+    const void *ret = d->functionReturnValue;
+    char buf[512];
+    if (!p)
+        return;
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxRangePushA:
+        gp_ranges_push(0, ((const nvtxRangePushA_params *)p)->message);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+        gp_ranges_push(0, nvtx_wide(((const nvtxRangePushW_params *)p)->message, buf, sizeof buf));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        gp_ranges_push(0, nvtx_message(((const nvtxRangePushEx_params *)p)->eventAttrib, buf,
+                                       sizeof buf));
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+        const nvtxDomainRangePushEx_params *q = p;
+        gp_ranges_push(nvtx_handle(q->domain),
+                       nvtx_message(q->core.eventAttrib, buf, sizeof buf));
+        break;
+    }
+    case CUPTI_CBID_NVTX_nvtxRangePop:
+        nvtx_pop(0);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+        nvtx_pop(nvtx_handle(((const nvtxDomainRangePop_params *)p)->domain));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartA:
+        if (ret)
+            gp_ranges_start(0, *(const nvtxRangeId_t *)ret,
+                            ((const nvtxRangeStartA_params *)p)->message);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartW:
+        if (ret)
+            gp_ranges_start(0, *(const nvtxRangeId_t *)ret,
+                            nvtx_wide(((const nvtxRangeStartW_params *)p)->message, buf,
+                                      sizeof buf));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
+        if (ret)
+            gp_ranges_start(0, *(const nvtxRangeId_t *)ret,
+                            nvtx_message(((const nvtxRangeStartEx_params *)p)->eventAttrib, buf,
+                                         sizeof buf));
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
+        const nvtxDomainRangeStartEx_params *q = p;
+        if (ret)
+            gp_ranges_start(nvtx_handle(q->domain), *(const nvtxRangeId_t *)ret,
+                            nvtx_message(q->core.eventAttrib, buf, sizeof buf));
+        break;
+    }
+    case CUPTI_CBID_NVTX_nvtxRangeEnd:
+        gp_ranges_end(((const nvtxRangeEnd_params *)p)->id);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
+        gp_ranges_end(((const nvtxDomainRangeEnd_params *)p)->core.id);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainCreateA:
+        if (ret)
+            gp_ranges_domain_created(nvtx_handle(*(const nvtxDomainHandle_t *)ret),
+                                     ((const nvtxDomainCreateA_params *)p)->name);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA:
+        if (ret)
+            gp_ranges_string_registered(nvtx_handle(*(const nvtxStringHandle_t *)ret),
+                                        ((const nvtxDomainRegisterStringA_params *)p)->string);
+        break;
+    default:
+        break;
+    }
+}
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
@@ -401,6 +542,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         on_driver(cbid, data);
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
         on_resource(cbid, data);
+    else if (domain == CUPTI_CB_DOMAIN_NVTX)
+        on_nvtx(cbid, data);
 }
 
 /* ---- activity records (the second count) ----------------------------------- */
@@ -455,13 +598,27 @@ int gp_callbacks_subscribe(int crosscheck)
             gp_error("cannot subscribe to CUDA callbacks (%s); not profiling", s ? s : "?");
         return -1;
     }
+    const gp_config *cfg = gp_core_config();
     for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
         const char *name = NULL;
         if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS || !name)
             continue;
         cb_class_of[id] = (unsigned char)classify(name);
+        if ((cb_class_of[id] == CB_PROFILER_START || cb_class_of[id] == CB_PROFILER_STOP) &&
+            !cfg->profiler_start_stop)
+            cb_class_of[id] = CB_OTHER;
         if (cb_class_of[id] != CB_OTHER)
             cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    }
+    /* NVTX calls reach CUPTI only through NVTX_INJECTION64_PATH (set at
+     * start-up by gp_callbacks_nvtx_injection); they cost nothing to the
+     * program unless some NVTX expression asks for them. */
+    if (cfg->n_nvtx_include || cfg->n_nvtx_exclude) {
+        if (cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX) != CUPTI_SUCCESS)
+            gp_warn("cannot subscribe to NVTX callbacks; GPUPROF_NVTX_INCLUDE/_EXCLUDE cannot "
+                    "see any range and no launch will be profiled");
+        if (nvtx_injection_why[0])
+            gp_warn("%s", nvtx_injection_why);
     }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
@@ -474,6 +631,29 @@ int gp_callbacks_subscribe(int crosscheck)
             gp_warn("CUPTI activity records are unavailable: the launch cross-check is off");
     }
     return 0;
+}
+
+void gp_callbacks_nvtx_injection(void)
+{
+    Dl_info info;
+    const char *cur = getenv("NVTX_INJECTION64_PATH");
+    if (!dladdr((void *)cuptiSubscribe, &info) || !info.dli_fname) {
+        snprintf(nvtx_injection_why, sizeof nvtx_injection_why,
+                 "cannot locate the CUPTI library to receive NVTX calls; NVTX filters see no "
+                 "range unless NVTX_INJECTION64_PATH names libcupti.so");
+        return;
+    }
+    if (!cur || !*cur) {
+        setenv("NVTX_INJECTION64_PATH", info.dli_fname, 1);
+        return;
+    }
+    const char *base = strrchr(cur, '/');
+    base = base ? base + 1 : cur;
+    if (strncmp(base, "libcupti", 8) != 0)
+        snprintf(nvtx_injection_why, sizeof nvtx_injection_why,
+                 "NVTX_INJECTION64_PATH is already set to %.300s: NVTX calls go to that tool, not "
+                 "to gpuprof, so NVTX filters see no range (unset it, or set it to %.300s)",
+                 cur, info.dli_fname);
 }
 
 void gp_callbacks_tracing(int on)

@@ -4,7 +4,8 @@ CUPTI_CPPFLAGS := -Iinclude/private -I$(CUDA_HOME)/include
 CUDA_LIBDIR    := $(CUDA_HOME)/lib64
 CUPTI_LDLIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcupti
 
-LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strutil.c util/gp_uthash.c
+LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strutil.c util/gp_uthash.c \
+            util/kname.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/lib/%.o)
 
 $(BUILD)/lib/%.o: %.c
@@ -27,9 +28,14 @@ $(UT)/%: tests/unit/%.c
 
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
-$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c util/strutil.c util/log.c
-$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c
-TEST_LDLIBS_test_output := -lstdc++
+$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/ranges.c \
+                   util/strutil.c util/log.c util/kname.c
+TEST_LDLIBS_test_config := -lpthread
+$(UT)/test_ranges: tests/unit/test_ranges.c preload/ranges.c preload/config.c preload/filter.c \
+                   util/strutil.c util/log.c util/kname.c
+TEST_LDLIBS_test_ranges := -lpthread
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/ranges.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c
+TEST_LDLIBS_test_output := -lstdc++ -lpthread
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
@@ -39,7 +45,8 @@ $(UT)/globals.cubin: tests/unit/globals.cu
 $(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so
 TEST_LDLIBS_test_library := -ldl
 
-UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_output $(UT)/test_cupti_host \
+UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
+              $(UT)/test_cupti_host \
               $(UT)/test_cubin $(UT)/test_library
 TEST_SCRIPTS += tests/unit/test_preload.sh
 $(UT)/test_sass_derive: tests/unit/test_sass_derive.c preload/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin

@@ -10,6 +10,7 @@
 #include "preload/filter.h"
 #include "preload/names.h"
 #include "util/gp_uthash.h"
+#include "util/kname.h"
 
 struct gp_corr {
     uint64_t id;
@@ -258,7 +259,7 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
             for (i = 0; i < n && i < 5; i++) {
                 char shown[256];
                 char *d = gp_demangle(v[i]->name);
-                gp_function_name(d ? d : v[i]->name, shown, sizeof(shown));
+                gp_kname_function(d ? d : v[i]->name, shown, sizeof(shown));
                 fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %.100s\n", pid,
                         v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, shown);
                 free(d);
