@@ -93,8 +93,7 @@ static int compile(regex_t *re, const char *pattern, char *err, size_t errlen)
     if (rc != 0) {
         char why[128];
         regerror(rc, re, why, sizeof(why));
-        snprintf(err, errlen, "'%s' is not a POSIX extended regular expression (%s)", pattern,
-                 why);
+        snprintf(err, errlen, "'%s' is not a POSIX extended regular expression (%s)", pattern, why);
         return -1;
     }
     return 0;
@@ -207,8 +206,7 @@ fail:
     return NULL;
 }
 
-int gp_nvtx_list_parse(const char *text, gp_nvtx_expr **out, size_t max, char *err,
-                       size_t errlen)
+int gp_nvtx_list_parse(const char *text, gp_nvtx_expr **out, size_t max, char *err, size_t errlen)
 {
     size_t n = 0;
     const char *s = text, *end = text + strlen(text);
@@ -340,8 +338,8 @@ int gp_nvtx_expr_match(const gp_nvtx_expr *e, const gp_nvtx_view *v)
     return hit;
 }
 
-int gp_nvtx_select(gp_nvtx_expr *const *inc, size_t n_inc, gp_nvtx_expr *const *exc,
-                   size_t n_exc, const gp_nvtx_view *v)
+int gp_nvtx_select(gp_nvtx_expr *const *inc, size_t n_inc, gp_nvtx_expr *const *exc, size_t n_exc,
+                   const gp_nvtx_view *v)
 {
     int in = n_inc == 0;
     for (size_t i = 0; i < n_inc && !in; i++)

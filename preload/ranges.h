@@ -38,8 +38,7 @@ const char *gp_nvtx_expr_text(const gp_nvtx_expr *e);
 /* Parses a list of expressions separated by ';' ("\;" is a literal ';') into
  * out[0..max).  Returns the count, or -1 with one sentence in err (the
  * expressions parsed so far are freed). */
-int gp_nvtx_list_parse(const char *text, gp_nvtx_expr **out, size_t max, char *err,
-                       size_t errlen);
+int gp_nvtx_list_parse(const char *text, gp_nvtx_expr **out, size_t max, char *err, size_t errlen);
 
 /* One open range as the matcher sees it; domain "" is the default domain. */
 typedef struct {
@@ -58,8 +57,8 @@ typedef struct {
 
 int gp_nvtx_expr_match(const gp_nvtx_expr *e, const gp_nvtx_view *v);
 /* 1 when some include matches (or n_inc is 0) and no exclude matches. */
-int gp_nvtx_select(gp_nvtx_expr *const *inc, size_t n_inc, gp_nvtx_expr *const *exc,
-                   size_t n_exc, const gp_nvtx_view *v);
+int gp_nvtx_select(gp_nvtx_expr *const *inc, size_t n_inc, gp_nvtx_expr *const *exc, size_t n_exc,
+                   const gp_nvtx_view *v);
 
 /* ---- the process's range state (thread-safe) ------------------------------ */
 

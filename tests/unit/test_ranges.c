@@ -11,7 +11,10 @@
 #include "preload/ranges.h"
 #include "tests/unit/gp_test.h"
 
-#define R(d, n) {d, n}
+#define R(d, n)                                                                                    \
+    {                                                                                              \
+        d, n                                                                                       \
+    }
 
 /* One expression against one view: want 1 (matches) or 0. */
 static void expect(const char *expr, const gp_nvtx_range *stack, size_t ns,
@@ -74,30 +77,30 @@ int main(void)
     /* push/pop: main > train > step (default domain), one range of domain D */
     const gp_nvtx_range st[] = {R("", "main"), R("", "train"), R("D", "io"), R("", "step")};
     const gp_nvtx_range se[] = {R("", "A_range"), R("Dom A", "B range")};
-    expect("train/", st, 4, NULL, 0, 1);          /* anywhere in the stack */
-    expect("io/", st, 4, NULL, 0, 0);             /* io is in domain D */
+    expect("train/", st, 4, NULL, 0, 1); /* anywhere in the stack */
+    expect("io/", st, 4, NULL, 0, 0);    /* io is in domain D */
     expect("D@io/", st, 4, NULL, 0, 1);
-    expect("D@io]", st, 4, NULL, 0, 1);           /* D's stack has io alone */
-    expect("[main", st, 4, NULL, 0, 1);           /* bottom */
+    expect("D@io]", st, 4, NULL, 0, 1); /* D's stack has io alone */
+    expect("[main", st, 4, NULL, 0, 1); /* bottom */
     expect("[train", st, 4, NULL, 0, 0);
-    expect("step]", st, 4, NULL, 0, 1);           /* top */
+    expect("step]", st, 4, NULL, 0, 1); /* top */
     expect("train]", st, 4, NULL, 0, 0);
     expect("main/train/step", st, 4, NULL, 0, 1); /* directly nested */
     expect("main/step", st, 4, NULL, 0, 0);
-    expect("main/*/step", st, 4, NULL, 0, 1);     /* zero or more between */
-    expect("main/+/step", st, 4, NULL, 0, 1);     /* exactly one between */
+    expect("main/*/step", st, 4, NULL, 0, 1); /* zero or more between */
+    expect("main/+/step", st, 4, NULL, 0, 1); /* exactly one between */
     expect("[main/+/+/step]", st, 4, NULL, 0, 0);
-    expect("train/*/main", st, 4, NULL, 0, 0);    /* order matters: main is below */
+    expect("train/*/main", st, 4, NULL, 0, 0); /* order matters: main is below */
     expect("[main/*]", st, 4, NULL, 0, 1);
     expect("regex:^tr/", st, 4, NULL, 0, 1);
     expect("regex:^D$@^i/", st, 4, NULL, 0, 1);
     expect("regex:^x@^i/", st, 4, NULL, 0, 0);
-    expect("train/", NULL, 0, NULL, 0, 0);        /* nothing open */
+    expect("train/", NULL, 0, NULL, 0, 0); /* nothing open */
     /* start/end: comma = inside all of them */
     expect("A_range", NULL, 0, se, 2, 1);
-    expect("A_range", st, 4, NULL, 0, 0);         /* no '/': a start/end range */
+    expect("A_range", st, 4, NULL, 0, 0); /* no '/': a start/end range */
     expect("Dom A@B range", NULL, 0, se, 2, 1);
-    expect("B range", NULL, 0, se, 2, 0);         /* other domain */
+    expect("B range", NULL, 0, se, 2, 0); /* other domain */
     expect("A_range,C", NULL, 0, se, 2, 0);
     expect("regex:Dom@B", NULL, 0, se, 2, 1);
     /* escapes: quantifiers inside names */
@@ -127,14 +130,13 @@ int main(void)
     GP_CHECK(gp_nvtx_expr_match(list[2], &vs));
     /* include any, exclude none */
     gp_nvtx_view v = {st, 4, NULL, 0};
-    GP_CHECK(gp_nvtx_select(list, 3, NULL, 0, &v));       /* train/ matches */
-    GP_CHECK(!gp_nvtx_select(list + 1, 1, NULL, 0, &v));  /* eval/ alone does not */
-    GP_CHECK(gp_nvtx_select(NULL, 0, NULL, 0, &v));       /* no include: all */
-    GP_CHECK(!gp_nvtx_select(NULL, 0, list, 1, &v));      /* excluded */
+    GP_CHECK(gp_nvtx_select(list, 3, NULL, 0, &v));      /* train/ matches */
+    GP_CHECK(!gp_nvtx_select(list + 1, 1, NULL, 0, &v)); /* eval/ alone does not */
+    GP_CHECK(gp_nvtx_select(NULL, 0, NULL, 0, &v));      /* no include: all */
+    GP_CHECK(!gp_nvtx_select(NULL, 0, list, 1, &v));     /* excluded */
     for (int i = 0; i < 3; i++)
         gp_nvtx_expr_free(list[i]);
-    GP_CHECK(gp_nvtx_list_parse("a/;b//", list, 4, err, sizeof(err)) == -1 &&
-             strstr(err, "'b//'"));
+    GP_CHECK(gp_nvtx_list_parse("a/;b//", list, 4, err, sizeof(err)) == -1 && strstr(err, "'b//'"));
     GP_CHECK(gp_nvtx_list_parse("a/;b/;c/", list, 2, err, sizeof(err)) == -1 &&
              strstr(err, "more than 2"));
 
