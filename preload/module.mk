@@ -8,7 +8,8 @@ LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strut
             util/kname.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/lib/%.o)
 
-$(BUILD)/lib/%.o: %.c
+# order-only on check-deps: under make -j, uthash.h may have to be fetched first
+$(BUILD)/lib/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
 
@@ -22,7 +23,7 @@ ALL_TARGETS += $(BUILD)/libgpuprof.so
 
 # Unit tests: each links only the modules it exercises.
 UT := $(BUILD)/tests
-$(UT)/%: tests/unit/%.c
+$(UT)/%: tests/unit/%.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(TEST_LDLIBS_$*) -lm
 

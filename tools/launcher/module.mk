@@ -17,5 +17,3 @@ ALL_TARGETS += $(BUILD)/gpuprof
 TEST_SCRIPTS += tests/launcher/test_launcher.sh
 # the script runs the launcher (`make test` builds only UNIT_TESTS): order-only
 $(UT)/test_config: | $(BUILD)/gpuprof
-# the Python loader's test runs gpuprof-report
-TEST_SCRIPTS += tests/python/test_python.sh
