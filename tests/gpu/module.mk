@@ -28,3 +28,12 @@ $(GT)/many_launches: tests/gpu/many_launches.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 GPU_TESTS += $(GT)/many_launches
+# capture ranges: a C program (driver API, NVTX, cuProfilerStart/Stop) and its kernels
+$(GT)/range_kernels.cubin: tests/gpu/range_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -arch=sm_90 -o $@ $<
+$(GT)/ranges: tests/gpu/ranges.c $(GT)/range_kernels.cubin
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $< \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread -ldl
+GPU_TESTS += $(GT)/ranges
