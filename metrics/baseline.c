@@ -8,10 +8,18 @@
 /* What a change of code usually moves: time, occupancy, the units' use and
  * the efficiencies the verdicts quote. */
 const int gp_baseline_metrics[] = {
-    GP_M_DURATION,           GP_M_ACHIEVED_OCCUPANCY,   GP_M_THEORETICAL_OCCUPANCY,
-    GP_M_DRAM_UTIL,          GP_M_L2_UTIL,              GP_M_FP32_UTIL,
-    GP_M_FLOPS_PER_S,        GP_M_DRAM_BYTES,           GP_M_GLD_EFFICIENCY,
-    GP_M_GST_EFFICIENCY,     GP_M_SHARED_EFFICIENCY,    GP_M_WARP_EXECUTION_EFFICIENCY,
+    GP_M_DURATION,
+    GP_M_ACHIEVED_OCCUPANCY,
+    GP_M_THEORETICAL_OCCUPANCY,
+    GP_M_DRAM_UTIL,
+    GP_M_L2_UTIL,
+    GP_M_FP32_UTIL,
+    GP_M_FLOPS_PER_S,
+    GP_M_DRAM_BYTES,
+    GP_M_GLD_EFFICIENCY,
+    GP_M_GST_EFFICIENCY,
+    GP_M_SHARED_EFFICIENCY,
+    GP_M_WARP_EXECUTION_EFFICIENCY,
     GP_M_BRANCH_EFFICIENCY,
 };
 const size_t gp_baseline_n_metrics = sizeof gp_baseline_metrics / sizeof gp_baseline_metrics[0];

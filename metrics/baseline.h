@@ -10,9 +10,9 @@
 #include "load.h"
 
 typedef struct {
-    const gp_kernel_report *old, *now; /* one of them is NULL: the kernel ran in one run only */
-    double dt;                         /* total time, new - old, s (NaN when unknown) */
-    double dt_pct;                     /* % of the old time (NaN when unknown) */
+    const gp_kernel_report *old, *now;   /* one of them is NULL: the kernel ran in one run only */
+    double dt;                           /* total time, new - old, s (NaN when unknown) */
+    double dt_pct;                       /* % of the old time (NaN when unknown) */
     size_t gained[GP_V_COUNT], n_gained; /* indices into now->verdicts */
     size_t lost[GP_V_COUNT], n_lost;     /* indices into old->verdicts */
 } gp_baseline_row;

@@ -93,8 +93,7 @@ static long gp_load_dev(const gp_report *r, size_t file, int ordinal)
 static int gp_load_same_model(const gp_device *a, const gp_device *b)
 {
     return strcmp(a->name, b->name) == 0 && strcmp(a->chip, b->chip) == 0 &&
-           a->sm_count == b->sm_count && a->cc_major == b->cc_major &&
-           a->cc_minor == b->cc_minor;
+           a->sm_count == b->sm_count && a->cc_major == b->cc_major && a->cc_minor == b->cc_minor;
 }
 
 static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t errlen)
@@ -221,8 +220,7 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     f.occ = occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &occ;
     f.peaks = &r->peaks;
     gp_derived_eval(&f, row);
-    k = gp_load_kernel(r, l.kernel, l.device, dev,
-                       gp_json_string(gp_json_get(obj, "mangled")));
+    k = gp_load_kernel(r, l.kernel, l.device, dev, gp_json_string(gp_json_get(obj, "mangled")));
     if (!k || (r->keep_launches && gp_load_keep(r, obj, &l, dev, row, k) < 0)) {
         gp_record_launch_free(&l);
         snprintf(err, errlen, "out of memory");
@@ -234,8 +232,8 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     return 0;
 }
 
-static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_row *row,
-                        char *err, size_t errlen)
+static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_row *row, char *err,
+                        size_t errlen)
 {
     char perr[160];
     const char *type;
@@ -334,7 +332,7 @@ static int gp_load_cmp(const void *a, const void *b)
  * on every device. */
 static void gp_load_names(gp_report *r)
 {
-    char (*fn)[256] = calloc(r->n ? r->n : 1, sizeof *fn);
+    char(*fn)[256] = calloc(r->n ? r->n : 1, sizeof *fn);
     char ti[256], tj[256];
     size_t i, j;
     if (!fn)
@@ -369,8 +367,7 @@ static void gp_load_names(gp_report *r)
         else if (targs_differ)
             snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.120s%.120s", fn[i], ti);
         else
-            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.200s (%zu)", fn[i],
-                     before);
+            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.200s (%zu)", fn[i], before);
     }
     free(fn);
 }

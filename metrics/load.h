@@ -31,8 +31,8 @@ typedef struct {
     gp_roofline roof;
     gp_verdict verdicts[GP_V_COUNT];
     size_t n_verdicts;
-    long dev;      /* its device entry (of its first launch), -1: no device record */
-    char *mangled; /* of its first launch; NULL when the input has none */
+    long dev;       /* its device entry (of its first launch), -1: no device record */
+    char *mangled;  /* of its first launch; NULL when the input has none */
     char name[256]; /* short name, unique in the report (set by gp_report_finish) */
     size_t seq;     /* creation order (the launch rows refer to it while loading) */
 } gp_kernel_report;

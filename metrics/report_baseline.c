@@ -79,8 +79,7 @@ int gp_baseline_text(const gp_baseline *b, FILE *out)
                     gp_fmt(&fb, row->now->agg.row.v[GP_M_DURATION], "s"));
             if (!isnan(row->dt_pct))
                 fprintf(out, " (%+.1f%%)", row->dt_pct);
-            fprintf(out, "; launches %ld -> %ld\n", row->old->agg.launches,
-                    row->now->agg.launches);
+            fprintf(out, "; launches %ld -> %ld\n", row->old->agg.launches, row->now->agg.launches);
             for (m = 1; m < gp_baseline_n_metrics; m++) { /* 0 is the time, said above */
                 int x = gp_baseline_metrics[m];
                 const char *unit;
@@ -113,13 +112,6 @@ int gp_baseline_text(const gp_baseline *b, FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
-static void gp_bl_csv_num(FILE *out, double v)
-{
-    fputc(',', out);
-    if (!isnan(v))
-        fprintf(out, "%.9g", v);
-}
-
 int gp_baseline_csv(const gp_baseline *b, FILE *out)
 {
     size_t i, m;
@@ -141,19 +133,19 @@ int gp_baseline_csv(const gp_baseline *b, FILE *out)
         fputc(',', out);
         gp_text_csv_field(out, k->agg.kernel);
         fprintf(out, ",%d,%s", k->agg.device, gp_bl_status(row));
-        gp_bl_csv_num(out, row->old ? row->old->agg.row.v[GP_M_DURATION] : NAN);
-        gp_bl_csv_num(out, row->now ? row->now->agg.row.v[GP_M_DURATION] : NAN);
-        gp_bl_csv_num(out, row->dt_pct);
-        gp_bl_csv_num(out, row->old ? (double)row->old->agg.launches : NAN);
-        gp_bl_csv_num(out, row->now ? (double)row->now->agg.launches : NAN);
+        gp_report_csv_num(out, row->old ? row->old->agg.row.v[GP_M_DURATION] : NAN);
+        gp_report_csv_num(out, row->now ? row->now->agg.row.v[GP_M_DURATION] : NAN);
+        gp_report_csv_num(out, row->dt_pct);
+        gp_report_csv_num(out, row->old ? (double)row->old->agg.launches : NAN);
+        gp_report_csv_num(out, row->now ? (double)row->now->agg.launches : NAN);
         for (m = 0; m < gp_baseline_n_metrics; m++) {
             int x = gp_baseline_metrics[m];
             const char *unit;
             double a = row->old ? row->old->agg.row.v[x] : NAN;
             double v = row->now ? row->now->agg.row.v[x] : NAN;
-            gp_bl_csv_num(out, a);
-            gp_bl_csv_num(out, v);
-            gp_bl_csv_num(out, gp_baseline_change(x, a, v, &unit));
+            gp_report_csv_num(out, a);
+            gp_report_csv_num(out, v);
+            gp_report_csv_num(out, gp_baseline_change(x, a, v, &unit));
         }
         fputc(',', out);
         if (row->n_gained)
@@ -180,9 +172,9 @@ static void gp_bl_html_change(FILE *out, double c, const char *unit, int lower_i
         return;
     }
     fprintf(out, "<td class=\"num %s\">%+.1f%s%s</td>",
-            c == 0                        ? ""
+            c == 0                       ? ""
             : (c < 0) == lower_is_better ? "better"
-                                          : "worse",
+                                         : "worse",
             c, *unit == '%' ? "" : " ", unit);
 }
 
@@ -207,10 +199,11 @@ int gp_baseline_html(const gp_baseline *b, FILE *out)
     gp_fmtbuf fb = {.next = 0};
     size_t i, m;
     double t0 = b->old->total_time, t1 = b->now->total_time;
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                 "<title>gpuprof comparison</title><style>%s</style></head>\n<body>\n"
-                 "<h1>gpuprof comparison with a baseline</h1>\n<p>Baseline: %ld launches of %zu "
-                 "kernels, %s. New: %ld launches of %zu kernels, %s",
+    fprintf(out,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>gpuprof comparison</title><style>%s</style></head>\n<body>\n"
+            "<h1>gpuprof comparison with a baseline</h1>\n<p>Baseline: %ld launches of %zu "
+            "kernels, %s. New: %ld launches of %zu kernels, %s",
             gp_bl_style, b->old->launches, b->old->n, gp_fmt(&fb, b->old->n ? t0 : NAN, "s"),
             b->now->launches, b->now->n, gp_fmt(&fb, b->now->n ? t1 : NAN, "s"));
     if (t0 > 0 && b->now->n)

@@ -6,7 +6,7 @@
 #include "report.h"
 #include "util/textio.h"
 
-static void gp_report_csv_num(FILE *out, double v)
+void gp_report_csv_num(FILE *out, double v)
 {
     fputc(',', out);
     if (!isnan(v))

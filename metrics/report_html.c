@@ -49,7 +49,9 @@ static void gp_html_roofline(const gp_report *r, gp_level l, gp_svg_point *pts, 
     }
     for (i = 0; i < r->n; i++) {
         const gp_kernel_report *k = &r->kernels[i];
-        gp_svg_point p = {.ai = k->roof.level[l].ai, .perf = k->roof.perf, .num = i + 1,
+        gp_svg_point p = {.ai = k->roof.level[l].ai,
+                          .perf = k->roof.perf,
+                          .num = i + 1,
                           .name = gp_report_kernel_name(r, k)};
         pts[i] = p;
     }
@@ -125,8 +127,9 @@ static void gp_html_kernel(const gp_report *r, const gp_kernel_report *k, size_t
     gp_html_kernel_name(r, k, out);
     fprintf(out, "</h3>\n<p class=\"demangled\"><code>");
     gp_html_escape(out, a->kernel);
-    fprintf(out, "</code></p>\n<p>%s of kernel time, %s in %ld launch%s; main launch %ld "
-                 "blocks &times; %ld threads, %ld registers/thread, %ld bytes shared/block.</p>\n",
+    fprintf(out,
+            "</code></p>\n<p>%s of kernel time, %s in %ld launch%s; main launch %ld "
+            "blocks &times; %ld threads, %ld registers/thread, %ld bytes shared/block.</p>\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
             a->launches, a->launches == 1 ? "" : "es", a->blocks, a->threads_per_block,
             a->regs_per_thread, a->smem_per_block);
@@ -224,8 +227,9 @@ int gp_report_html(const gp_report *r, FILE *out)
                  "verdict</th></tr>\n");
     for (i = 0; i < r->n; i++) {
         const gp_kernel_report *k = &r->kernels[i];
-        fprintf(out, "<tr><td><a href=\"#k%zu\">%zu</a></td><td>%s</td><td>%s</td><td>%ld</td>"
-                     "<td>",
+        fprintf(out,
+                "<tr><td><a href=\"#k%zu\">%zu</a></td><td>%s</td><td>%s</td><td>%ld</td>"
+                "<td>",
                 i + 1, i + 1, gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"),
                 gp_fmt(&fb, gp_report_time_share(r, k), "%"), k->agg.launches);
         gp_html_kernel_name(r, k, out);

@@ -8,14 +8,17 @@
 #include "report.h"
 #include "util/textio.h"
 
+/* 15 significant digits: counts below 1e15 exactly, without binary noise. */
 static void gp_json_num(FILE *out, double v)
 {
-    if (isnan(v) || isinf(v))
-        fputs("null", out);
-    else if (v == floor(v) && fabs(v) < 9e15)
-        fprintf(out, "%.0f", v);
-    else
-        fprintf(out, "%.10g", v);
+    fprintf(out, isnan(v) || isinf(v) ? "null" : "%.15g", v);
+}
+
+/* ,"key":"value" (value NULL: null). */
+static void gp_json_str(FILE *out, const char *key, const char *v)
+{
+    fprintf(out, ",\"%s\":", key);
+    gp_text_json_string(out, v);
 }
 
 static void gp_json_key(FILE *out, int *first, const char *key)
@@ -44,9 +47,9 @@ static void gp_json_roof(FILE *out, const gp_roofline *roof, int arch)
     int b = arch ? roof->arch_binding : roof->measured_binding;
     int compute = arch ? roof->arch_compute_binds : roof->measured_compute_binds;
     fputs("{\"binding\":", out);
-    gp_text_json_string(out, b < 0                 ? NULL
-                             : compute             ? "compute"
-                                                   : gp_roofline_level_name((gp_level)b));
+    gp_text_json_string(out, b < 0     ? NULL
+                             : compute ? "compute"
+                                       : gp_roofline_level_name((gp_level)b));
     fputs(",\"attainable_pct\":", out);
     gp_json_num(out, b < 0 ? NAN : arch ? roof->level[b].arch.pct : roof->level[b].measured.pct);
     fputc('}', out);
@@ -60,10 +63,8 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
     int first = 1;
     fprintf(out, "{\"rank\":%zu,\"name\":", rank);
     gp_text_json_string(out, k->name);
-    fputs(",\"kernel\":", out);
-    gp_text_json_string(out, a->kernel);
-    fputs(",\"mangled\":", out);
-    gp_text_json_string(out, k->mangled);
+    gp_json_str(out, "kernel", a->kernel);
+    gp_json_str(out, "mangled", k->mangled);
     fprintf(out, ",\"device\":%d,\"device_name\":", a->device);
     gp_text_json_string(out, gp_report_kernel_device(r, k)->name);
     fprintf(out, ",\"launches\":%ld,\"time_share_pct\":", a->launches);
@@ -73,22 +74,17 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
             "\"smem_per_block\":%ld,\"occupancy_limiter\":",
             a->blocks, a->threads_per_block, a->regs_per_thread, a->smem_per_block);
     gp_text_json_string(out, gp_occupancy_limiter_name(a->occ.limiter));
-    fputs(",\"occupancy_advice\":", out);
-    gp_text_json_string(out, a->occ.advice);
+    gp_json_str(out, "occupancy_advice", a->occ.advice);
     fputs(",\"verdicts\":[", out);
     for (i = 0; i < k->n_verdicts; i++) {
         const gp_verdict *v = &k->verdicts[i];
         gp_verdict_label(v, label, sizeof label);
         fprintf(out, "%s{\"id\":", i ? "," : "");
         gp_text_json_string(out, v->id);
-        fputs(",\"label\":", out);
-        gp_text_json_string(out, label);
-        fputs(",\"title\":", out);
-        gp_text_json_string(out, v->title);
-        fputs(",\"evidence\":", out);
-        gp_text_json_string(out, v->evidence);
-        fputs(",\"advice\":", out);
-        gp_text_json_string(out, v->advice);
+        gp_json_str(out, "label", label);
+        gp_json_str(out, "title", v->title);
+        gp_json_str(out, "evidence", v->evidence);
+        gp_json_str(out, "advice", v->advice);
         fputs(",\"score\":", out);
         gp_json_num(out, v->score);
         fputc('}', out);
@@ -115,16 +111,14 @@ static void gp_json_launch(const gp_report *r, const gp_report_launch *x, FILE *
     const gp_kernel_report *k = x->kernel >= 0 ? &r->kernels[x->kernel] : NULL;
     fputs("{\"file\":", out);
     gp_text_json_string(out, r->files[x->file]);
-    fputs(",\"host\":", out);
-    gp_text_json_string(out, x->host);
+    gp_json_str(out, "host", x->host);
     fputs(",\"pid\":", out);
     gp_json_num(out, x->pid < 0 ? NAN : (double)x->pid);
     fputs(",\"rank\":", out);
     gp_json_num(out, x->rank < 0 ? NAN : (double)x->rank);
     fprintf(out, ",\"launch_id\":%ld,\"device\":%d,\"name\":", x->l.launch_id, x->l.device);
     gp_text_json_string(out, k ? k->name : NULL);
-    fputs(",\"kernel\":", out);
-    gp_text_json_string(out, x->l.kernel);
+    gp_json_str(out, "kernel", x->l.kernel);
     fprintf(out, ",\"kernel_rank\":%ld,\"metrics\":", x->kernel + 1);
     gp_json_metrics(out, x->derived);
     fputc('}', out);
@@ -145,14 +139,12 @@ int gp_report_json(const gp_report *r, FILE *out)
         gp_text_json_string(out, r->files[r->devices[i].file]);
         fprintf(out, ",\"device\":%d,\"name\":", d->ordinal);
         gp_text_json_string(out, d->name);
-        fputs(",\"chip\":", out);
-        gp_text_json_string(out, d->chip);
+        gp_json_str(out, "chip", d->chip);
         fprintf(out, ",\"cc\":[%d,%d],\"sm_count\":%d}", d->cc_major, d->cc_minor, d->sm_count);
     }
     fputs("],\"peaks\":{\"source\":", out);
     gp_text_json_string(out, r->peaks.source[0] ? r->peaks.source : NULL);
-    fputs(",\"device\":", out);
-    gp_text_json_string(out, r->peaks.device[0] ? r->peaks.device : NULL);
+    gp_json_str(out, "device", r->peaks.device[0] ? r->peaks.device : NULL);
     fprintf(out, "},\"launches\":%ld,\"bad_lines\":%ld,\"total_time_s\":", r->launches,
             r->bad_lines);
     gp_json_num(out, r->n ? r->total_time : NAN);

@@ -29,8 +29,15 @@ static const struct {
 };
 
 /* The launch facts ncu reports in its Launch Statistics section. */
-enum { GP_NCU_BLOCK, GP_NCU_GRID, GP_NCU_REGS, GP_NCU_SMEM_S, GP_NCU_SMEM_D, GP_NCU_THREADS,
-       GP_NCU_N_LAUNCH };
+enum {
+    GP_NCU_BLOCK,
+    GP_NCU_GRID,
+    GP_NCU_REGS,
+    GP_NCU_SMEM_S,
+    GP_NCU_SMEM_D,
+    GP_NCU_THREADS,
+    GP_NCU_N_LAUNCH
+};
 static const struct {
     const char *name, *unit;
 } gp_ncu_launch[GP_NCU_N_LAUNCH] = {
@@ -131,10 +138,9 @@ static void gp_ncu_prefix(const gp_report *r, size_t id, const gp_report_launch 
     gp_ncu_field(out, x->dev >= 0 ? buf : "", 0);
 }
 
-static const char *const gp_ncu_header[] = {"ID",         "Process ID", "Process Name",
-                                            "Host Name",  "Kernel Name", "Context",
-                                            "Stream",     "Block Size",  "Grid Size",
-                                            "Device",     "CC"};
+static const char *const gp_ncu_header[] = {
+    "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+    "Stream", "Block Size", "Grid Size",    "Device",    "CC"};
 #define GP_NCU_N_FIXED (sizeof gp_ncu_header / sizeof gp_ncu_header[0])
 
 int gp_report_ncu_csv(const gp_report *r, FILE *out)

@@ -56,13 +56,13 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     fprintf(out, "\n#%zu %s\n", rank, name);
     if (strcmp(name, a->kernel) != 0)
         fprintf(out, "   demangled: %s\n", a->kernel);
-    fprintf(out, "   %s of kernel time, %s in %ld launch%s; device %d%s%s%s; main launch: %ld "
-                 "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
+    fprintf(out,
+            "   %s of kernel time, %s in %ld launch%s; device %d%s%s%s; main launch: %ld "
+            "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
-            a->launches, a->launches == 1 ? "" : "es", a->device,
-            several ? " (" : "", several ? gp_report_kernel_device(r, k)->name : "",
-            several ? ")" : "", a->blocks, a->threads_per_block, a->regs_per_thread,
-            a->smem_per_block);
+            a->launches, a->launches == 1 ? "" : "es", a->device, several ? " (" : "",
+            several ? gp_report_kernel_device(r, k)->name : "", several ? ")" : "", a->blocks,
+            a->threads_per_block, a->regs_per_thread, a->smem_per_block);
     if (!k->n_verdicts)
         fprintf(out, "   verdicts: none (no rule fired)\n");
     for (i = 0; i < k->n_verdicts; i++) {

@@ -43,7 +43,10 @@ enum cb_class {
 };
 static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
-static int starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+static int starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
 
 static int classify(const char *name)
 {
@@ -55,7 +58,8 @@ static int classify(const char *name)
         return CB_GRAPH_INSTANTIATE;
     if (starts_with(name, "cuGraphExecDestroy"))
         return CB_GRAPH_EXEC_DESTROY;
-    if ((starts_with(name, "cuGraphExec") && (strstr(name, "SetParams") || strstr(name, "Update"))) ||
+    if ((starts_with(name, "cuGraphExec") &&
+         (strstr(name, "SetParams") || strstr(name, "Update"))) ||
         starts_with(name, "cuGraphNodeSetEnabled"))
         return CB_GRAPH_EXEC_CHANGE;
     if (starts_with(name, "cuMemAlloc") || starts_with(name, "cuMemHostAlloc") ||
@@ -257,7 +261,9 @@ static void on_free_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 /* Where the 1D copies and memsets keep their destination and size: one row
  * per driver entry point (the per-thread-stream variants share the struct). */
 #define W(cb, type, dst, count, unit)                                                              \
-    {CUPTI_DRIVER_TRACE_CBID_##cb, offsetof(type, dst), offsetof(type, count), unit}
+    {                                                                                              \
+        CUPTI_DRIVER_TRACE_CBID_##cb, offsetof(type, dst), offsetof(type, count), unit             \
+    }
 static const struct {
     CUpti_CallbackId cbid;
     size_t dst, count;
@@ -359,7 +365,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     case CB_GRAPH_EXEC_DESTROY:
         if (enter)
-            gp_core_graph_forget(((const cuGraphExecDestroy_params *)cb->functionParams)->hGraphExec);
+            gp_core_graph_forget(
+                ((const cuGraphExecDestroy_params *)cb->functionParams)->hGraphExec);
         return;
     case CB_GRAPH_EXEC_CHANGE: /* every such call starts with (CUgraphExec hGraphExec, ...) */
         if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
@@ -458,84 +465,102 @@ static void nvtx_pop(uint64_t domain)
                     "launches inside it");
 }
 
-/* Translates the NVTX calls that open and close ranges into the range state. */
+/* The NVTX calls that open and close ranges: what each does and where its
+ * parameters keep the domain, the name (a string, a wide string or event
+ * attributes) and the range id (one row per entry point, like write_shapes). */
+enum { NX_PUSH, NX_POP, NX_START, NX_END, NX_DOMAIN, NX_STRING };
+enum { NX_NONE, NX_ASCII, NX_WIDE, NX_ATTR };
+#define NX_NO ((size_t)-1)
+#define NX(cb, op, dom, kind, msg, id)                                                             \
+    {                                                                                              \
+        CUPTI_CBID_NVTX_##cb, op, dom, kind, msg, id                                               \
+    }
+#define AT(type, field) offsetof(type, field)
+static const struct {
+    CUpti_CallbackId cbid;
+    int op;
+    size_t domain; /* offset of the domain handle, NX_NO: the default domain */
+    int kind;      /* how the name is given */
+    size_t name;   /* offset of the name */
+    size_t id;     /* offset of the range id (end) */
+} nvtx_calls[] = {
+    NX(nvtxRangePushA, NX_PUSH, NX_NO, NX_ASCII, AT(nvtxRangePushA_params, message), NX_NO),
+    NX(nvtxRangePushW, NX_PUSH, NX_NO, NX_WIDE, AT(nvtxRangePushW_params, message), NX_NO),
+    NX(nvtxRangePushEx, NX_PUSH, NX_NO, NX_ATTR, AT(nvtxRangePushEx_params, eventAttrib), NX_NO),
+    NX(nvtxDomainRangePushEx, NX_PUSH, AT(nvtxDomainRangePushEx_params, domain), NX_ATTR,
+       AT(nvtxDomainRangePushEx_params, core.eventAttrib), NX_NO),
+    NX(nvtxRangePop, NX_POP, NX_NO, NX_NONE, NX_NO, NX_NO),
+    NX(nvtxDomainRangePop, NX_POP, AT(nvtxDomainRangePop_params, domain), NX_NONE, NX_NO, NX_NO),
+    NX(nvtxRangeStartA, NX_START, NX_NO, NX_ASCII, AT(nvtxRangeStartA_params, message), NX_NO),
+    NX(nvtxRangeStartW, NX_START, NX_NO, NX_WIDE, AT(nvtxRangeStartW_params, message), NX_NO),
+    NX(nvtxRangeStartEx, NX_START, NX_NO, NX_ATTR, AT(nvtxRangeStartEx_params, eventAttrib), NX_NO),
+    NX(nvtxDomainRangeStartEx, NX_START, AT(nvtxDomainRangeStartEx_params, domain), NX_ATTR,
+       AT(nvtxDomainRangeStartEx_params, core.eventAttrib), NX_NO),
+    NX(nvtxRangeEnd, NX_END, NX_NO, NX_NONE, NX_NO, AT(nvtxRangeEnd_params, id)),
+    NX(nvtxDomainRangeEnd, NX_END, NX_NO, NX_NONE, NX_NO, AT(nvtxDomainRangeEnd_params, core.id)),
+    NX(nvtxDomainCreateA, NX_DOMAIN, NX_NO, NX_ASCII, AT(nvtxDomainCreateA_params, name), NX_NO),
+    NX(nvtxDomainRegisterStringA, NX_STRING, NX_NO, NX_ASCII,
+       AT(nvtxDomainRegisterStringA_params, string), NX_NO),
+};
+#undef NX
+#undef AT
+
+static const void *nvtx_field(const void *params, size_t offset)
+{
+    const void *v;
+    memcpy(&v, (const char *)params + offset, sizeof(v));
+    return v;
+}
+
+/* Translates one NVTX call into the range state. */
 static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 {
-    const void *p = d->functionParams;
-    const void *ret = d->functionReturnValue;
+    const void *p = d->functionParams, *ret = d->functionReturnValue;
     char buf[512];
+    size_t i;
     if (!p)
         return;
-    switch (cbid) {
-    case CUPTI_CBID_NVTX_nvtxRangePushA:
-        gp_ranges_push(0, ((const nvtxRangePushA_params *)p)->message);
+    for (i = 0; i < sizeof(nvtx_calls) / sizeof(nvtx_calls[0]); i++)
+        if (nvtx_calls[i].cbid == cbid)
+            break;
+    if (i == sizeof(nvtx_calls) / sizeof(nvtx_calls[0]))
+        return;
+    int op = nvtx_calls[i].op;
+    uint64_t domain =
+        nvtx_calls[i].domain == NX_NO ? 0 : nvtx_handle(nvtx_field(p, nvtx_calls[i].domain));
+    const char *name = NULL;
+    switch (nvtx_calls[i].kind) {
+    case NX_ASCII:
+        name = nvtx_field(p, nvtx_calls[i].name);
         break;
-    case CUPTI_CBID_NVTX_nvtxRangePushW:
-        gp_ranges_push(0, nvtx_wide(((const nvtxRangePushW_params *)p)->message, buf, sizeof buf));
+    case NX_WIDE:
+        name = nvtx_wide(nvtx_field(p, nvtx_calls[i].name), buf, sizeof buf);
         break;
-    case CUPTI_CBID_NVTX_nvtxRangePushEx:
-        gp_ranges_push(0, nvtx_message(((const nvtxRangePushEx_params *)p)->eventAttrib, buf,
-                                       sizeof buf));
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
-        const nvtxDomainRangePushEx_params *q = p;
-        gp_ranges_push(nvtx_handle(q->domain),
-                       nvtx_message(q->core.eventAttrib, buf, sizeof buf));
-        break;
-    }
-    case CUPTI_CBID_NVTX_nvtxRangePop:
-        nvtx_pop(0);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-        nvtx_pop(nvtx_handle(((const nvtxDomainRangePop_params *)p)->domain));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartA:
-        if (ret)
-            gp_ranges_start(0, *(const nvtxRangeId_t *)ret,
-                            ((const nvtxRangeStartA_params *)p)->message);
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartW:
-        if (ret)
-            gp_ranges_start(0, *(const nvtxRangeId_t *)ret,
-                            nvtx_wide(((const nvtxRangeStartW_params *)p)->message, buf,
-                                      sizeof buf));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
-        if (ret)
-            gp_ranges_start(0, *(const nvtxRangeId_t *)ret,
-                            nvtx_message(((const nvtxRangeStartEx_params *)p)->eventAttrib, buf,
-                                         sizeof buf));
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
-        const nvtxDomainRangeStartEx_params *q = p;
-        if (ret)
-            gp_ranges_start(nvtx_handle(q->domain), *(const nvtxRangeId_t *)ret,
-                            nvtx_message(q->core.eventAttrib, buf, sizeof buf));
-        break;
-    }
-    case CUPTI_CBID_NVTX_nvtxRangeEnd:
-        gp_ranges_end(((const nvtxRangeEnd_params *)p)->id);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
-        gp_ranges_end(((const nvtxDomainRangeEnd_params *)p)->core.id);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainCreateA:
-        if (ret)
-            gp_ranges_domain_created(nvtx_handle(*(const nvtxDomainHandle_t *)ret),
-                                     ((const nvtxDomainCreateA_params *)p)->name);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA:
-        if (ret)
-            gp_ranges_string_registered(nvtx_handle(*(const nvtxStringHandle_t *)ret),
-                                        ((const nvtxDomainRegisterStringA_params *)p)->string);
+    case NX_ATTR:
+        name = nvtx_message(nvtx_field(p, nvtx_calls[i].name), buf, sizeof buf);
         break;
     default:
         break;
     }
+    /* a new range, domain or string is known by the call's return value */
+    if ((op == NX_START || op == NX_DOMAIN || op == NX_STRING) && !ret)
+        return;
+    if (op == NX_PUSH)
+        gp_ranges_push(domain, name);
+    else if (op == NX_POP)
+        nvtx_pop(domain);
+    else if (op == NX_START)
+        gp_ranges_start(domain, *(const nvtxRangeId_t *)ret, name);
+    else if (op == NX_END)
+        gp_ranges_end(*(const nvtxRangeId_t *)((const char *)p + nvtx_calls[i].id));
+    else if (op == NX_DOMAIN)
+        gp_ranges_domain_created(nvtx_handle(*(const nvtxDomainHandle_t *)ret), name);
+    else
+        gp_ranges_string_registered(nvtx_handle(*(const nvtxStringHandle_t *)ret), name);
 }
 
-static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
-                                 CUpti_CallbackId cbid, const void *data)
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
 {
     (void)userdata;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
@@ -557,8 +582,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
-                                      size_t size, size_t valid)
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid)
 {
     (void)ctx;
     (void)stream;
@@ -571,8 +596,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-        batch[n++] = (gp_activity_kernel){k->correlationId, k->start, k->end, k->name,
-                                          k->graphId != 0};
+        batch[n++] =
+            (gp_activity_kernel){k->correlationId, k->start, k->end, k->name, k->graphId != 0};
         if (n == sizeof(batch) / sizeof(batch[0])) {
             gp_core_activity_kernels(batch, n);
             n = 0;

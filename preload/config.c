@@ -369,7 +369,7 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
     if (cfg->metrics_replace)
         describe_add(buf, len, &used, "metrics: %zu named", cfg->n_metrics);
     else
-        describe_add(buf, len, &used, "metrics: the default set%s", 
+        describe_add(buf, len, &used, "metrics: the default set%s",
                      cfg->metrics_extended ? " + extended" : "");
     if (!cfg->metrics_replace && cfg->n_metrics)
         describe_add(buf, len, &used, " + %zu named", cfg->n_metrics);
@@ -389,8 +389,9 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
         describe_add(buf, len, &used, "; cudaProfilerStart/Stop ignored");
     describe_nvtx(buf, len, &used, "; NVTX include ", cfg->nvtx_include, cfg->n_nvtx_include);
     describe_nvtx(buf, len, &used, "; NVTX exclude ", cfg->nvtx_exclude, cfg->n_nvtx_exclude);
-    describe_add(buf, len, &used, "; output %s (%s%s%s)", cfg->output, cfg->write_json ? "json" : "",
-                 cfg->write_json && cfg->write_csv ? "," : "", cfg->write_csv ? "csv" : "");
+    describe_add(buf, len, &used, "; output %s (%s%s%s)", cfg->output,
+                 cfg->write_json ? "json" : "", cfg->write_json && cfg->write_csv ? "," : "",
+                 cfg->write_csv ? "csv" : "");
     if (cfg->rank >= 0)
         describe_add(buf, len, &used, "; rank %ld", cfg->rank);
 }

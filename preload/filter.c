@@ -8,14 +8,13 @@
 
 const char *gp_decision_name(int d)
 {
-    static const char *const names[GP_DECISIONS] = {
-        "profiled",
-        "name filter",
-        "launch skip",
-        "launch count reached",
-        "per-kernel limit reached",
-        "outside cudaProfilerStart/Stop",
-        "outside the NVTX ranges asked for"};
+    static const char *const names[GP_DECISIONS] = {"profiled",
+                                                    "name filter",
+                                                    "launch skip",
+                                                    "launch count reached",
+                                                    "per-kernel limit reached",
+                                                    "outside cudaProfilerStart/Stop",
+                                                    "outside the NVTX ranges asked for"};
     return d >= 0 && d < GP_DECISIONS ? names[d] : "?";
 }
 

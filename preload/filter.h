@@ -12,10 +12,10 @@
 
 enum gp_decision {
     GP_PROFILE = 0,
-    GP_SKIP_NAME,       /* name filtered out by include/exclude */
-    GP_SKIP_LAUNCH,     /* among the first GPUPROF_LAUNCH_SKIP matching launches */
-    GP_SKIP_COUNT,      /* GPUPROF_LAUNCH_COUNT already profiled */
-    GP_SKIP_PER_KERNEL, /* GPUPROF_MAX_PER_KERNEL already profiled for this kernel */
+    GP_SKIP_NAME,           /* name filtered out by include/exclude */
+    GP_SKIP_LAUNCH,         /* among the first GPUPROF_LAUNCH_SKIP matching launches */
+    GP_SKIP_COUNT,          /* GPUPROF_LAUNCH_COUNT already profiled */
+    GP_SKIP_PER_KERNEL,     /* GPUPROF_MAX_PER_KERNEL already profiled for this kernel */
     GP_SKIP_PROFILER_RANGE, /* outside cu(da)ProfilerStart/Stop */
     GP_SKIP_NVTX,           /* outside the NVTX ranges asked for */
     GP_DECISIONS

@@ -22,16 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        CUresult r_ = (x);                                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                                  \
-            const char *s_ = "?";                                                                  \
-            cuGetErrorString(r_, &s_);                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);                        \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "tests/gpu/drv_util.h"
 
 static CUmodule mod;
 static CUcontext ctx;
@@ -55,26 +46,6 @@ static void *other_thread(void *arg)
     return NULL;
 }
 
-static void *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    void *data;
-    long len;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc((size_t)len);
-    if (data && fread(data, 1, (size_t)len, f) != (size_t)len) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)len;
-    return data;
-}
-
 int main(int argc, char **argv)
 {
     CUdevice dev;
@@ -86,7 +57,7 @@ int main(int argc, char **argv)
     nvtxEventAttributes_t a = {0};
     nvtxRangeId_t phase;
     int i;
-    if (argc < 2 || !(image = read_file(argv[1], &size))) {
+    if (argc < 2 || !(image = drv_read_file(argv[1], &size))) {
         fprintf(stderr, "usage: %s range_kernels.cubin\n", argv[0]);
         return 2;
     }

@@ -12,4 +12,5 @@ if [ ! -x "$b/gpuprof-report" ]; then
     echo "FAIL: $b/gpuprof-report not built" >&2
     echo "$suite: 0 passed, 1 failed, 0 skipped"; exit 1
 fi
-GPUPROF_REPORT=$(cd "$b" && pwd)/gpuprof-report exec python3 tests/python/test_gpuprof.py
+# no __pycache__ in the source tree
+PYTHONDONTWRITEBYTECODE=1 GPUPROF_REPORT=$(cd "$b" && pwd)/gpuprof-report exec python3 tests/python/test_gpuprof.py

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "capture.h"
 #include "gp_test.h"
 #include "report.h"
 #include "report_api.h"
@@ -27,16 +28,6 @@ static void check_first(const gp_report *r, const char *kernel, const char *labe
     if (k && k->n_verdicts)
         gp_verdict_label(&k->verdicts[0], got, sizeof got);
     GP_CHECK_MSG(k && strcmp(got, label) == 0, "%s: first verdict %s, want %s", kernel, got, label);
-}
-
-static char *capture(const gp_report *r, int (*fn)(const gp_report *, FILE *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    GP_CHECK(fn(r, f) == 0);
-    fclose(f);
-    return buf;
 }
 
 static void test_planted(void)

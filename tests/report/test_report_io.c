@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "baseline.h"
+#include "capture.h"
 #include "gp_test.h"
 #include "json.h"
 #include "report.h"
@@ -22,16 +23,6 @@ static const gp_kernel_report *find(const gp_report *r, const char *prefix, int 
             (!sm_count || gp_report_kernel_device(r, &r->kernels[i])->sm_count == sm_count))
             return &r->kernels[i];
     return NULL;
-}
-
-static char *capture(const gp_report *r, int (*fn)(const gp_report *, FILE *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    GP_CHECK(fn(r, f) == 0);
-    fclose(f);
-    return buf;
 }
 
 static gp_report *load(const char *a, const char *b, int keep, const gp_peaks *p)
@@ -119,8 +110,9 @@ static void test_devices(void)
     GP_CHECK(b && b->n_verdicts && strstr(b->verdicts[0].evidence, "114 SMs") != NULL);
     GP_CHECK(a && a->n_verdicts && strstr(a->verdicts[0].evidence, "132 SMs") != NULL);
     text = capture(r, gp_report_text);
-    GP_CHECK(strstr(text, "device 0: NVIDIA H100 80GB HBM3") && strstr(text, "device 0: NVIDIA H100 "
-                                                                              "PCIe"));
+    GP_CHECK(strstr(text, "device 0: NVIDIA H100 80GB HBM3") &&
+             strstr(text, "device 0: NVIDIA H100 "
+                          "PCIe"));
     GP_CHECK(strstr(text, "device 0 (NVIDIA H100 PCIe); main launch: 57 blocks") != NULL);
     free(text);
     done(r);
@@ -256,9 +248,9 @@ static void test_json(void)
         const char *name = gp_json_string(gp_json_get(&k->items[i], "name"));
         if (name && strcmp(name, "reduce_partial") == 0) {
             GP_CHECK(gp_json_get(m, "rf_g")->type == GP_JSON_NULL);
-            GP_CHECK(strstr(gp_json_string(gp_json_get(gp_json_get(&k->items[i], "missing"),
-                                                       "rf_g")),
-                            "CUPTI_ERROR_NOT_SUPPORTED") != NULL);
+            GP_CHECK(
+                strstr(gp_json_string(gp_json_get(gp_json_get(&k->items[i], "missing"), "rf_g")),
+                       "CUPTI_ERROR_NOT_SUPPORTED") != NULL);
         }
     }
     for (i = 0; l && i < l->n; i++) {
@@ -309,8 +301,9 @@ static void test_ncu(void)
     buf = capture(r, gp_report_ncu_raw_csv);
     GP_CHECK(count_lines(buf) == 2 + r->n_launch_rows);
     line2 = strchr(buf, '\n') + 1;
-    GP_CHECK(strncmp(line2, "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","
-                            "\"register/thread\"",
+    GP_CHECK(strncmp(line2,
+                     "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","
+                     "\"register/thread\"",
                      55) == 0);
     GP_CHECK(strstr(buf, "\"gpu__time_duration.sum\"") && strstr(line2, "\"ns\""));
     free(buf);

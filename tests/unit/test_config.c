@@ -3,25 +3,16 @@
  * launch filters. */
 #include "preload/config.h"
 #include "preload/filter.h"
+#include "tests/unit/fake_env.h"
 #include "tests/unit/gp_test.h"
 #include "util/kname.h"
 #include "util/strutil.h"
 
 #include <stdlib.h>
 
-static const char *const *env_table;
-
-static const char *fake_env(const char *name)
-{
-    for (const char *const *p = env_table; p && *p; p += 2)
-        if (strcmp(p[0], name) == 0)
-            return p[1];
-    return NULL;
-}
-
 static int parse(const char *const *table, gp_config *cfg, char *err, size_t len)
 {
-    env_table = table;
+    fake_env_table = table;
     return gp_config_parse(cfg, fake_env, err, len);
 }
 
@@ -141,29 +132,43 @@ int main(void)
     gp_config_free(&c);
 
     /* capture variables, and the rank from an MPI launcher or Slurm */
-    static const char *const cap[] = {"GPUPROF_PROFILE_FROM_START", "0",
-                                      "GPUPROF_PROFILER_START_STOP", "1",
-                                      "GPUPROF_NVTX_INCLUDE", "train/;Dom@step,io",
-                                      "GPUPROF_NVTX_EXCLUDE", "regex:^warm",
-                                      "SLURM_PROCID", "5", "PMI_RANK", "2", NULL};
+    static const char *const cap[] = {"GPUPROF_PROFILE_FROM_START",
+                                      "0",
+                                      "GPUPROF_PROFILER_START_STOP",
+                                      "1",
+                                      "GPUPROF_NVTX_INCLUDE",
+                                      "train/;Dom@step,io",
+                                      "GPUPROF_NVTX_EXCLUDE",
+                                      "regex:^warm",
+                                      "SLURM_PROCID",
+                                      "5",
+                                      "PMI_RANK",
+                                      "2",
+                                      NULL};
     GP_CHECK(parse(cap, &c, err, sizeof(err)) == 0);
     GP_CHECK(c.profile_from_start == 0 && c.profiler_start_stop == 1);
     GP_CHECK(c.n_nvtx_include == 2 && c.n_nvtx_exclude == 1);
     GP_CHECK(c.rank == 2); /* PMI_RANK before SLURM_PROCID: srun also sets the MPI variable */
     gp_config_describe(&c, buf, sizeof(buf));
-    GP_CHECK_MSG(strstr(buf, "from cudaProfilerStart on") && strstr(buf, "NVTX include 'train/', "
-                                                                          "'Dom@step,io'") &&
+    GP_CHECK_MSG(strstr(buf, "from cudaProfilerStart on") &&
+                     strstr(buf, "NVTX include 'train/', "
+                                 "'Dom@step,io'") &&
                      strstr(buf, "rank 2"),
                  "%s", buf);
     gp_config_free(&c);
-    static const char *const badcap[] = {"GPUPROF_PROFILE_FROM_START", "off",
-                                         "GPUPROF_NVTX_INCLUDE", "a//b", "OMPI_COMM_WORLD_RANK",
-                                         "x", NULL};
+    static const char *const badcap[] = {"GPUPROF_PROFILE_FROM_START",
+                                         "off",
+                                         "GPUPROF_NVTX_INCLUDE",
+                                         "a//b",
+                                         "OMPI_COMM_WORLD_RANK",
+                                         "x",
+                                         NULL};
     GP_CHECK(parse(badcap, &c, err, sizeof(err)) == 2);
-    GP_CHECK_MSG(strstr(err, "GPUPROF_PROFILE_FROM_START='off' is not valid: accepted values: 0, 1") &&
-                     strstr(err, "GPUPROF_NVTX_INCLUDE='a//b' is not valid: 'a//b': an empty "
-                                 "range name"),
-                 "%s", err);
+    GP_CHECK_MSG(
+        strstr(err, "GPUPROF_PROFILE_FROM_START='off' is not valid: accepted values: 0, 1") &&
+            strstr(err, "GPUPROF_NVTX_INCLUDE='a//b' is not valid: 'a//b': an empty "
+                        "range name"),
+        "%s", err);
     GP_CHECK(c.rank == -1 && c.n_nvtx_include == 0); /* not gpuprof's variable: ignored */
     gp_config_free(&c);
 

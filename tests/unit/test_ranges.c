@@ -9,6 +9,7 @@
 #include "preload/config.h"
 #include "preload/filter.h"
 #include "preload/ranges.h"
+#include "tests/unit/fake_env.h"
 #include "tests/unit/gp_test.h"
 
 #define R(d, n)                                                                                    \
@@ -40,20 +41,11 @@ static void expect_error(const char *expr, const char *why)
     gp_nvtx_expr_free(e);
 }
 
-static const char *const *env_table;
-static const char *fake_env(const char *name)
-{
-    for (const char *const *p = env_table; p && *p; p += 2)
-        if (strcmp(p[0], name) == 0)
-            return p[1];
-    return NULL;
-}
-
 static int decide_with(const char *const *table)
 {
     gp_config c;
     char err[512];
-    env_table = table;
+    fake_env_table = table;
     if (gp_config_parse(&c, fake_env, err, sizeof(err)) != 0) {
         fprintf(stderr, "config: %s\n", err);
         return -99;

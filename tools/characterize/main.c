@@ -173,9 +173,9 @@ static int gpc_have_gpu(void)
  * with an error word, else the first non-empty one; "" when none. */
 static void gpc_first_error(const char *prog_dir, char *out, size_t len)
 {
-    static const char *const words[] = {"error", "fail", "fatal", "abort", "exception",
-                                        "cannot", "can't", "unable", "not found", "no such",
-                                        "denied", "segmentation", "killed", "traceback"};
+    static const char *const words[] = {
+        "error",  "fail",      "fatal",   "abort",  "exception",    "cannot", "can't",
+        "unable", "not found", "no such", "denied", "segmentation", "killed", "traceback"};
     const char *files[] = {"native.stderr", "native.stdout"};
     char path[PATH_MAX + 32], line[1024], low[1024];
     size_t f, w, i;

@@ -17,8 +17,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,8 +409,8 @@ int main(int argc, char **argv)
             rc = gpl_kernel_regex(optarg, "GPUPROF_KERNEL_EXCLUDE");
             break;
         case O_BASE:
-            rc = gpl_choice("kernel-name-base", optarg, bases, bases, 3,
-                            "GPUPROF_KERNEL_NAME_BASE");
+            rc =
+                gpl_choice("kernel-name-base", optarg, bases, bases, 3, "GPUPROF_KERNEL_NAME_BASE");
             break;
         case 's':
             gpl_set("GPUPROF_LAUNCH_SKIP", optarg);

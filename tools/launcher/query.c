@@ -71,8 +71,7 @@ static long gp_query_subs(CUpti_Profiler_Host_Object *h, const char *name, FILE 
     if (cuptiProfilerHostGetSubMetrics(&sp) != CUPTI_SUCCESS)
         return -1;
     for (i = 0; i < sp.numOfSubmetrics; i++)
-        fprintf(out, "%s%s%s\n", name, sp.ppSubMetrics[i][0] == '.' ? "" : ".",
-                sp.ppSubMetrics[i]);
+        fprintf(out, "%s%s%s\n", name, sp.ppSubMetrics[i][0] == '.' ? "" : ".", sp.ppSubMetrics[i]);
     return (long)sp.numOfSubmetrics;
 }
 
@@ -120,8 +119,8 @@ long gp_query_metrics(const char *chip, int mode, const char *const *names, size
         for (i = 0; i < bp.numMetrics; i++) {
             gp_query_line(ip.pHostObject, bp.ppMetricNames[i], out);
             lines++;
-            if (mode == GP_QUERY_ALL && (got = gp_query_subs(ip.pHostObject,
-                                                             bp.ppMetricNames[i], out)) > 0)
+            if (mode == GP_QUERY_ALL &&
+                (got = gp_query_subs(ip.pHostObject, bp.ppMetricNames[i], out)) > 0)
                 lines += got;
         }
     }

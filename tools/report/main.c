@@ -20,6 +20,10 @@
 static const char *const gp_report_formats[] = {"text", "csv",     "html",
                                                 "json", "ncu-csv", "ncu-raw-csv"};
 enum { GP_FMT_TEXT, GP_FMT_CSV, GP_FMT_HTML, GP_FMT_JSON, GP_FMT_NCU, GP_FMT_NCU_RAW, GP_FMT_N };
+/* the writer of each format, in the order of gp_report_formats */
+static int (*const gp_report_writers[GP_FMT_N])(const gp_report *, FILE *) = {
+    gp_report_text, gp_report_csv,     gp_report_html,
+    gp_report_json, gp_report_ncu_csv, gp_report_ncu_raw_csv};
 
 static int gp_report_usage(FILE *f)
 {
@@ -144,7 +148,7 @@ int main(int argc, char **argv)
      * gpuprof's own reports use short names */
     if (name_base < 0)
         name_base = format == GP_FMT_NCU || format == GP_FMT_NCU_RAW ? GP_REPORT_NAME_DEMANGLED
-                                                                      : GP_REPORT_NAME_FUNCTION;
+                                                                     : GP_REPORT_NAME_FUNCTION;
     gp_peaks_none(&peaks);
     if (peaks_path && gp_peaks_load(peaks_path, &peaks, err, sizeof err) < 0) {
         fprintf(stderr, GP_REPORT_PROG ": %s\n", err);
@@ -185,25 +189,7 @@ int main(int argc, char **argv)
                                      : gp_baseline_text(&b, out);
         gp_baseline_free(&b);
     } else {
-        switch (format) {
-        case GP_FMT_CSV:
-            rc = gp_report_csv(r, out);
-            break;
-        case GP_FMT_HTML:
-            rc = gp_report_html(r, out);
-            break;
-        case GP_FMT_JSON:
-            rc = gp_report_json(r, out);
-            break;
-        case GP_FMT_NCU:
-            rc = gp_report_ncu_csv(r, out);
-            break;
-        case GP_FMT_NCU_RAW:
-            rc = gp_report_ncu_raw_csv(r, out);
-            break;
-        default:
-            rc = gp_report_text(r, out);
-        }
+        rc = gp_report_writers[format](r, out);
     }
     if (rc < 0)
         fprintf(stderr, GP_REPORT_PROG ": writing the report failed\n");
