@@ -202,73 +202,14 @@ got=$(GPUPROF_OUTPUT=$OUT/crash timeout 120 env LD_PRELOAD=$LIB $G/replay_cases_
 if [ $rc -eq $erc ] && [ "$exp" = "$got" ]; then ok "crashing program: exit status $rc and output unchanged"
 else bad "crashing program: rc $rc (plain $erc), plain '$exp' profiled '$got'"; tail -3 "$OUT/crash.err"; fi
 
-# 14. capture ranges, from a C program (driver API) under the launcher: NVTX
-#     push/pop ranges (default domain, a domain of its own, another thread's
-#     launch while main is inside a range), a start/end range, and
-#     cuProfilerStart/Stop; which of its eight kernels get records
-R=$G/ranges
-RCUBIN=$G/range_kernels.cubin
-rexp=$($R $RCUBIN 2>&1)
-ranges_case() { # name  want (kernels with records, sorted)  launcher options...
-    name=$1; want=$2; shift 2
-    gotout=$(timeout 300 $B/gpuprof -f -o $OUT/rng-$name "$@" $R $RCUBIN 2>$OUT/rng-$name.err); rc=$?
-    got=$(grep '"type":"launch"' $OUT/rng-$name.jsonl 2>/dev/null | grep -o '"kernel":"rk_[a-z_]*' |
-          sed 's/.*"rk_/rk_/' | sort -u | tr '\n' ' ')
-    if [ $rc -eq 0 ] && [ "$gotout" = "$rexp" ] && [ "$got" = "$want" ]; then ok "ranges $name: $got"
-    else bad "ranges $name: rc $rc, output '$gotout' (plain '$rexp'), records of '$got', want '$want'"
-         tail -3 $OUT/rng-$name.err; fi
-}
-all7="rk_fwd rk_other_thread rk_outside rk_phase rk_profiled rk_step rk_warmup "
-ranges_case default "$all7" # cuProfilerStop ends profiling: rk_after_stop is left out
-ranges_case nostartstop "rk_after_stop $all7" --disable-profiler-start-stop
-ranges_case step "rk_step " --nvtx-include step/
-ranges_case anchored "rk_step " --nvtx-include '[train/step]'
-ranges_case nested "rk_step " --nvtx-include 'train/*/step' --nvtx-exclude 'warmup/'
-ranges_case regex "rk_step " --nvtx-include 'regex:^tr/'
-ranges_case domain "rk_fwd " --nvtx-include model@fwd/
-ranges_case startend "rk_phase " --nvtx-include phase2
-ranges_case either "rk_phase rk_step " --nvtx-include step/ --nvtx-include phase2
-ranges_case exclude "rk_fwd rk_other_thread rk_outside rk_phase rk_profiled rk_step " --nvtx-exclude warmup/
-ranges_case fromstart "rk_profiled " --profile-from-start off
-ranges_case count "rk_step " --nvtx-include step/ -k regex:rk_ -c 1
-if grep -q "outside the NVTX ranges asked for" $OUT/rng-step.err &&
-   grep -q "outside cudaProfilerStart/Stop" $OUT/rng-fromstart.err; then ok "ranges: the summary names both reasons"
-else bad "ranges: the summary lacks the reasons"; grep "not profiled" $OUT/rng-step.err $OUT/rng-fromstart.err; fi
-# GPUPROF_LOG_LEVEL=info: one line at start, one per profiled launch
-ranges_case verbose "$all7" --verbose
-ninfo=$(grep -c "info: profiled rk_" $OUT/rng-verbose.err)
-if grep -q "info: gpuprof [0-9.]*: metrics: the default set" $OUT/rng-verbose.err && [ "$ninfo" = 7 ]; then
-    ok "log level info: the start-up line and $ninfo progress lines"
-else bad "log level info: $ninfo progress lines, start-up line: $(grep -c 'info: gpuprof' $OUT/rng-verbose.err)"; fi
-# %q{VAR} in the output name, and the rank in the records
-got=$(OMPI_COMM_WORLD_RANK=3 timeout 300 $B/gpuprof -f -o "$OUT/rank-%q{OMPI_COMM_WORLD_RANK}" -c 1 $R $RCUBIN 2>$OUT/rank.err)
-if [ "$got" = "$rexp" ] && grep -q '"rank":3,' $OUT/rank-3.jsonl 2>/dev/null; then ok "%q{OMPI_COMM_WORLD_RANK} and the rank recorded"
-else bad "%q{} and rank: $(ls $OUT/rank-* 2>/dev/null)"; tail -3 $OUT/rank.err; fi
-
-# 15. capture ranges from PyTorch: torch.cuda.nvtx.range and
-#     torch.cuda.profiler.profile (cudaProfilerStart/Stop); the warm-up before
-#     them is what --profile-from-start off skips (autotuning, first iterations)
-if python3 -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)" >/dev/null 2>&1; then
-    texp=$(python3 tests/gpu/torch_ranges.py 2>&1)
-    torch_case() { # name  "kernels with records"  "kernels without"  launcher options...
-        name=$1; present=$2; absent=$3; shift 3
-        tgot=$(timeout 600 $B/gpuprof -f -o $OUT/torch-$name "$@" python3 tests/gpu/torch_ranges.py \
-               2>$OUT/torch-$name.err); rc=$?
-        grep '"type":"launch"' $OUT/torch-$name.jsonl >$OUT/torch-$name.launches 2>/dev/null
-        miss=""; extra=""
-        for k in $present; do grep -q "$k" $OUT/torch-$name.launches || miss="$miss $k"; done
-        for k in $absent; do grep -q "$k" $OUT/torch-$name.launches && extra="$extra $k"; done
-        if [ $rc -eq 0 ] && [ "$tgot" = "$texp" ] && [ -z "$miss$extra" ]; then
-            ok "torch $name: records of $present, none of $absent"
-        else bad "torch $name: rc $rc, output '$tgot' (plain '$texp'), missing:$miss, unwanted:$extra"
-             tail -3 $OUT/torch-$name.err; fi
-    }
-    torch_case step "cos_kernel" "sin_kernel exp_kernel MulFunctor" --nvtx-include step/
-    torch_case fromstart "cos_kernel exp_kernel" "sin_kernel MulFunctor" --profile-from-start off
-    torch_case exclude "MulFunctor cos_kernel exp_kernel" "sin_kernel" --nvtx-exclude warmup/
-else
-    skipped "torch_ranges: python3 cannot import torch with CUDA here"
-fi
+# 14, 15. capture ranges (NVTX, cudaProfilerStart/Stop) from a C program and
+#     from PyTorch, under the launcher: tests/gpu/capture_ranges.sh, which also
+#     runs alone
+sh tests/gpu/capture_ranges.sh | tee "$OUT/capture_ranges.txt"
+line=$(grep -E '^gpu-ranges: [0-9]+ passed' "$OUT/capture_ranges.txt" | tail -n 1)
+p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+k=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
