@@ -76,11 +76,27 @@ static char *gp_load_strdup(const char *s)
     return d;
 }
 
-/* The device entry of a launch: the latest record of that ordinal in its own
- * input, else in any input (a file of launches only), else -1. */
-static long gp_load_dev(const gp_report *r, size_t file, int ordinal)
+/* The device entry of a launch, keyed by host, process and ordinal: the entry
+ * its process already uses; else the latest record of that ordinal in its own
+ * input not yet claimed by another process (a file is one process, or several
+ * one after the other when files were concatenated), which it then claims;
+ * else the latest of that ordinal in any input (a file of launches only);
+ * else -1.  Device records carry no process: the launches that follow do. */
+static long gp_load_dev(gp_report *r, size_t file, const char *host, long pid, int ordinal)
 {
     size_t i;
+    if (pid >= 0)
+        for (i = r->n_devices; i-- > 0;)
+            if (r->devices[i].pid == pid && r->devices[i].d.ordinal == ordinal &&
+                strcmp(r->devices[i].host, host) == 0)
+                return (long)i;
+    for (i = r->n_devices; i-- > 0;)
+        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal &&
+            r->devices[i].pid < 0) {
+            r->devices[i].pid = pid;
+            snprintf(r->devices[i].host, sizeof r->devices[i].host, "%s", host);
+            return (long)i;
+        }
     for (i = r->n_devices; i-- > 0;)
         if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal)
             return (long)i;
@@ -112,6 +128,8 @@ static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t er
     nd = &r->devices[r->n_devices];
     nd->d = d;
     nd->file = r->n_files - 1;
+    nd->pid = -1; /* claimed by the first launch that uses it */
+    nd->host[0] = '\0';
     nd->model = (int)r->n_devices;
     for (i = 0; i < r->n_devices; i++)
         if (gp_load_same_model(&r->devices[i].d, &d)) {
@@ -204,7 +222,12 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     long dev;
     if (gp_record_launch(obj, &l, err, errlen) < 0)
         return -1;
-    dev = gp_load_dev(r, r->n_files - 1, l.device);
+    {
+        const char *host = gp_json_string(gp_json_get(obj, "host"));
+        double pid = gp_json_number(gp_json_get(obj, "pid"));
+        dev = gp_load_dev(r, r->n_files - 1, host ? host : "", isnan(pid) ? -1 : (long)pid,
+                          l.device);
+    }
     d = dev >= 0 ? &r->devices[dev].d : &r->dflt;
     memset(&oi, 0, sizeof oi);
     oi.threads_per_block = (int)gp_record_threads_per_block(&l);
@@ -446,10 +469,13 @@ void gp_report_each_device(const gp_report *r,
             int counted = 0;
             if (r->devices[j].d.ordinal != x->d.ordinal || r->devices[j].model != x->model)
                 continue;
-            for (m = 0; m < j && !counted; m++)
-                counted = r->devices[m].file == r->devices[j].file &&
-                          r->devices[m].d.ordinal == x->d.ordinal &&
-                          r->devices[m].model == x->model;
+            for (m = 0; m < j && !counted; m++) /* one process: same host and pid, or file */
+                counted = r->devices[m].d.ordinal == x->d.ordinal &&
+                          r->devices[m].model == x->model &&
+                          (r->devices[j].pid >= 0
+                               ? r->devices[m].pid == r->devices[j].pid &&
+                                     strcmp(r->devices[m].host, r->devices[j].host) == 0
+                               : r->devices[m].file == r->devices[j].file);
             inputs += !counted;
         }
         fn(&x->d, inputs, arg);

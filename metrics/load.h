@@ -1,8 +1,9 @@
 /* load.h - the report's model: JSON-lines files read into per-kernel rows
  * with their occupancy, roofline and verdicts, kernels sorted by total time.
  *
- * Devices are kept per input: a file is one process, so device 0 of one
- * process (or host) never stands for device 0 of another.  Launches of the
+ * Devices are keyed by host, process and ordinal (a device record belongs to
+ * the process whose launches follow it), so device 0 of one process or host
+ * never stands for device 0 of another.  Launches of the
  * same kernel (demangled name) on the same device ordinal and GPU model are
  * combined, whatever process or rank they come from. */
 #ifndef GP_LOAD_H
@@ -22,8 +23,10 @@ enum { GP_REPORT_NAME_FUNCTION, GP_REPORT_NAME_DEMANGLED, GP_REPORT_NAME_MANGLED
 
 typedef struct {
     gp_device d;
-    size_t file; /* the input it came from */
-    int model;   /* index of the first device entry describing the same GPU */
+    size_t file;   /* the input it came from */
+    char host[64]; /* the process whose launches use it ("" and -1 until one does) */
+    long pid;
+    int model; /* index of the first device entry describing the same GPU */
 } gp_report_device;
 
 typedef struct {

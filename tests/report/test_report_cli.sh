@@ -67,6 +67,10 @@ if grep -q "warning: the measured" "$tmp/same"; then ko "a warning for peaks of 
 # two hosts' device 0: both listed, kernels kept apart
 check 0 "^device 0: NVIDIA H100 PCIe (GH100, sm_90, 114 SMs)$" "$P" "$fix/h100-pcie-rank1.jsonl"
 check 0 "device 0 (NVIDIA H100 PCIe); main launch: 57 blocks" "$P" "$fix/h100-pcie-rank1.jsonl"
+cat "$P" "$fix/h100-pcie-rank1.jsonl" | "$report" - >"$tmp/cat.out" 2>&1
+if grep -q "^device 0: NVIDIA H100 PCIe" "$tmp/cat.out" && grep -q "device 0 (NVIDIA H100 PCIe); main launch: 57 blocks" "$tmp/cat.out" &&
+   grep -q "device 0 (NVIDIA H100 80GB HBM3); main launch: 1 blocks" "$tmp/cat.out"; then ok
+else ko "two processes' files concatenated on standard input: their device 0s mixed"; fi
 # the comparison with a baseline, in each format
 check 0 "^#1 one_block (device 0)$" --baseline "$P" "$N"
 check 0 "verdicts lost:   uncoalesced(load), dram_bound" --baseline "$P" "$N"
