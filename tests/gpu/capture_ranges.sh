@@ -9,14 +9,7 @@
 #      torch.cuda.profiler.profile, when python3 imports torch with CUDA.
 # Run by run-gpu-tests.sh, or alone: sh tests/gpu/capture_ranges.sh.  Without a
 # GPU every case reports SKIP.  Prints "gpu-ranges: N passed, N failed, N skipped".
-B=${BUILD:-build}
-G=$B/tests/gpu
-OUT=${GPU_TEST_OUT:-$B/gpu-test-out}
-mkdir -p "$OUT"
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "PASS $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
+. tests/gpu/common.sh
 if ! nvidia-smi -L >/dev/null 2>&1; then
     skipped "capture_ranges: no GPU on this machine"
     skipped "torch_ranges: no GPU on this machine"

@@ -3,15 +3,8 @@
 # On a machine without a GPU every test reports SKIPPED.  Prints one
 # "gpu: N passed, N failed, N skipped" line at the end.
 # OUT (optional): where logs and outputs go (default build/gpu-test-out).
-B=${BUILD:-build}
-G=$B/tests/gpu
+. tests/gpu/common.sh
 LIB=$(cd "$B" && pwd)/libgpuprof.so
-OUT=${GPU_TEST_OUT:-$B/gpu-test-out}
-mkdir -p "$OUT"
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "PASS $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
