@@ -16,7 +16,8 @@ BUILD     ?= build
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC -MMD -MP
-CPPFLAGS += -I. -Iinclude -I$(BUILD)/gen
+# $(BUILD)/include: uthash.h when tests/check-deps.sh had to fetch it
+CPPFLAGS += -I. -Iinclude -I$(BUILD)/gen -I$(BUILD)/include
 NVCCFLAGS ?= -O2 -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
 
 ALL_TARGETS  :=
@@ -37,7 +38,7 @@ real-all: $(ALL_TARGETS) $(GPU_TESTS)
 .PHONY: real-all
 
 check-deps:
-	@sh tests/check-deps.sh
+	@BUILD=$(BUILD) sh tests/check-deps.sh
 
 # Every object waits for the generated metric header (order-only: a header
 # change is caught by the .d files), so `make -j` works from a fresh clone.

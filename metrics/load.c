@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "facts.h"
+#include "util/kname.h"
 
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
@@ -18,55 +20,140 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
     gp_device_h100(&r->dflt);
 }
 
+static void gp_load_row_free(gp_report_launch *row)
+{
+    gp_record_launch_free(&row->l);
+    free(row->host);
+    free(row->process);
+    free(row->mangled);
+}
+
 void gp_report_free(gp_report *r)
 {
     size_t i;
-    for (i = 0; i < r->n; i++)
+    for (i = 0; i < r->n; i++) {
         gp_aggregate_free(&r->kernels[i].agg);
+        free(r->kernels[i].mangled);
+    }
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
+    for (i = 0; i < r->n_launch_rows; i++)
+        gp_load_row_free(&r->launch_rows[i]);
+    free(r->launch_rows);
     free(r->files);
     free(r->kernels);
     free(r->devices);
     memset(r, 0, sizeof *r);
 }
 
-const gp_device *gp_report_device(const gp_report *r, int ordinal)
+const gp_device *gp_report_kernel_device(const gp_report *r, const gp_kernel_report *k)
+{
+    return k->dev >= 0 ? &r->devices[k->dev].d : &r->dflt; /* no record: H100 defaults */
+}
+
+const char *gp_report_kernel_name(const gp_report *r, const gp_kernel_report *k)
+{
+    switch (r->name_base) {
+    case GP_REPORT_NAME_DEMANGLED:
+        return k->agg.kernel;
+    case GP_REPORT_NAME_MANGLED:
+        return k->mangled ? k->mangled : k->agg.kernel;
+    default:
+        return k->name[0] ? k->name : k->agg.kernel;
+    }
+}
+
+static char *gp_load_strdup(const char *s)
+{
+    size_t n;
+    char *d;
+    if (!s)
+        return NULL;
+    n = strlen(s) + 1;
+    d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* The device entry of a launch, keyed by host, process and ordinal: the entry
+ * its process already uses; else the latest record of that ordinal in its own
+ * input not yet claimed by another process (a file is one process, or several
+ * one after the other when files were concatenated), which it then claims;
+ * else the latest of that ordinal in any input (a file of launches only);
+ * else -1.  Device records carry no process: the launches that follow do. */
+static long gp_load_dev(gp_report *r, size_t file, const char *host, long pid, int ordinal)
 {
     size_t i;
-    for (i = 0; i < r->n_devices; i++)
-        if (r->devices[i].ordinal == ordinal)
-            return &r->devices[i];
-    return &r->dflt; /* no device record: H100 defaults */
+    if (pid >= 0)
+        for (i = r->n_devices; i-- > 0;)
+            if (r->devices[i].pid == pid && r->devices[i].d.ordinal == ordinal &&
+                strcmp(r->devices[i].host, host) == 0)
+                return (long)i;
+    for (i = r->n_devices; i-- > 0;)
+        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal &&
+            r->devices[i].pid < 0) {
+            r->devices[i].pid = pid;
+            snprintf(r->devices[i].host, sizeof r->devices[i].host, "%s", host);
+            return (long)i;
+        }
+    for (i = r->n_devices; i-- > 0;)
+        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal)
+            return (long)i;
+    for (i = r->n_devices; i-- > 0;)
+        if (r->devices[i].d.ordinal == ordinal)
+            return (long)i;
+    return -1;
+}
+
+static int gp_load_same_model(const gp_device *a, const gp_device *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->chip, b->chip) == 0 &&
+           a->sm_count == b->sm_count && a->cc_major == b->cc_major && a->cc_minor == b->cc_minor;
 }
 
 static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t errlen)
 {
-    gp_device d, *nd;
+    gp_device d;
+    gp_report_device *nd;
     size_t i;
     if (gp_record_device(obj, &d, err, errlen) < 0)
         return -1;
-    for (i = 0; i < r->n_devices; i++)
-        if (r->devices[i].ordinal == d.ordinal) {
-            r->devices[i] = d;
-            return 0;
-        }
     nd = realloc(r->devices, (r->n_devices + 1) * sizeof *nd);
     if (!nd) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     r->devices = nd;
-    r->devices[r->n_devices++] = d;
+    nd = &r->devices[r->n_devices];
+    nd->d = d;
+    nd->file = r->n_files - 1;
+    nd->pid = -1; /* claimed by the first launch that uses it */
+    nd->host[0] = '\0';
+    nd->model = (int)r->n_devices;
+    for (i = 0; i < r->n_devices; i++)
+        if (gp_load_same_model(&r->devices[i].d, &d)) {
+            nd->model = r->devices[i].model;
+            break;
+        }
+    r->n_devices++;
     return 0;
 }
 
-static gp_kernel_agg *gp_load_kernel(gp_report *r, const char *kernel, int device)
+static int gp_load_model(const gp_report *r, long dev)
+{
+    return dev >= 0 ? r->devices[dev].model : -1;
+}
+
+static gp_kernel_report *gp_load_kernel(gp_report *r, const char *kernel, int device, long dev,
+                                        const char *mangled)
 {
     size_t i;
+    int model = gp_load_model(r, dev);
     for (i = 0; i < r->n; i++)
-        if (r->kernels[i].agg.device == device && strcmp(r->kernels[i].agg.kernel, kernel) == 0)
-            return &r->kernels[i].agg;
+        if (r->kernels[i].agg.device == device && gp_load_model(r, r->kernels[i].dev) == model &&
+            strcmp(r->kernels[i].agg.kernel, kernel) == 0)
+            return &r->kernels[i];
     if (r->n == r->cap) {
         size_t nc = r->cap ? r->cap * 2 : 16;
         gp_kernel_report *nk = realloc(r->kernels, nc * sizeof *nk);
@@ -78,7 +165,49 @@ static gp_kernel_agg *gp_load_kernel(gp_report *r, const char *kernel, int devic
     memset(&r->kernels[r->n], 0, sizeof r->kernels[r->n]);
     if (gp_aggregate_init(&r->kernels[r->n].agg, kernel, device) < 0)
         return NULL;
-    return &r->kernels[r->n++].agg;
+    r->kernels[r->n].dev = dev;
+    r->kernels[r->n].mangled = gp_load_strdup(mangled);
+    /* creation order, to find the kernel again after sorting */
+    r->kernels[r->n].seq = r->n;
+    return &r->kernels[r->n++];
+}
+
+/* Keeps one launch (r->keep_launches): takes over l. */
+static int gp_load_keep(gp_report *r, const gp_json *obj, gp_launch *l, long dev,
+                        const gp_derived_row *row, const gp_kernel_report *k)
+{
+    gp_report_launch *x;
+    double v;
+    if (r->n_launch_rows == r->cap_launch_rows) {
+        size_t nc = r->cap_launch_rows ? 2 * r->cap_launch_rows : 64;
+        gp_report_launch *n = realloc(r->launch_rows, nc * sizeof *n);
+        if (!n)
+            return -1;
+        r->launch_rows = n;
+        r->cap_launch_rows = nc;
+    }
+    x = &r->launch_rows[r->n_launch_rows];
+    memset(x, 0, sizeof *x);
+    x->file = r->n_files - 1;
+    x->pid = (long)gp_json_number(gp_json_get(obj, "pid"));
+    v = gp_json_number(gp_json_get(obj, "rank"));
+    x->rank = isnan(v) ? -1 : (long)v;
+    v = gp_json_number(gp_json_get(obj, "context"));
+    x->context = isnan(v) ? -1 : (long)v;
+    v = gp_json_number(gp_json_get(obj, "stream"));
+    x->stream = isnan(v) ? -1 : (long)v;
+    if (isnan(gp_json_number(gp_json_get(obj, "pid"))))
+        x->pid = -1;
+    x->host = gp_load_strdup(gp_json_string(gp_json_get(obj, "host")));
+    x->process = gp_load_strdup(gp_json_string(gp_json_get(obj, "process")));
+    x->mangled = gp_load_strdup(gp_json_string(gp_json_get(obj, "mangled")));
+    x->dev = dev;
+    x->l = *l;
+    memset(l, 0, sizeof *l);
+    memcpy(x->derived, row->v, sizeof x->derived);
+    x->kernel = (long)k->seq;
+    r->n_launch_rows++;
+    return 0;
 }
 
 static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row, char *err,
@@ -88,11 +217,18 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     gp_occ_input oi;
     gp_occ_result occ;
     gp_facts f;
-    gp_kernel_agg *k;
+    gp_kernel_report *k;
     const gp_device *d;
+    long dev;
     if (gp_record_launch(obj, &l, err, errlen) < 0)
         return -1;
-    d = gp_report_device(r, l.device);
+    {
+        const char *host = gp_json_string(gp_json_get(obj, "host"));
+        double pid = gp_json_number(gp_json_get(obj, "pid"));
+        dev = gp_load_dev(r, r->n_files - 1, host ? host : "", isnan(pid) ? -1 : (long)pid,
+                          l.device);
+    }
+    d = dev >= 0 ? &r->devices[dev].d : &r->dflt;
     memset(&oi, 0, sizeof oi);
     oi.threads_per_block = (int)gp_record_threads_per_block(&l);
     oi.regs_per_thread = l.regs_per_thread;
@@ -107,20 +243,20 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     f.occ = occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &occ;
     f.peaks = &r->peaks;
     gp_derived_eval(&f, row);
-    k = gp_load_kernel(r, l.kernel, l.device);
-    if (!k) {
+    k = gp_load_kernel(r, l.kernel, l.device, dev, gp_json_string(gp_json_get(obj, "mangled")));
+    if (!k || (r->keep_launches && gp_load_keep(r, obj, &l, dev, row, k) < 0)) {
         gp_record_launch_free(&l);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    gp_aggregate_add(k, &l, row, &occ);
+    gp_aggregate_add(&k->agg, &l, row, &occ);
     r->launches++;
-    gp_record_launch_free(&l);
+    gp_record_launch_free(&l); /* empty when kept */
     return 0;
 }
 
-static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_row *row,
-                        char *err, size_t errlen)
+static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_row *row, char *err,
+                        size_t errlen)
 {
     char perr[160];
     const char *type;
@@ -152,9 +288,11 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
 
 long gp_report_load(gp_report *r, const char *path, FILE *warn)
 {
-    FILE *f = fopen(path, "r");
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "r");
     char *line = NULL, err[256], **nf, *copy;
-    size_t cap = 0, n = strlen(path) + 1;
+    size_t cap = 0;
     ssize_t got;
     long lineno = 0, before = r->launches;
     gp_derived_row *row;
@@ -165,30 +303,31 @@ long gp_report_load(gp_report *r, const char *path, FILE *warn)
     }
     row = malloc(sizeof *row);
     nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
-    copy = malloc(n);
+    copy = gp_load_strdup(name);
     if (nf)
         r->files = nf;
     if (!row || !nf || !copy) {
         if (warn)
-            fprintf(warn, "gpuprof-report: out of memory reading %s\n", path);
+            fprintf(warn, "gpuprof-report: out of memory reading %s\n", name);
         free(row);
         free(copy);
-        fclose(f);
+        if (!is_stdin)
+            fclose(f);
         return -1;
     }
-    memcpy(copy, path, n);
     r->files[r->n_files++] = copy;
     while ((got = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (gp_load_line(r, line, (size_t)got, row, err, sizeof err) < 0) {
             r->bad_lines++;
             if (warn)
-                fprintf(warn, "gpuprof-report: %s:%ld: %s\n", path, lineno, err);
+                fprintf(warn, "gpuprof-report: %s:%ld: %s\n", name, lineno, err);
         }
     }
     free(line);
     free(row);
-    fclose(f);
+    if (!is_stdin)
+        fclose(f);
     return r->launches - before;
 }
 
@@ -196,18 +335,70 @@ static int gp_load_cmp(const void *a, const void *b)
 {
     const gp_kernel_report *x = a, *y = b;
     double tx = x->agg.row.v[GP_M_DURATION], ty = y->agg.row.v[GP_M_DURATION];
+    int c;
     if (isnan(tx))
         tx = -1;
     if (isnan(ty))
         ty = -1;
     if (tx != ty)
         return tx < ty ? 1 : -1;
-    return strcmp(x->agg.kernel, y->agg.kernel);
+    c = strcmp(x->agg.kernel, y->agg.kernel);
+    if (c)
+        return c;
+    return x->agg.device != y->agg.device ? (x->agg.device < y->agg.device ? -1 : 1)
+                                          : (x->seq < y->seq ? -1 : x->seq > y->seq);
+}
+
+/* Short names: Nsight Compute's function name; kernels that share it are told
+ * apart by their template arguments when those differ, else by a number in
+ * the order of the report ("k (2)").  One demangled name keeps one short name
+ * on every device. */
+static void gp_load_names(gp_report *r)
+{
+    char(*fn)[256] = calloc(r->n ? r->n : 1, sizeof *fn);
+    char ti[256], tj[256];
+    size_t i, j;
+    if (!fn)
+        return;
+    for (i = 0; i < r->n; i++)
+        gp_kname_function(r->kernels[i].agg.kernel, fn[i], sizeof fn[i]);
+    for (i = 0; i < r->n; i++) {
+        const char *full = r->kernels[i].agg.kernel;
+        size_t distinct = 0, before = 0;
+        int targs_differ = 1;
+        gp_kname_template_args(full, ti, sizeof ti);
+        for (j = 0; j < r->n; j++) {
+            size_t m;
+            int first = 1;
+            if (strcmp(fn[j], fn[i]) != 0)
+                continue;
+            for (m = 0; m < j && first; m++) /* count each demangled name once */
+                first = !(strcmp(fn[m], fn[i]) == 0 &&
+                          strcmp(r->kernels[m].agg.kernel, r->kernels[j].agg.kernel) == 0);
+            if (!first)
+                continue;
+            distinct++;
+            if (strcmp(r->kernels[j].agg.kernel, full) == 0)
+                before = distinct;
+            else {
+                gp_kname_template_args(r->kernels[j].agg.kernel, tj, sizeof tj);
+                targs_differ &= strcmp(ti, tj) != 0;
+            }
+        }
+        if (distinct <= 1)
+            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%s", fn[i]);
+        else if (targs_differ)
+            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.120s%.120s", fn[i], ti);
+        else
+            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.200s (%zu)", fn[i], before);
+    }
+    free(fn);
 }
 
 void gp_report_finish(gp_report *r)
 {
     size_t i;
+    long *index;
     r->total_time = 0;
     for (i = 0; i < r->n; i++) {
         gp_kernel_report *k = &r->kernels[i];
@@ -215,7 +406,7 @@ void gp_report_finish(gp_report *r)
         gp_aggregate_finish(&k->agg);
         gp_roofline_compute(&k->agg.row, &r->peaks, &k->roof);
         vi.row = &k->agg.row;
-        vi.device = gp_report_device(r, k->agg.device);
+        vi.device = gp_report_kernel_device(r, k);
         vi.occ = k->agg.occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &k->agg.occ;
         vi.roof = &k->roof;
         vi.launches = k->agg.launches;
@@ -228,4 +419,65 @@ void gp_report_finish(gp_report *r)
             r->total_time += k->agg.row.v[GP_M_DURATION];
     }
     qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
+    gp_load_names(r);
+    /* launches point at their kernel's place in the sorted list */
+    index = malloc((r->n ? r->n : 1) * sizeof *index);
+    for (i = 0; index && i < r->n; i++)
+        index[r->kernels[i].seq] = (long)i;
+    for (i = 0; i < r->n_launch_rows; i++)
+        r->launch_rows[i].kernel = index ? index[r->launch_rows[i].kernel] : -1;
+    free(index);
+}
+
+int gp_report_n_models(const gp_report *r)
+{
+    int n = 0;
+    size_t i;
+    for (i = 0; i < r->n_devices; i++)
+        n += r->devices[i].model == (int)i;
+    return n;
+}
+
+int gp_report_peaks_mismatch(const gp_report *r, char *buf, size_t len)
+{
+    size_t i;
+    if (!r->peaks.device[0] || !r->n_devices)
+        return 0;
+    for (i = 0; i < r->n_devices; i++)
+        if (strcasecmp(r->devices[i].d.name, r->peaks.device) == 0)
+            return 0;
+    snprintf(buf, len,
+             "the measured ceilings (%s) are from %s, but the profiled device is %s (device %d): "
+             "measure this GPU with gpupeak, or its %% of ceiling figures are not this GPU's",
+             r->peaks.source, r->peaks.device, r->devices[0].d.name, r->devices[0].d.ordinal);
+    return 1;
+}
+
+void gp_report_each_device(const gp_report *r,
+                           void (*fn)(const gp_device *d, size_t inputs, void *arg), void *arg)
+{
+    size_t i, j, m;
+    for (i = 0; i < r->n_devices; i++) {
+        const gp_report_device *x = &r->devices[i];
+        size_t inputs = 0;
+        int seen = 0;
+        for (j = 0; j < i && !seen; j++)
+            seen = r->devices[j].d.ordinal == x->d.ordinal && r->devices[j].model == x->model;
+        if (seen)
+            continue;
+        for (j = 0; j < r->n_devices; j++) {
+            int counted = 0;
+            if (r->devices[j].d.ordinal != x->d.ordinal || r->devices[j].model != x->model)
+                continue;
+            for (m = 0; m < j && !counted; m++) /* one process: same host and pid, or file */
+                counted = r->devices[m].d.ordinal == x->d.ordinal &&
+                          r->devices[m].model == x->model &&
+                          (r->devices[j].pid >= 0
+                               ? r->devices[m].pid == r->devices[j].pid &&
+                                     strcmp(r->devices[m].host, r->devices[j].host) == 0
+                               : r->devices[m].file == r->devices[j].file);
+            inputs += !counted;
+        }
+        fn(&x->d, inputs, arg);
+    }
 }

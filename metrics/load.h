@@ -1,5 +1,11 @@
 /* load.h - the report's model: JSON-lines files read into per-kernel rows
- * with their occupancy, roofline and verdicts, kernels sorted by total time. */
+ * with their occupancy, roofline and verdicts, kernels sorted by total time.
+ *
+ * Devices are keyed by host, process and ordinal (a device record belongs to
+ * the process whose launches follow it), so device 0 of one process or host
+ * never stands for device 0 of another.  Launches of the
+ * same kernel (demangled name) on the same device ordinal and GPU model are
+ * combined, whatever process or rank they come from. */
 #ifndef GP_LOAD_H
 #define GP_LOAD_H
 
@@ -11,17 +17,46 @@
 #include "roofline.h"
 #include "verdict.h"
 
+/* How kernels are named in the reports, as Nsight Compute's name bases:
+ * function (short, unique in the report), demangled, mangled. */
+enum { GP_REPORT_NAME_FUNCTION, GP_REPORT_NAME_DEMANGLED, GP_REPORT_NAME_MANGLED };
+
+typedef struct {
+    gp_device d;
+    size_t file;   /* the input it came from */
+    char host[64]; /* the process whose launches use it ("" and -1 until one does) */
+    long pid;
+    int model; /* index of the first device entry describing the same GPU */
+} gp_report_device;
+
 typedef struct {
     gp_kernel_agg agg;
     gp_roofline roof;
     gp_verdict verdicts[GP_V_COUNT];
     size_t n_verdicts;
+    long dev;       /* its device entry (of its first launch), -1: no device record */
+    char *mangled;  /* of its first launch; NULL when the input has none */
+    char name[256]; /* short name, unique in the report (set by gp_report_finish) */
+    size_t seq;     /* creation order (the launch rows refer to it while loading) */
 } gp_kernel_report;
+
+/* One launch as read, kept when gp_report.keep_launches is set (the JSON and
+ * Nsight Compute CSV formats write launches, not kernels). */
+typedef struct {
+    size_t file;
+    long pid, rank; /* rank -1 when the record has none */
+    long context, stream;
+    char *host, *process, *mangled; /* NULL when the record lacks them */
+    long dev;                       /* device entry, -1: none */
+    gp_launch l;                    /* kernel, launch facts, raw metrics */
+    double derived[GP_DERIVED_COUNT];
+    long kernel; /* index into kernels (after gp_report_finish) */
+} gp_report_launch;
 
 typedef struct {
     gp_kernel_report *kernels; /* sorted by total time, longest first */
     size_t n, cap;
-    gp_device *devices; /* by ordinal order of appearance */
+    gp_report_device *devices; /* in order of appearance */
     size_t n_devices;
     gp_device dflt; /* used for devices without a record */
     gp_peaks peaks;
@@ -29,22 +64,42 @@ typedef struct {
     double total_time; /* s, over kernels with a known duration */
     char **files;
     size_t n_files;
+    int name_base;     /* GP_REPORT_NAME_*, how the writers name kernels */
+    int keep_launches; /* set before loading to keep every launch (launch_rows) */
+    gp_report_launch *launch_rows;
+    size_t n_launch_rows, cap_launch_rows;
 } gp_report;
 
 /* Empty report with the given peaks (NULL: none). */
 void gp_report_init(gp_report *r, const gp_peaks *peaks);
 void gp_report_free(gp_report *r);
 
-/* Reads one JSON-lines file.  A malformed line is counted in r->bad_lines and
- * described on warn (when not NULL) as "file:line: ...".  Returns the number
- * of launches read, or -1 when the file cannot be read. */
+/* Reads one JSON-lines file ("-": standard input).  A malformed line is
+ * counted in r->bad_lines and described on warn (when not NULL) as
+ * "file:line: ...".  Returns the number of launches read, or -1 when the file
+ * cannot be read. */
 long gp_report_load(gp_report *r, const char *path, FILE *warn);
 
-/* Aggregates, computes roofline and verdicts, sorts.  Call once after all
- * loads. */
+/* Aggregates, computes roofline and verdicts, sorts, names.  Call once after
+ * all loads. */
 void gp_report_finish(gp_report *r);
 
-/* The device of a kernel (defaults when the file had no device record). */
-const gp_device *gp_report_device(const gp_report *r, int ordinal);
+/* The device of a kernel (H100 defaults when its input had no device record). */
+const gp_device *gp_report_kernel_device(const gp_report *r, const gp_kernel_report *k);
+
+/* The kernel's name as r->name_base asks (short name, demangled, mangled). */
+const char *gp_report_kernel_name(const gp_report *r, const gp_kernel_report *k);
+
+/* The number of distinct GPU models among the device records. */
+int gp_report_n_models(const gp_report *r);
+
+/* When the peaks file names a GPU and no profiled device is that GPU: 1 and
+ * one sentence naming both into buf.  Otherwise 0. */
+int gp_report_peaks_mismatch(const gp_report *r, char *buf, size_t len);
+
+/* Distinct device models, for headers: calls fn once per (ordinal, model)
+ * with the number of inputs (processes) that used it. */
+void gp_report_each_device(const gp_report *r,
+                           void (*fn)(const gp_device *d, size_t inputs, void *arg), void *arg);
 
 #endif

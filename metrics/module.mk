@@ -4,8 +4,8 @@
 
 GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
                    roofline verdict aggregate load format report_text report_csv report_html \
-                   svg_roofline report_api
-GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(BUILD)/util/textio.o
+                   svg_roofline report_api report_json report_ncu baseline report_baseline
+GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(BUILD)/util/textio.o $(BUILD)/util/kname.o
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
 GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
@@ -37,7 +37,7 @@ $(GP_METRICS_LIB): $(GP_METRICS_OBJS)
 ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
-GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report
+GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)

@@ -1,5 +1,6 @@
 /* report.h - the writers of a finished gp_report (load.h): text for a
- * terminal, CSV with one row per kernel, one self-contained HTML page. */
+ * terminal, CSV with one row per kernel, one self-contained HTML page, JSON,
+ * and the launches in Nsight Compute's CSV layouts. */
 #ifndef GP_REPORT_H
 #define GP_REPORT_H
 
@@ -11,10 +12,22 @@
 int gp_report_text(const gp_report *r, FILE *out);
 int gp_report_csv(const gp_report *r, FILE *out);
 int gp_report_html(const gp_report *r, FILE *out);
+/* One JSON document: devices, kernels (metrics, verdicts, roofline) and, when
+ * the report kept them (keep_launches), every launch with its derived
+ * metrics (report_json.c). */
+int gp_report_json(const gp_report *r, FILE *out);
+/* Launches (keep_launches) in Nsight Compute's CSV layouts, so scripts written
+ * for `ncu --csv` read them: --page details (one row per launch and metric)
+ * and --page raw (one row per launch, a units row under the header). */
+int gp_report_ncu_csv(const gp_report *r, FILE *out);
+int gp_report_ncu_raw_csv(const gp_report *r, FILE *out);
 
 /* The short terminal summary: the top_n kernels by total time with their
  * first verdicts. */
 int gp_report_summary(const gp_report *r, FILE *out, int top_n);
+
+/* ",value" as one CSV cell; NaN as an empty cell, never 0. */
+void gp_report_csv_num(FILE *out, double v);
 
 /* Share of the report's kernel time, %, NaN when unknown. */
 double gp_report_time_share(const gp_report *r, const gp_kernel_report *k);

@@ -6,7 +6,7 @@
 #include "report.h"
 #include "util/textio.h"
 
-static void gp_report_csv_num(FILE *out, double v)
+void gp_report_csv_num(FILE *out, double v)
 {
     fputc(',', out);
     if (!isnan(v))
@@ -16,7 +16,8 @@ static void gp_report_csv_num(FILE *out, double v)
 int gp_report_csv(const gp_report *r, FILE *out)
 {
     size_t i, j;
-    fputs("rank,kernel,device,launches,time_share [%],blocks,threads_per_block,regs_per_thread,"
+    fputs("rank,kernel,demangled,device,launches,time_share [%],blocks,threads_per_block,"
+          "regs_per_thread,"
           "smem_per_block [byte],occupancy_limiter,first_verdict,verdicts",
           out);
     for (j = 0; j < GP_DERIVED_COUNT; j++)
@@ -30,6 +31,8 @@ int gp_report_csv(const gp_report *r, FILE *out)
         char label[64];
         int b, first = 1;
         fprintf(out, "%zu,", i + 1);
+        gp_text_csv_field(out, gp_report_kernel_name(r, k));
+        fputc(',', out);
         gp_text_csv_field(out, a->kernel);
         fprintf(out, ",%d,%ld", a->device, a->launches);
         gp_report_csv_num(out, gp_report_time_share(r, k));

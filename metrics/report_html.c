@@ -49,8 +49,10 @@ static void gp_html_roofline(const gp_report *r, gp_level l, gp_svg_point *pts, 
     }
     for (i = 0; i < r->n; i++) {
         const gp_kernel_report *k = &r->kernels[i];
-        gp_svg_point p = {.ai = k->roof.level[l].ai, .perf = k->roof.perf, .num = i + 1,
-                          .name = k->agg.kernel};
+        gp_svg_point p = {.ai = k->roof.level[l].ai,
+                          .perf = k->roof.perf,
+                          .num = i + 1,
+                          .name = gp_report_kernel_name(r, k)};
         pts[i] = p;
     }
     fputs("<figure>", out);
@@ -98,16 +100,36 @@ static void gp_html_bars(const gp_report *r, int m, FILE *out)
     fprintf(out, "</svg></figure>\n");
 }
 
+/* The kernel's name as asked for, its demangled name on hover. */
+static void gp_html_kernel_name(const gp_report *r, const gp_kernel_report *k, FILE *out)
+{
+    fputs("<code title=\"", out);
+    gp_html_escape(out, k->agg.kernel);
+    fputs("\">", out);
+    gp_html_escape(out, gp_report_kernel_name(r, k));
+    fputs("</code>", out);
+}
+
+static void gp_html_device(const gp_device *d, size_t inputs, void *arg)
+{
+    fprintf(arg, " Device %d: ", d->ordinal);
+    gp_html_escape(arg, d->name);
+    fprintf(arg, " (%d SMs%s).", d->sm_count, inputs > 1 ? ", several processes" : "");
+}
+
 static void gp_html_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank, FILE *out)
 {
     const gp_kernel_agg *a = &k->agg;
     gp_fmtbuf fb = {.next = 0};
     char roof[256];
     size_t i;
-    fprintf(out, "<section class=\"kernel\" id=\"k%zu\"><h3>#%zu <code>", rank, rank);
+    fprintf(out, "<section class=\"kernel\" id=\"k%zu\"><h3>#%zu ", rank, rank);
+    gp_html_kernel_name(r, k, out);
+    fprintf(out, "</h3>\n<p class=\"demangled\"><code>");
     gp_html_escape(out, a->kernel);
-    fprintf(out, "</code></h3>\n<p>%s of kernel time, %s in %ld launch%s; main launch %ld "
-                 "blocks &times; %ld threads, %ld registers/thread, %ld bytes shared/block.</p>\n",
+    fprintf(out,
+            "</code></p>\n<p>%s of kernel time, %s in %ld launch%s; main launch %ld "
+            "blocks &times; %ld threads, %ld registers/thread, %ld bytes shared/block.</p>\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
             a->launches, a->launches == 1 ? "" : "es", a->blocks, a->threads_per_block,
             a->regs_per_thread, a->smem_per_block);
@@ -162,7 +184,8 @@ static const char gp_html_style[] =
     ".clabel.arch{fill:#1f5fa8}.clabel.meas{fill:#c0392b}.kpoint{fill:#e67e22;stroke:#333}"
     ".kpoint.na{fill:none;stroke:#999}.plabel{font-size:10px}.bar{fill:#4a90d9}"
     ".na{fill:#a33;font-size:11px}figure{display:inline-block;margin:.5em}"
-    ".verdict{margin:.3em 0}.summary td:first-child{text-align:right}";
+    ".verdict{margin:.3em 0}.summary td:first-child{text-align:right}"
+    ".demangled{color:#666;margin:0}.warning{color:#a33}";
 
 /* Counts the points of each roofline into data attributes, so a headless
  * browser test can check the page rendered one point per kernel. */
@@ -178,6 +201,7 @@ static const char gp_html_script[] =
 int gp_report_html(const gp_report *r, FILE *out)
 {
     gp_fmtbuf fb = {.next = 0};
+    char why[512];
     static const int study[] = {GP_M_ACHIEVED_OCCUPANCY,   GP_M_THEORETICAL_OCCUPANCY,
                                 GP_M_GLD_EFFICIENCY,       GP_M_GST_EFFICIENCY,
                                 GP_M_SHARED_EFFICIENCY,    GP_M_WARP_EXECUTION_EFFICIENCY,
@@ -191,24 +215,25 @@ int gp_report_html(const gp_report *r, FILE *out)
                  "from %zu file%s.",
             gp_html_style, r->launches, r->n, gp_fmt(&fb, r->n ? r->total_time : NAN, "s"),
             r->n_files, r->n_files == 1 ? "" : "s");
-    for (i = 0; i < r->n_devices; i++) {
-        fprintf(out, " Device %d: ", r->devices[i].ordinal);
-        gp_html_escape(out, r->devices[i].name);
-        fprintf(out, " (%d SMs).", r->devices[i].sm_count);
-    }
+    gp_report_each_device(r, gp_html_device, out);
     fprintf(out, " Measured ceilings: ");
     gp_html_escape(out, r->peaks.source[0] ? r->peaks.source : "none (architectural only)");
+    if (gp_report_peaks_mismatch(r, why, sizeof why)) {
+        fprintf(out, ".</p>\n<p class=\"warning\">Warning: ");
+        gp_html_escape(out, why);
+    }
     fprintf(out, ".</p>\n<h2>Kernels by total time</h2>\n<table class=\"summary\"><tr><th>#</th>"
                  "<th>time</th><th>share</th><th>launches</th><th>kernel</th><th>first "
                  "verdict</th></tr>\n");
     for (i = 0; i < r->n; i++) {
         const gp_kernel_report *k = &r->kernels[i];
-        fprintf(out, "<tr><td><a href=\"#k%zu\">%zu</a></td><td>%s</td><td>%s</td><td>%ld</td>"
-                     "<td><code>",
+        fprintf(out,
+                "<tr><td><a href=\"#k%zu\">%zu</a></td><td>%s</td><td>%s</td><td>%ld</td>"
+                "<td>",
                 i + 1, i + 1, gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"),
                 gp_fmt(&fb, gp_report_time_share(r, k), "%"), k->agg.launches);
-        gp_html_escape(out, k->agg.kernel);
-        fprintf(out, "</code></td><td>");
+        gp_html_kernel_name(r, k, out);
+        fprintf(out, "</td><td>");
         gp_html_escape(out, k->n_verdicts ? k->verdicts[0].title : "none");
         fprintf(out, "</td></tr>\n");
     }

@@ -11,17 +11,23 @@ double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
     return r->total_time > 0 && !isnan(t) ? 100 * t / r->total_time : NAN;
 }
 
+static void gp_report_text_device(const gp_device *d, size_t inputs, void *arg)
+{
+    fprintf(arg, "device %d: %s (%s, sm_%d%d, %d SMs)", d->ordinal, d->name, d->chip, d->cc_major,
+            d->cc_minor, d->sm_count);
+    if (inputs > 1)
+        fprintf(arg, ", in %zu processes", inputs);
+    fputc('\n', arg);
+}
+
 static void gp_report_text_header(const gp_report *r, FILE *out)
 {
     gp_fmtbuf fb = {.next = 0};
-    size_t i;
+    char why[512];
     fprintf(out, "gpuprof report: %zu file%s, %ld launches of %zu kernels, %s of kernel time\n",
             r->n_files, r->n_files == 1 ? "" : "s", r->launches, r->n,
             gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
-    for (i = 0; i < r->n_devices; i++)
-        fprintf(out, "device %d: %s (%s, sm_%d%d, %d SMs)\n", r->devices[i].ordinal,
-                r->devices[i].name, r->devices[i].chip, r->devices[i].cc_major,
-                r->devices[i].cc_minor, r->devices[i].sm_count);
+    gp_report_each_device(r, gp_report_text_device, out);
     if (!r->n_devices)
         fprintf(out, "device: no device record in the input; H100 SXM limits assumed\n");
     if (r->peaks.source[0])
@@ -30,6 +36,8 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
     else
         fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
                      "architectural ceilings only\n");
+    if (gp_report_peaks_mismatch(r, why, sizeof why))
+        fprintf(out, "warning: %s\n", why);
     if (r->bad_lines)
         fprintf(out, "warning: %ld malformed input line%s skipped\n", r->bad_lines,
                 r->bad_lines == 1 ? "" : "s");
@@ -43,12 +51,18 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     char roof[256];
     size_t i;
     int missing = 0;
-    fprintf(out, "\n#%zu %s\n", rank, a->kernel);
-    fprintf(out, "   %s of kernel time, %s in %ld launch%s; device %d; main launch: %ld blocks x "
-                 "%ld threads, %ld registers/thread, %ld bytes shared/block\n",
+    const char *name = gp_report_kernel_name(r, k);
+    int several = gp_report_n_models(r) > 1; /* then "device 0" alone is ambiguous */
+    fprintf(out, "\n#%zu %s\n", rank, name);
+    if (strcmp(name, a->kernel) != 0)
+        fprintf(out, "   demangled: %s\n", a->kernel);
+    fprintf(out,
+            "   %s of kernel time, %s in %ld launch%s; device %d%s%s%s; main launch: %ld "
+            "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
-            a->launches, a->launches == 1 ? "" : "es", a->device, a->blocks, a->threads_per_block,
-            a->regs_per_thread, a->smem_per_block);
+            a->launches, a->launches == 1 ? "" : "es", a->device, several ? " (" : "",
+            several ? gp_report_kernel_device(r, k)->name : "", several ? ")" : "", a->blocks,
+            a->threads_per_block, a->regs_per_thread, a->smem_per_block);
     fprintf(out, "   clocks while it ran: SM %s, DRAM %s (measured; gpuprof never sets clocks)\n",
             gp_fmt(&fb, a->row.v[GP_M_SM_CLOCK], "Hz"), gp_fmt(&fb, a->row.v[GP_M_DRAM_CLOCK], "Hz"));
     if (!k->n_verdicts)
@@ -110,8 +124,9 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
     for (i = 0; i < r->n && (top_n <= 0 || i < (size_t)top_n); i++) {
         const gp_kernel_report *k = &r->kernels[i];
         char name[61];
-        snprintf(name, sizeof name, "%s", k->agg.kernel);
-        if (strlen(k->agg.kernel) > 60)
+        const char *full = gp_report_kernel_name(r, k);
+        snprintf(name, sizeof name, "%s", full);
+        if (strlen(full) > 60)
             memcpy(name + 56, "...", 4);
         fprintf(out, "  %6s %10s %6ldx  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
                 gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches, name);

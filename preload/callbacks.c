@@ -5,19 +5,26 @@
  * Driver-API callbacks fire inside libcuda however the program reached the
  * entry point: shared or static cudart, a driver-API program, or a handle from
  * cuGetProcAddress.  Each handler only translates and forwards. */
+#define _GNU_SOURCE
 #include "preload/callbacks.h"
 
 #include <cupti.h>
+#include <dlfcn.h>
+#include <generated_nvtx_meta.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
+#include "preload/config.h"
 #include "preload/core.h"
+#include "preload/ranges.h"
 #include "replay/alloc_track.h"
 #include "util/log.h"
 
 static CUpti_SubscriberHandle subscriber;
 static int activity_on;
+static char nvtx_injection_why[768]; /* why NVTX calls will not reach gpuprof, "" if they will */
 
 /* What each driver callback id is, found once from CUPTI's own names. */
 enum cb_class {
@@ -30,11 +37,16 @@ enum cb_class {
     CB_ALLOC,
     CB_FREE,
     CB_COPY,
-    CB_SET
+    CB_SET,
+    CB_PROFILER_START,
+    CB_PROFILER_STOP
 };
 static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
-static int starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+static int starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
 
 static int classify(const char *name)
 {
@@ -46,7 +58,8 @@ static int classify(const char *name)
         return CB_GRAPH_INSTANTIATE;
     if (starts_with(name, "cuGraphExecDestroy"))
         return CB_GRAPH_EXEC_DESTROY;
-    if ((starts_with(name, "cuGraphExec") && (strstr(name, "SetParams") || strstr(name, "Update"))) ||
+    if ((starts_with(name, "cuGraphExec") &&
+         (strstr(name, "SetParams") || strstr(name, "Update"))) ||
         starts_with(name, "cuGraphNodeSetEnabled"))
         return CB_GRAPH_EXEC_CHANGE;
     if (starts_with(name, "cuMemAlloc") || starts_with(name, "cuMemHostAlloc") ||
@@ -61,6 +74,10 @@ static int classify(const char *name)
         return CB_COPY;
     if (starts_with(name, "cuMemset"))
         return CB_SET;
+    if (starts_with(name, "cuProfilerStart"))
+        return CB_PROFILER_START;
+    if (starts_with(name, "cuProfilerStop"))
+        return CB_PROFILER_STOP;
     return CB_OTHER;
 }
 
@@ -244,7 +261,9 @@ static void on_free_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 /* Where the 1D copies and memsets keep their destination and size: one row
  * per driver entry point (the per-thread-stream variants share the struct). */
 #define W(cb, type, dst, count, unit)                                                              \
-    {CUPTI_DRIVER_TRACE_CBID_##cb, offsetof(type, dst), offsetof(type, count), unit}
+    {                                                                                              \
+        CUPTI_DRIVER_TRACE_CBID_##cb, offsetof(type, dst), offsetof(type, count), unit             \
+    }
 static const struct {
     CUpti_CallbackId cbid;
     size_t dst, count;
@@ -346,11 +365,17 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     case CB_GRAPH_EXEC_DESTROY:
         if (enter)
-            gp_core_graph_forget(((const cuGraphExecDestroy_params *)cb->functionParams)->hGraphExec);
+            gp_core_graph_forget(
+                ((const cuGraphExecDestroy_params *)cb->functionParams)->hGraphExec);
         return;
     case CB_GRAPH_EXEC_CHANGE: /* every such call starts with (CUgraphExec hGraphExec, ...) */
         if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
             gp_core_graph_changed(*(const CUgraphExec *)cb->functionParams, cb->functionName);
+        return;
+    case CB_PROFILER_START:
+    case CB_PROFILER_STOP:
+        if (enter)
+            gp_ranges_profiler(cls == CB_PROFILER_START);
         return;
     case CB_ALLOC:
     case CB_FREE:
@@ -393,14 +418,157 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     }
 }
 
-static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
-                                 CUpti_CallbackId cbid, const void *data)
+/* ---- NVTX ranges ----------------------------------------------------------- */
+
+/* The name an event's attributes carry, into buf. */
+static const char *nvtx_message(const nvtxEventAttributes_t *a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!a)
+        return buf;
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+        return a->message.ascii ? a->message.ascii : buf;
+    case NVTX_MESSAGE_TYPE_UNICODE:
+        if (a->message.unicode && wcstombs(buf, a->message.unicode, len - 1) == (size_t)-1)
+            buf[0] = '\0';
+        buf[len - 1] = '\0';
+        return buf;
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        gp_ranges_string((uint64_t)(uintptr_t)a->message.registered, buf, len);
+        return buf;
+    default:
+        return buf;
+    }
+}
+
+static const char *nvtx_wide(const wchar_t *w, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (w && wcstombs(buf, w, len - 1) == (size_t)-1)
+        buf[0] = '\0';
+    buf[len - 1] = '\0';
+    return buf;
+}
+
+static uint64_t nvtx_handle(const void *p)
+{
+    return (uint64_t)(uintptr_t)p;
+}
+
+static void nvtx_pop(uint64_t domain)
+{
+    if (gp_ranges_pop(domain) != 0)
+        gp_log_once(GP_LOG_WARN, "nvtx-unseen-pop",
+                    "an NVTX range was popped that gpuprof did not see pushed (ranges opened "
+                    "before the program initialized CUDA are not seen); NVTX filters may miss "
+                    "launches inside it");
+}
+
+/* The NVTX calls that open and close ranges: what each does and where its
+ * parameters keep the domain, the name (a string, a wide string or event
+ * attributes) and the range id (one row per entry point, like write_shapes). */
+enum { NX_PUSH, NX_POP, NX_START, NX_END, NX_DOMAIN, NX_STRING };
+enum { NX_NONE, NX_ASCII, NX_WIDE, NX_ATTR };
+#define NX_NO ((size_t)-1)
+#define NX(cb, op, dom, kind, msg, id)                                                             \
+    {                                                                                              \
+        CUPTI_CBID_NVTX_##cb, op, dom, kind, msg, id                                               \
+    }
+#define AT(type, field) offsetof(type, field)
+static const struct {
+    CUpti_CallbackId cbid;
+    int op;
+    size_t domain; /* offset of the domain handle, NX_NO: the default domain */
+    int kind;      /* how the name is given */
+    size_t name;   /* offset of the name */
+    size_t id;     /* offset of the range id (end) */
+} nvtx_calls[] = {
+    NX(nvtxRangePushA, NX_PUSH, NX_NO, NX_ASCII, AT(nvtxRangePushA_params, message), NX_NO),
+    NX(nvtxRangePushW, NX_PUSH, NX_NO, NX_WIDE, AT(nvtxRangePushW_params, message), NX_NO),
+    NX(nvtxRangePushEx, NX_PUSH, NX_NO, NX_ATTR, AT(nvtxRangePushEx_params, eventAttrib), NX_NO),
+    NX(nvtxDomainRangePushEx, NX_PUSH, AT(nvtxDomainRangePushEx_params, domain), NX_ATTR,
+       AT(nvtxDomainRangePushEx_params, core.eventAttrib), NX_NO),
+    NX(nvtxRangePop, NX_POP, NX_NO, NX_NONE, NX_NO, NX_NO),
+    NX(nvtxDomainRangePop, NX_POP, AT(nvtxDomainRangePop_params, domain), NX_NONE, NX_NO, NX_NO),
+    NX(nvtxRangeStartA, NX_START, NX_NO, NX_ASCII, AT(nvtxRangeStartA_params, message), NX_NO),
+    NX(nvtxRangeStartW, NX_START, NX_NO, NX_WIDE, AT(nvtxRangeStartW_params, message), NX_NO),
+    NX(nvtxRangeStartEx, NX_START, NX_NO, NX_ATTR, AT(nvtxRangeStartEx_params, eventAttrib), NX_NO),
+    NX(nvtxDomainRangeStartEx, NX_START, AT(nvtxDomainRangeStartEx_params, domain), NX_ATTR,
+       AT(nvtxDomainRangeStartEx_params, core.eventAttrib), NX_NO),
+    NX(nvtxRangeEnd, NX_END, NX_NO, NX_NONE, NX_NO, AT(nvtxRangeEnd_params, id)),
+    NX(nvtxDomainRangeEnd, NX_END, NX_NO, NX_NONE, NX_NO, AT(nvtxDomainRangeEnd_params, core.id)),
+    NX(nvtxDomainCreateA, NX_DOMAIN, NX_NO, NX_ASCII, AT(nvtxDomainCreateA_params, name), NX_NO),
+    NX(nvtxDomainRegisterStringA, NX_STRING, NX_NO, NX_ASCII,
+       AT(nvtxDomainRegisterStringA_params, string), NX_NO),
+};
+#undef NX
+#undef AT
+
+static const void *nvtx_field(const void *params, size_t offset)
+{
+    const void *v;
+    memcpy(&v, (const char *)params + offset, sizeof(v));
+    return v;
+}
+
+/* Translates one NVTX call into the range state. */
+static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
+{
+    const void *p = d->functionParams, *ret = d->functionReturnValue;
+    char buf[512];
+    size_t i;
+    if (!p)
+        return;
+    for (i = 0; i < sizeof(nvtx_calls) / sizeof(nvtx_calls[0]); i++)
+        if (nvtx_calls[i].cbid == cbid)
+            break;
+    if (i == sizeof(nvtx_calls) / sizeof(nvtx_calls[0]))
+        return;
+    int op = nvtx_calls[i].op;
+    uint64_t domain =
+        nvtx_calls[i].domain == NX_NO ? 0 : nvtx_handle(nvtx_field(p, nvtx_calls[i].domain));
+    const char *name = NULL;
+    switch (nvtx_calls[i].kind) {
+    case NX_ASCII:
+        name = nvtx_field(p, nvtx_calls[i].name);
+        break;
+    case NX_WIDE:
+        name = nvtx_wide(nvtx_field(p, nvtx_calls[i].name), buf, sizeof buf);
+        break;
+    case NX_ATTR:
+        name = nvtx_message(nvtx_field(p, nvtx_calls[i].name), buf, sizeof buf);
+        break;
+    default:
+        break;
+    }
+    /* a new range, domain or string is known by the call's return value */
+    if ((op == NX_START || op == NX_DOMAIN || op == NX_STRING) && !ret)
+        return;
+    if (op == NX_PUSH)
+        gp_ranges_push(domain, name);
+    else if (op == NX_POP)
+        nvtx_pop(domain);
+    else if (op == NX_START)
+        gp_ranges_start(domain, *(const nvtxRangeId_t *)ret, name);
+    else if (op == NX_END)
+        gp_ranges_end(*(const nvtxRangeId_t *)((const char *)p + nvtx_calls[i].id));
+    else if (op == NX_DOMAIN)
+        gp_ranges_domain_created(nvtx_handle(*(const nvtxDomainHandle_t *)ret), name);
+    else
+        gp_ranges_string_registered(nvtx_handle(*(const nvtxStringHandle_t *)ret), name);
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
 {
     (void)userdata;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
         on_driver(cbid, data);
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
         on_resource(cbid, data);
+    else if (domain == CUPTI_CB_DOMAIN_NVTX)
+        on_nvtx(cbid, data);
 }
 
 /* ---- activity records (the second count) ----------------------------------- */
@@ -414,8 +582,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
-                                      size_t size, size_t valid)
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid)
 {
     (void)ctx;
     (void)stream;
@@ -428,8 +596,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-        batch[n++] = (gp_activity_kernel){k->correlationId, k->start, k->end, k->name,
-                                          k->graphId != 0};
+        batch[n++] =
+            (gp_activity_kernel){k->correlationId, k->start, k->end, k->name, k->graphId != 0};
         if (n == sizeof(batch) / sizeof(batch[0])) {
             gp_core_activity_kernels(batch, n);
             n = 0;
@@ -455,13 +623,27 @@ int gp_callbacks_subscribe(int crosscheck)
             gp_error("cannot subscribe to CUDA callbacks (%s); not profiling", s ? s : "?");
         return -1;
     }
+    const gp_config *cfg = gp_core_config();
     for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
         const char *name = NULL;
         if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS || !name)
             continue;
         cb_class_of[id] = (unsigned char)classify(name);
+        if ((cb_class_of[id] == CB_PROFILER_START || cb_class_of[id] == CB_PROFILER_STOP) &&
+            !cfg->profiler_start_stop)
+            cb_class_of[id] = CB_OTHER;
         if (cb_class_of[id] != CB_OTHER)
             cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    }
+    /* NVTX calls reach CUPTI only through NVTX_INJECTION64_PATH (set at
+     * start-up by gp_callbacks_nvtx_injection); they cost nothing to the
+     * program unless some NVTX expression asks for them. */
+    if (cfg->n_nvtx_include || cfg->n_nvtx_exclude) {
+        if (cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX) != CUPTI_SUCCESS)
+            gp_warn("cannot subscribe to NVTX callbacks; GPUPROF_NVTX_INCLUDE/_EXCLUDE cannot "
+                    "see any range and no launch will be profiled");
+        if (nvtx_injection_why[0])
+            gp_warn("%s", nvtx_injection_why);
     }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
@@ -474,6 +656,29 @@ int gp_callbacks_subscribe(int crosscheck)
             gp_warn("CUPTI activity records are unavailable: the launch cross-check is off");
     }
     return 0;
+}
+
+void gp_callbacks_nvtx_injection(void)
+{
+    Dl_info info;
+    const char *cur = getenv("NVTX_INJECTION64_PATH");
+    if (!dladdr((void *)cuptiSubscribe, &info) || !info.dli_fname) {
+        snprintf(nvtx_injection_why, sizeof nvtx_injection_why,
+                 "cannot locate the CUPTI library to receive NVTX calls; NVTX filters see no "
+                 "range unless NVTX_INJECTION64_PATH names libcupti.so");
+        return;
+    }
+    if (!cur || !*cur) {
+        setenv("NVTX_INJECTION64_PATH", info.dli_fname, 1);
+        return;
+    }
+    const char *base = strrchr(cur, '/');
+    base = base ? base + 1 : cur;
+    if (strncmp(base, "libcupti", 8) != 0)
+        snprintf(nvtx_injection_why, sizeof nvtx_injection_why,
+                 "NVTX_INJECTION64_PATH is already set to %.300s: NVTX calls go to that tool, not "
+                 "to gpuprof, so NVTX filters see no range (unset it, or set it to %.300s)",
+                 cur, info.dli_fname);
 }
 
 void gp_callbacks_tracing(int on)

@@ -5,6 +5,10 @@
 /* Subscribes to the driver-API and resource callbacks; with crosscheck, also
  * enables kernel activity records.  Returns 0 or -1 (message already given). */
 int gp_callbacks_subscribe(int crosscheck);
+/* At start-up, when NVTX ranges select launches: points NVTX_INJECTION64_PATH
+ * at the CUPTI library, so that the program's NVTX calls reach CUPTI's NVTX
+ * callbacks (a problem is said when the callbacks are subscribed). */
+void gp_callbacks_nvtx_injection(void);
 /* Pauses (0) or resumes (1) kernel activity records around a profiled launch. */
 void gp_callbacks_tracing(int on);
 /* Delivers the activity records still buffered (at exit). */

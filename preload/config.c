@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "preload/ranges.h"
 #include "util/log.h"
 #include "util/strutil.h"
 
@@ -197,6 +198,44 @@ static void parse_format(struct parse_state *st, gp_env_lookup env, gp_config *c
     cfg->write_json = json;
 }
 
+static void parse_nvtx(struct parse_state *st, gp_env_lookup env, const char *var,
+                       struct gp_nvtx_expr **out, size_t *n)
+{
+    const char *v = env(var);
+    if (!v || !*v)
+        return;
+    char why[512];
+    int got = gp_nvtx_list_parse(v, out, GP_MAX_NVTX, why, sizeof(why));
+    if (got < 0) {
+        bad_value(st, var, v,
+                  "%s; expected NVTX range expressions as Nsight Compute's --nvtx-include takes "
+                  "them (push/pop: 'A/', '[A', 'A]', 'A/*/B', 'Domain@A/'; start/end: 'A', "
+                  "'A,B'; 'regex:' prefix), separated by ';'",
+                  why);
+        return;
+    }
+    *n = (size_t)got;
+}
+
+/* The process's rank when an MPI launcher or Slurm set one; -1 otherwise.
+ * Not gpuprof's variables: a value that is not a number is ignored. */
+static long parse_rank(gp_env_lookup env)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = env(vars[i]);
+        char *end;
+        if (!v || !*v)
+            continue;
+        errno = 0;
+        long r = strtol(v, &end, 10);
+        if (!errno && *end == '\0' && r >= 0)
+            return r;
+    }
+    return -1;
+}
+
 static void set_defaults(gp_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -215,6 +254,9 @@ static void set_defaults(gp_config *cfg)
     cfg->summary = 1;
     cfg->crosscheck = 1;
     cfg->batch = GP_BATCH_DEFAULT;
+    cfg->profile_from_start = 1;
+    cfg->profiler_start_stop = 1;
+    cfg->rank = -1;
 }
 
 int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
@@ -237,8 +279,9 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
         char probe[1024];
         if (!*out || gp_expand_path(out, 1, "host", probe, sizeof(probe)) != 0)
             bad_value(&st, "GPUPROF_OUTPUT", out,
-                      "expected a path (placeholders: %%p = process id, %%h = host name, %%%% = "
-                      "a percent sign), shorter than %zu characters",
+                      "expected a path (placeholders: %%p = process id, %%h = host name, "
+                      "%%q{VAR} = the environment variable VAR, %%%% = a percent sign), shorter "
+                      "than %zu characters",
                       sizeof(cfg->output));
         else
             snprintf(cfg->output, sizeof(cfg->output), "%s", out);
@@ -266,6 +309,11 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);
     parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);
+    parse_choice(&st, env, "GPUPROF_PROFILE_FROM_START", onoff, 2, &cfg->profile_from_start);
+    parse_choice(&st, env, "GPUPROF_PROFILER_START_STOP", onoff, 2, &cfg->profiler_start_stop);
+    parse_nvtx(&st, env, "GPUPROF_NVTX_INCLUDE", cfg->nvtx_include, &cfg->n_nvtx_include);
+    parse_nvtx(&st, env, "GPUPROF_NVTX_EXCLUDE", cfg->nvtx_exclude, &cfg->n_nvtx_exclude);
+    cfg->rank = parse_rank(env);
     return st.bad;
 }
 
@@ -279,4 +327,74 @@ void gp_config_free(gp_config *cfg)
     if (cfg->have_exclude)
         regfree(&cfg->exclude_re);
     cfg->have_include = cfg->have_exclude = 0;
+    for (size_t i = 0; i < cfg->n_nvtx_include; i++)
+        gp_nvtx_expr_free(cfg->nvtx_include[i]);
+    for (size_t i = 0; i < cfg->n_nvtx_exclude; i++)
+        gp_nvtx_expr_free(cfg->nvtx_exclude[i]);
+    cfg->n_nvtx_include = cfg->n_nvtx_exclude = 0;
+}
+
+/* Appends printf-style text to buf at *used, never past len. */
+static void describe_add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void describe_add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (*used >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *used, len - *used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *used += (size_t)n;
+    if (*used >= len)
+        *used = len - 1;
+}
+
+static void describe_nvtx(char *buf, size_t len, size_t *used, const char *what,
+                          struct gp_nvtx_expr *const *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        describe_add(buf, len, used, "%s'%s'", i ? ", " : what, gp_nvtx_expr_text(e[i]));
+}
+
+void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
+{
+    static const char *const bases[] = {"function", "demangled", "mangled"};
+    size_t used = 0;
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (!cfg->enabled) {
+        describe_add(buf, len, &used, "counting launches only (GPUPROF_ENABLE=0)");
+        return;
+    }
+    if (cfg->metrics_replace)
+        describe_add(buf, len, &used, "metrics: %zu named", cfg->n_metrics);
+    else
+        describe_add(buf, len, &used, "metrics: the default set%s",
+                     cfg->metrics_extended ? " + extended" : "");
+    if (!cfg->metrics_replace && cfg->n_metrics)
+        describe_add(buf, len, &used, " + %zu named", cfg->n_metrics);
+    describe_add(buf, len, &used, "; kernels (%s names): %s", bases[cfg->name_base],
+                 cfg->have_include ? "include regex" : "all");
+    if (cfg->have_exclude)
+        describe_add(buf, len, &used, ", exclude regex");
+    if (cfg->launch_skip)
+        describe_add(buf, len, &used, ", skip %ld", cfg->launch_skip);
+    if (cfg->launch_count >= 0)
+        describe_add(buf, len, &used, ", count %ld", cfg->launch_count);
+    if (cfg->max_per_kernel >= 0)
+        describe_add(buf, len, &used, ", at most %ld per kernel", cfg->max_per_kernel);
+    if (!cfg->profile_from_start)
+        describe_add(buf, len, &used, "; from cudaProfilerStart on");
+    else if (!cfg->profiler_start_stop)
+        describe_add(buf, len, &used, "; cudaProfilerStart/Stop ignored");
+    describe_nvtx(buf, len, &used, "; NVTX include ", cfg->nvtx_include, cfg->n_nvtx_include);
+    describe_nvtx(buf, len, &used, "; NVTX exclude ", cfg->nvtx_exclude, cfg->n_nvtx_exclude);
+    describe_add(buf, len, &used, "; output %s (%s%s%s)", cfg->output,
+                 cfg->write_json ? "json" : "", cfg->write_json && cfg->write_csv ? "," : "",
+                 cfg->write_csv ? "csv" : "");
+    if (cfg->rank >= 0)
+        describe_add(buf, len, &used, "; rank %ld", cfg->rank);
 }

@@ -12,6 +12,8 @@ enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI };
 enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 
 #define GP_MAX_METRICS 256
+/* GPUPROF_NVTX_INCLUDE / _EXCLUDE: expressions per variable */
+#define GP_MAX_NVTX 32
 /* GPUPROF_BATCH: default and largest number of launches in one range-profiler batch */
 #define GP_BATCH_DEFAULT 32
 #define GP_BATCH_MAX 256
@@ -40,6 +42,11 @@ typedef struct gp_config {
     int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
     int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
+    int profile_from_start;     /* GPUPROF_PROFILE_FROM_START: on until cu(da)ProfilerStop */
+    int profiler_start_stop;    /* GPUPROF_PROFILER_START_STOP: honour cu(da)ProfilerStart/Stop */
+    size_t n_nvtx_include, n_nvtx_exclude; /* GPUPROF_NVTX_INCLUDE / _EXCLUDE (ranges.h) */
+    struct gp_nvtx_expr *nvtx_include[GP_MAX_NVTX], *nvtx_exclude[GP_MAX_NVTX];
+    long rank; /* MPI or Slurm rank from the launcher's variables, -1 when none */
     char sass_dump[1024];       /* GPUPROF_SASS_DUMP: per-instruction SASS data, "" = none */
 } gp_config;
 
@@ -51,5 +58,9 @@ typedef const char *(*gp_env_lookup)(const char *name);
  * variables keep their defaults. */
 int gp_config_parse(gp_config *cfg, gp_env_lookup lookup, char *err, size_t errlen);
 void gp_config_free(gp_config *cfg);
+
+/* One line saying what this configuration profiles (for the start-up line at
+ * GPUPROF_LOG_LEVEL=info), into buf. */
+void gp_config_describe(const gp_config *cfg, char *buf, size_t len);
 
 #endif

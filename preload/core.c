@@ -8,8 +8,10 @@
  * thread enqueues work or changes memory.  Launches that are not profiled only
  * pay for an uncontended shared lock.  `state_lock` guards the small tables
  * (kernels, contexts, statistics) for short moments. */
+#define _GNU_SOURCE /* program_invocation_short_name */
 #include "preload/core.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpuprof.h"
 #include "metrics/report_api.h"
 #include "preload/callbacks.h"
 #include "preload/config.h"
@@ -26,6 +29,7 @@
 #include "preload/filter.h"
 #include "preload/names.h"
 #include "preload/output.h"
+#include "preload/ranges.h"
 #include "preload/record.h"
 #include "preload/sass_derive.h"
 #include "preload/summary.h"
@@ -176,6 +180,10 @@ int gp_core_crosscheck(void)
 {
     return gp.cfg.crosscheck;
 }
+const gp_config *gp_core_config(void)
+{
+    return &gp.cfg;
+}
 
 /* ---- metric list ------------------------------------------------------- */
 
@@ -318,6 +326,9 @@ int gp_core_init(void)
         snprintf(gp.host, sizeof(gp.host), "unknown");
     gp.host[sizeof(gp.host) - 1] = '\0';
     gp_summary_init(&gp.summary);
+    gp_ranges_reset(gp.cfg.profile_from_start);
+    if (gp.cfg.n_nvtx_include || gp.cfg.n_nvtx_exclude)
+        gp_callbacks_nvtx_injection();
     gp.active = 1;
     return 0;
 }
@@ -347,6 +358,11 @@ int gp_core_cuda_ready(void)
         return -1;
     }
     gp.cuda_ready = 1;
+    if (gp_log_enabled(GP_LOG_INFO)) {
+        char what[1024];
+        gp_config_describe(&gp.cfg, what, sizeof(what));
+        gp_info("gpuprof %s: %s", GPUPROF_VERSION, what);
+    }
     gp.init_s += gp_now_s() - t0;
     return 0;
 }
@@ -907,6 +923,8 @@ static void write_record(launch_state *ls, const gp_launch_event *ev, const doub
     r.launch_id = ls->launch_id;
     r.pid = (long)getpid();
     r.host = gp.host;
+    r.process = program_invocation_short_name;
+    r.rank = gp.cfg.rank;
     r.device = ls->cs->device;
     r.context = ev->ctx_id;
     r.stream = ls->stream_id;
@@ -952,6 +970,9 @@ static void write_record(launch_state *ls, const gp_launch_event *ev, const doub
         fflush(gp.csv);
     }
     pthread_mutex_unlock(&gp.out_lock);
+    gp_info("profiled %s (launch %llu, device %d): %d pass%s, %.1f ms", k->name->demangled,
+            (unsigned long long)r.launch_id, r.device, r.passes, r.passes == 1 ? "" : "es",
+            r.replay_ms);
 }
 
 static void abandon(launch_state *ls, const char *why)
@@ -1272,6 +1293,7 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     uint64_t id = atomic_fetch_add(&launch_seq, 1) + 1;
     int decision;
     const char *reason = NULL;
+    int capture = gp_ranges_decide(&gp.cfg);
 
     pthread_mutex_lock(&gp.state_lock);
     gp.summary.launches_seen++;
@@ -1286,7 +1308,8 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
         reason = "launched from inside another CUDA call";
         decision = -1;
     } else {
-        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches, &k->name->profiled);
+        decision = gp_filter_decide(&gp.cfg, &gp.filter, k->name->name_matches, capture,
+                                    &k->name->profiled);
         if (decision == GP_PROFILE && gp.counters_off) {
             reason = gp.counters_why;
             decision = -1;
@@ -1591,6 +1614,7 @@ void gp_core_graph_launch(CUgraphExec exec, CUstream stream, CUcontext ctx, uint
         graph_not_profiled("CUDA was not ready");
         return;
     }
+    int capture = gp_ranges_decide(&gp.cfg);
     pthread_mutex_lock(&gp.state_lock);
     graph_entry *g;
     HASH_FIND(hh, gp.graphs, &exec, sizeof(exec), g);
@@ -1632,7 +1656,7 @@ void gp_core_graph_launch(CUgraphExec exec, CUstream stream, CUcontext ctx, uint
         gp.summary.graph_seen++;
         ks[i] = kernel_lookup(ev);
         int decision = ks[i] ? gp_filter_decide(&gp.cfg, &gp.filter, ks[i]->name->name_matches,
-                                                &ks[i]->name->profiled)
+                                                capture, &ks[i]->name->profiled)
                              : -1;
         chosen[i] = decision == GP_PROFILE;
         any |= chosen[i];

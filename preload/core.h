@@ -29,6 +29,9 @@ int gp_core_cuda_ready(void);
 void gp_core_shutdown(void);
 /* GPUPROF_CROSSCHECK: count executions from activity records too. */
 int gp_core_crosscheck(void);
+/* The configuration read at start-up (for the boundary's subscriptions). */
+struct gp_config;
+const struct gp_config *gp_core_config(void);
 
 /* The calls made by the profiler itself re-enter the callbacks: this
  * thread-local flag tells the boundary to ignore them. */

@@ -4,41 +4,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/kname.h"
+
 const char *gp_decision_name(int d)
 {
-    static const char *const names[GP_DECISIONS] = {
-        "profiled", "name filter", "launch skip", "launch count reached",
-        "per-kernel limit reached"};
+    static const char *const names[GP_DECISIONS] = {"profiled",
+                                                    "name filter",
+                                                    "launch skip",
+                                                    "launch count reached",
+                                                    "per-kernel limit reached",
+                                                    "outside cudaProfilerStart/Stop",
+                                                    "outside the NVTX ranges asked for"};
     return d >= 0 && d < GP_DECISIONS ? names[d] : "?";
-}
-
-void gp_function_name(const char *demangled, char *buf, size_t len)
-{
-    /* Find the parameter list: the first '(' outside <...>.  The return type
-     * ends at the last space outside <...> before it. */
-    int depth = 0;
-    const char *open = NULL, *start = demangled;
-    for (const char *p = demangled; *p; p++) {
-        if (*p == '<')
-            depth++;
-        else if (*p == '>' && depth > 0)
-            depth--;
-        else if (depth == 0 && *p == ' ')
-            start = p + 1;
-        else if (depth == 0 && *p == '(') {
-            open = p;
-            break;
-        }
-    }
-    if (!open) {
-        start = demangled;
-        open = demangled + strlen(demangled);
-    }
-    size_t n = (size_t)(open - start);
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, start, n);
-    buf[n] = '\0';
 }
 
 const char *gp_filter_name(const gp_config *cfg, const char *demangled, const char *mangled,
@@ -50,7 +27,7 @@ const char *gp_filter_name(const gp_config *cfg, const char *demangled, const ch
     case GP_NAME_DEMANGLED:
         return demangled;
     default:
-        gp_function_name(demangled, buf, len);
+        gp_kname_function(demangled, buf, len);
         return buf;
     }
 }
@@ -64,11 +41,13 @@ int gp_filter_name_matches(const gp_config *cfg, const char *name)
     return 1;
 }
 
-int gp_filter_decide(const gp_config *cfg, gp_filter_state *st, int name_matches,
+int gp_filter_decide(const gp_config *cfg, gp_filter_state *st, int name_matches, int capture,
                      uint64_t *kernel_profiled)
 {
     if (!name_matches)
         return GP_SKIP_NAME;
+    if (capture != GP_PROFILE)
+        return capture;
     st->matched++;
     if (st->matched <= (uint64_t)cfg->launch_skip)
         return GP_SKIP_LAUNCH;

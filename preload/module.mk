@@ -4,10 +4,12 @@ CUPTI_CPPFLAGS := -Iinclude/private -I$(CUDA_HOME)/include
 CUDA_LIBDIR    := $(CUDA_HOME)/lib64
 CUPTI_LDLIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcupti
 
-LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strutil.c util/gp_uthash.c
+LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strutil.c util/gp_uthash.c \
+            util/kname.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/lib/%.o)
 
-$(BUILD)/lib/%.o: %.c
+# order-only on check-deps: under make -j, uthash.h may have to be fetched first
+$(BUILD)/lib/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
 
@@ -21,16 +23,22 @@ ALL_TARGETS += $(BUILD)/libgpuprof.so
 
 # Unit tests: each links only the modules it exercises.
 UT := $(BUILD)/tests
-$(UT)/%: tests/unit/%.c
+$(UT)/%: tests/unit/%.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(TEST_LDLIBS_$*) -lm
 
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
-$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c util/strutil.c util/log.c
-$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c
-TEST_LDLIBS_test_output := -lstdc++
-$(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c
+$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/ranges.c \
+                   util/strutil.c util/log.c util/kname.c
+TEST_LDLIBS_test_config := -lpthread
+$(UT)/test_ranges: tests/unit/test_ranges.c preload/ranges.c preload/config.c preload/filter.c \
+                   util/strutil.c util/log.c util/kname.c
+TEST_LDLIBS_test_ranges := -lpthread
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/ranges.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c
+TEST_LDLIBS_test_output := -lstdc++ -lpthread
+$(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c \
+                      preload/sass_derive.c metrics/counters.def
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
 $(UT)/globals.cubin: tests/unit/globals.cu
@@ -39,7 +47,8 @@ $(UT)/globals.cubin: tests/unit/globals.cu
 $(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so
 TEST_LDLIBS_test_library := -ldl
 
-UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_output $(UT)/test_cupti_host \
+UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
+              $(UT)/test_cupti_host \
               $(UT)/test_cubin $(UT)/test_library
 TEST_SCRIPTS += tests/unit/test_preload.sh
 $(UT)/test_sass_derive: tests/unit/test_sass_derive.c preload/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin

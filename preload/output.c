@@ -49,6 +49,12 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
     fprintf(f, "{\"type\":\"launch\",\"schema\":1,\"launch_id\":%llu,\"pid\":%ld,\"host\":",
             (unsigned long long)r->launch_id, r->pid);
     gp_text_json_string(f, r->host);
+    if (r->process) {
+        fputs(",\"process\":", f);
+        gp_text_json_string(f, r->process);
+    }
+    if (r->rank >= 0)
+        fprintf(f, ",\"rank\":%ld", r->rank);
     fprintf(f, ",\"device\":%d,\"context\":%u,\"stream\":%llu,\"kernel\":", r->device, r->context,
             (unsigned long long)r->stream);
     gp_text_json_string(f, r->kernel);

@@ -23,6 +23,8 @@ typedef struct gp_launch_record {
     uint64_t launch_id;
     long pid;
     const char *host;
+    const char *process; /* program name */
+    long rank;           /* MPI or Slurm rank, -1 when none */
     int device;
     uint32_t context;
     uint64_t stream;

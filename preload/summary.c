@@ -10,6 +10,7 @@
 #include "preload/filter.h"
 #include "preload/names.h"
 #include "util/gp_uthash.h"
+#include "util/kname.h"
 
 struct gp_corr {
     uint64_t id;
@@ -256,11 +257,13 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
             qsort(v, n, sizeof(*v), by_time_desc);
             fprintf(f, "[gpuprof %d]   GPU time by kernel (program's own launches):\n", pid);
             for (i = 0; i < n && i < 5; i++) {
-                char shown[256];
+                char shown[256], targs[256];
                 char *d = gp_demangle(v[i]->name);
-                gp_function_name(d ? d : v[i]->name, shown, sizeof(shown));
-                fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %.100s\n", pid,
-                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, shown);
+                /* the short name, with template arguments to tell instances apart */
+                gp_kname_function(d ? d : v[i]->name, shown, sizeof(shown));
+                gp_kname_template_args(d ? d : v[i]->name, targs, sizeof(targs));
+                fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %.100s%.60s\n", pid,
+                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, shown, targs);
                 free(d);
             }
             free(v);

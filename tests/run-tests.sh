@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs each test binary or script given, collects its "N passed, N failed,
-# N skipped" line, and prints the total last.  Exit status 1 if any failed
+# N skipped" line (and under it the "SKIP what: why" lines of a suite that
+# skipped something), and prints the total last.  Exit status 1 if any failed
 # (or crashed without printing its line).
 tp=0; tf=0; ts=0
 for t in "$@"; do
@@ -21,6 +22,11 @@ for t in "$@"; do
     if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then printf '%s\n' "$out"; fi
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
     echo "$line"
+    # a skip is never silent: its reason, as the test printed it ("SKIP what: why")
+    if [ "$s" -ne 0 ]; then
+        reasons=$(printf '%s\n' "$out" | grep -E '^SKIP' | sed 's/^/    /')
+        printf '%s\n' "${reasons:-    SKIP (the test gave no reason: $t)}"
+    fi
     tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
 done
 echo "${tp} passed, ${tf} failed, ${ts} skipped"

@@ -73,6 +73,21 @@ int gp_expand_path(const char *pattern, long pid, const char *host, char *out, s
         } else if (p[1] == 'h') {
             add = host;
             p++;
+        } else if (p[1] == 'q' && p[2] == '{') {
+            /* %q{VAR}: the variable's value, as Nsight Compute's -o expands it
+             * (e.g. an MPI rank); an unset variable expands to nothing */
+            const char *name = p + 3, *close = name;
+            while ((*close >= 'A' && *close <= 'Z') || (*close >= 'a' && *close <= 'z') ||
+                   (*close >= '0' && *close <= '9') || *close == '_')
+                close++;
+            if (*close != '}' || close == name || (size_t)(close - name) >= sizeof(tmp))
+                return -1;
+            memcpy(tmp, name, (size_t)(close - name));
+            tmp[close - name] = '\0';
+            add = getenv(tmp);
+            if (!add)
+                add = "";
+            p = close;
         } else if (p[1] == '%') {
             tmp[0] = '%';
             tmp[1] = '\0';

@@ -12,8 +12,9 @@ size_t gp_edit_distance(const char *a, const char *b);
  * (size_t)-1 when there were more than max. */
 size_t gp_split(char *s, char sep, char **items, size_t max);
 
-/* Expands %p (pid), %h (host name) and %% in pattern into out. Returns 0, or -1
- * if out is too small or the pattern has another %x. */
+/* Expands %p (pid), %h (host name), %q{VAR} (the environment variable VAR,
+ * empty when unset) and %% in pattern into out.  Returns 0, or -1 if out is
+ * too small or the pattern has another %x. */
 int gp_expand_path(const char *pattern, long pid, const char *host, char *out, size_t len);
 
 #endif

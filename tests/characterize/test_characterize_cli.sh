@@ -30,7 +30,7 @@ out=$tmp/out
 status_of() { sed -n 's/^  "status": "\(.*\)",$/\1/p' "$out/$1/result.json"; }
 
 # 1. the whole fixture suite
-"$tool" run "$tmp/fixture.suite" -o "$out" 2>"$tmp/run1.err"; rc=$?
+"$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" 2>"$tmp/run1.err"; rc=$?
 check '[ "$rc" -eq 3 ]' "exit status $rc, want 3 (profiler defects found)"
 for p in echo timing env file-ok kernels-planted kernels-second; do
     s=$(status_of $p); check '[ "$s" = ok ]' "$p: status '$s', want ok"
@@ -69,25 +69,25 @@ check 'grep -q "^  rf_g: " "$out/summary/summary.txt" && grep -q "^    lowest " 
 
 # 2. again: every result is newer than the suite file, nothing runs
 stamp=$(stat -c %Y.%y "$out/echo/result.json")
-"$tool" run "$tmp/fixture.suite" -o "$out" 2>"$tmp/run2.err"
+"$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" 2>"$tmp/run2.err"
 check '[ "$(grep -c "kept, " "$tmp/run2.err")" -eq 11 ]' "a re-run did not keep the 11 results"
 check '[ "$(stat -c %Y.%y "$out/echo/result.json")" = "$stamp" ]' "a kept result was rewritten"
 # --force --only: that program again, no summary (a shard)
 sstamp=$(stat -c %Y.%y "$out/summary/summary.txt")
 sleep 0.02
-"$tool" run "$tmp/fixture.suite" -o "$out" --force --only echo 2>"$tmp/run3.err"; rc=$?
+"$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" --force --only echo 2>"$tmp/run3.err"; rc=$?
 check '[ "$rc" -eq 0 ] && grep -q "^\[1/1\] echo: ok" "$tmp/run3.err"' "--force --only echo did not rerun echo (rc $rc)"
 check '[ "$(stat -c %Y.%y "$out/echo/result.json")" != "$stamp" ]' "--force did not rewrite the result"
 check '[ "$(stat -c %Y.%y "$out/summary/summary.txt")" = "$sstamp" ]' "--only rewrote the summary"
-"$tool" run "$tmp/fixture.suite" -o "$out" --force --only native-fail 2>/dev/null; rc=$?
+"$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" --force --only native-fail 2>/dev/null; rc=$?
 check '[ "$rc" -eq 4 ]' "a native failure alone: exit status $rc, want 4"
 # a suite file newer than the results: everything runs again
 sleep 0.02; touch "$tmp/fixture.suite"
-"$tool" run "$tmp/fixture.suite" -o "$out" --only env 2>"$tmp/run4.err"
+"$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" --only env 2>"$tmp/run4.err"
 check '! grep -q "kept" "$tmp/run4.err" && grep -q "env: ok" "$tmp/run4.err"' "an edited suite did not rerun"
 
 # 3. merge of shards = the single run's summary, byte for byte
-"$tool" run "$tmp/fixture.suite" -o "$out" 2>/dev/null # summary of the current results
+"$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" 2>/dev/null # summary of the current results
 mkdir -p "$tmp/shardA" "$tmp/shardB"
 for d in "$out"/*/; do
     n=$(basename "$d"); [ "$n" = summary ] && continue
@@ -103,12 +103,12 @@ check '[ "$rc" -eq 1 ] && grep -q "two results" "$tmp/dup.err"' "a program merge
 
 # 4. spread with --index (one Slurm array task per program), then merge
 for i in 0 1 2; do
-    "$tool" run "$tmp/fixture.suite" --index $i -o "$tmp/task$i" 2>/dev/null
+    "$tool" run --no-gpu-check "$tmp/fixture.suite" --index $i -o "$tmp/task$i" 2>/dev/null
 done
 "$tool" merge "$tmp/task0" "$tmp/task1" "$tmp/task2" -o "$tmp/tasks" 2>/dev/null
 check '[ "$(tail -n +2 "$tmp/tasks/programs.csv" | cut -d, -f1 | tr "\n" " ")" = "echo env timing " ]' \
     "--index shards merged to '$(tail -n +2 "$tmp/tasks/programs.csv" | cut -d, -f1 | tr "\n" " ")'"
-"$tool" run "$tmp/fixture.suite" --index 99 -o "$tmp/x" 2>"$tmp/idx.err"; rc=$?
+"$tool" run --no-gpu-check "$tmp/fixture.suite" --index 99 -o "$tmp/x" 2>"$tmp/idx.err"; rc=$?
 check '[ "$rc" -eq 1 ] && grep -q "index 99" "$tmp/idx.err"' "an out-of-range --index is not an error"
 
 # 5. two GPU slots: one program per GPU at a time, CUDA_VISIBLE_DEVICES per program
@@ -123,22 +123,42 @@ cmd = echo "gpu=$CUDA_VISIBLE_DEVICES"; sleep 0.3
 cmd = echo "gpu=$CUDA_VISIBLE_DEVICES"; sleep 0.3
 S
 t0=$(date +%s.%N)
-CUDA_VISIBLE_DEVICES=4,7 "$tool" run "$tmp/gpus.suite" -o "$tmp/gout" --gpus 2 2>"$tmp/g.err"; rc=$?
+CUDA_VISIBLE_DEVICES=4,7 "$tool" run --no-gpu-check "$tmp/gpus.suite" -o "$tmp/gout" --gpus 2 2>"$tmp/g.err"; rc=$?
 t1=$(date +%s.%N)
 check '[ "$rc" -eq 0 ]' "--gpus 2 run failed ($rc): $(head -3 "$tmp/g.err")"
 used=$(cat "$tmp"/gout/g*/native.stdout | sort -u | tr "\n" " ")
 check '[ "$used" = "gpu=4 gpu=7 " ]' "programs saw '$used', want gpu=4 and gpu=7"
 check 'awk "BEGIN{exit !($t1 - $t0 < 2.3)}"' "4 x 0.6 s over 2 GPUs took $(awk "BEGIN{print $t1 - $t0}") s: not parallel"
-CUDA_VISIBLE_DEVICES=3 "$tool" run "$tmp/gpus.suite" -o "$tmp/gout2" --gpus 2 2>"$tmp/g2.err"; rc=$?
+CUDA_VISIBLE_DEVICES=3 "$tool" run --no-gpu-check "$tmp/gpus.suite" -o "$tmp/gout2" --gpus 2 2>"$tmp/g2.err"; rc=$?
 check '[ "$rc" -eq 1 ] && grep -q "only 1 GPU" "$tmp/g2.err"' "--gpus beyond the visible GPUs is not an error"
 
 # 6. errors: a bad suite names the line; a missing library is named
 printf '[a]\ncmd = true\ntimeout = soon\n' >"$tmp/bad.suite"
 "$tool" list "$tmp/bad.suite" 2>"$tmp/bad.err"; rc=$?
 check '[ "$rc" -eq 1 ] && grep -q "bad.suite:3: timeout" "$tmp/bad.err"' "parse error: $(cat "$tmp/bad.err")"
-"$tool" run "$tmp/gpus.suite" --lib "$tmp/nope.so" -o "$tmp/nolib" 2>"$tmp/lib.err"; rc=$?
+"$tool" run --no-gpu-check "$tmp/gpus.suite" --lib "$tmp/nope.so" -o "$tmp/nolib" 2>"$tmp/lib.err"; rc=$?
 check '[ "$rc" -eq 1 ] && grep -q "nope.so" "$tmp/lib.err"' "a missing --lib is not reported"
 check '[ "$("$tool" list "$tmp/fixture.suite" | wc -l)" -eq 11 ]' "list does not print 11 programs"
+
+# 7. options anywhere (getopt_long), '-' for a suite on standard input, --version
+check '"$tool" --version | grep -q "^gpuprof-characterize [0-9]"' "--version"
+check '[ "$("$tool" list - <"$tmp/fixture.suite" | wc -l)" -eq 11 ]' "list - does not read the suite from standard input"
+(cd "$tmp" && "$tool" run - --only=echo --no-gpu-check --output "$tmp/stdin-out" <"$tmp/fixture.suite" 2>"$tmp/stdin.err"); rc=$?
+check '[ "$rc" -eq 0 ] && grep -q "^hello$" "$tmp/stdin-out/echo/native.stdout"' "run - (rc $rc): $(head -2 "$tmp/stdin.err")"
+"$tool" run --no-gpu-check "$tmp/fixture.suite" --bogus 2>"$tmp/bogus.err"; rc=$?
+check '[ "$rc" -eq 2 ] && grep -q "unknown option .--bogus." "$tmp/bogus.err"' "an unknown option: rc $rc"
+
+# 8. a native failure quotes the program's first error line
+check 'grep -q "native-fail: first error line: native.stdout: broken" "$tmp/run1.err"' \
+    "the native failure's first output line is not quoted"
+
+# 9. no GPU: run refuses before running anything, saying why (a stand-in nvidia-smi finds none)
+mkdir -p "$tmp/nogpu"
+printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2; exit 9\n' >"$tmp/nogpu/nvidia-smi"
+chmod +x "$tmp/nogpu/nvidia-smi"
+PATH=$tmp/nogpu:$PATH "$tool" run "$tmp/fixture.suite" -o "$tmp/nogpu-out" 2>"$tmp/nogpu.err"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "no NVIDIA GPU on this machine" "$tmp/nogpu.err" && grep -q -- "--no-gpu-check" "$tmp/nogpu.err" && [ ! -d "$tmp/nogpu-out" ]' \
+    "without a GPU: rc $rc, $(head -1 "$tmp/nogpu.err")"
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -7,34 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        CUresult r_ = (x);                                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                                  \
-            const char *s_ = "?";                                                                  \
-            cuGetErrorString(r_, &s_);                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);                        \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-static void *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *buf = malloc((size_t)n);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
+#include "tests/gpu/drv_util.h"
 
 int main(int argc, char **argv)
 {
@@ -43,7 +16,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t size;
-    void *image = read_file(argv[1], &size);
+    void *image = drv_read_file(argv[1], &size);
     if (!image) {
         fprintf(stderr, "cannot read %s\n", argv[1]);
         return 2;

@@ -11,10 +11,11 @@ $(GT)/replay_cases_shared: tests/gpu/replay_cases.cu
 $(GT)/known_work: tests/gpu/known_work.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
-$(GT)/drv_kernels.cubin: tests/gpu/drv_kernels.cu
+# kernels loaded by the driver-API programs (drv_kernels, range_kernels)
+$(GT)/%.cubin: tests/gpu/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -cubin -arch=sm_90 -o $@ $<
-$(GT)/driver_api: tests/gpu/driver_api.c $(GT)/drv_kernels.cubin
+$(GT)/driver_api: tests/gpu/driver_api.c tests/gpu/drv_util.h $(GT)/drv_kernels.cubin
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $< \
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda
@@ -28,6 +29,12 @@ $(GT)/many_launches: tests/gpu/many_launches.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 GPU_TESTS += $(GT)/many_launches
+# capture ranges: a C program (driver API, NVTX, cuProfilerStart/Stop) and its kernels
+$(GT)/ranges: tests/gpu/ranges.c tests/gpu/drv_util.h $(GT)/range_kernels.cubin
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $< \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread -ldl
+GPU_TESTS += $(GT)/ranges
 
 # three levels deep, below the top Makefile's */*/module.mk
 include tests/gpu/xcheck/module.mk

@@ -3,19 +3,13 @@
 # On a machine without a GPU every test reports SKIPPED.  Prints one
 # "gpu: N passed, N failed, N skipped" line at the end.
 # OUT (optional): where logs and outputs go (default build/gpu-test-out).
-B=${BUILD:-build}
-G=$B/tests/gpu
+. tests/gpu/common.sh
 LIB=$(cd "$B" && pwd)/libgpuprof.so
-OUT=${GPU_TEST_OUT:-$B/gpu-test-out}
-mkdir -p "$OUT"
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "PASS $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault crash; do skipped "$c: no GPU on this machine"; done
+    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault crash \
+             capture_ranges torch_ranges; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -201,7 +195,15 @@ got=$(GPUPROF_OUTPUT=$OUT/crash timeout 120 env LD_PRELOAD=$LIB $G/replay_cases_
 if [ $rc -eq $erc ] && [ "$exp" = "$got" ]; then ok "crashing program: exit status $rc and output unchanged"
 else bad "crashing program: rc $rc (plain $erc), plain '$exp' profiled '$got'"; tail -3 "$OUT/crash.err"; fi
 
-# 14. the cross-check corpus against Nsight Compute (own access patterns,
+# 14. capture ranges (NVTX, cudaProfilerStart/Stop) from a C program and
+#     from PyTorch, under the launcher: tests/gpu/capture_ranges.sh, which also
+#     runs alone
+sh tests/gpu/capture_ranges.sh | tee "$OUT/capture_ranges.txt"
+line=$(grep -E '^gpu-ranges: [0-9]+ passed' "$OUT/capture_ranges.txt" | tail -n 1)
+p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+k=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))
+# 15. the cross-check corpus against Nsight Compute (own access patterns,
 #     cuBLAS, cuFFT, Thrust, PyTorch, Triton): outputs unchanged under
 #     gpuprof, hand-computed pattern values, every (launch, metric) pair
 if command -v ncu >/dev/null 2>&1; then

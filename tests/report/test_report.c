@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "capture.h"
 #include "gp_test.h"
 #include "report.h"
 #include "report_api.h"
@@ -29,16 +30,6 @@ static void check_first(const gp_report *r, const char *kernel, const char *labe
     GP_CHECK_MSG(k && strcmp(got, label) == 0, "%s: first verdict %s, want %s", kernel, got, label);
 }
 
-static char *capture(const gp_report *r, int (*fn)(const gp_report *, FILE *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    GP_CHECK(fn(r, f) == 0);
-    fclose(f);
-    return buf;
-}
-
 static void test_planted(void)
 {
     gp_report *r = malloc(sizeof *r);
@@ -48,7 +39,7 @@ static void test_planted(void)
     GP_CHECK(gp_report_load(r, FIX "h100-planted.jsonl", stderr) == 12);
     gp_report_finish(r);
     GP_CHECK(r->n == 10 && r->bad_lines == 0 && r->summaries == 1);
-    GP_CHECK(r->n_devices == 1 && r->devices[0].sm_count == 132);
+    GP_CHECK(r->n_devices == 1 && r->devices[0].d.sm_count == 132);
     /* sorted by total time: one_block (2 ms) first, tiny_kernel (6.3 us) last */
     GP_CHECK(strncmp(r->kernels[0].agg.kernel, "one_block", 9) == 0);
     GP_CHECK(strncmp(r->kernels[r->n - 1].agg.kernel, "tiny_kernel", 11) == 0);
@@ -92,7 +83,7 @@ static void test_planted(void)
     html = capture(r, gp_report_html);
     GP_CHECK(strstr(text, "nan") == NULL && strstr(csv, "nan") == NULL);
     GP_CHECK(strstr(text, "instrumented pass failed") != NULL);
-    GP_CHECK(strstr(csv, "\n1,\"one_block(const float*, float*, int)\",0,1,") != NULL);
+    GP_CHECK(strstr(csv, "\n1,one_block,\"one_block(const float*, float*, int)\",0,1,") != NULL);
     GP_CHECK(strstr(csv, ",low_occupancy(registers),") != NULL);
     GP_CHECK(strstr(html, "<svg") != NULL);
     GP_CHECK(strstr(html, "<script src") == NULL && strstr(html, "<link") == NULL);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_report_cli.sh - gpuprof-report as a command: table-driven cases of
-# arguments, formats, exit codes and messages.
+# arguments (getopt_long: options anywhere, --x=v, '-' for standard input),
+# formats, the baseline comparison, exit codes and messages.
 suite=report-cli
 pass=0; fail=0
 report=${BUILD:-build}/gpuprof-report
@@ -20,39 +21,92 @@ check() {
     fi
     pass=$((pass + 1))
 }
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 if [ ! -x "$report" ]; then
     echo "FAIL: $report not built" >&2; echo "$suite: 0 passed, 1 failed, 0 skipped"; exit 1
 fi
+P=$fix/h100-planted.jsonl
+N=$fix/h100-planted-new.jsonl
 check 2 "usage:"
 check 2 "usage:" --format
-check 2 "must be text, csv or html" --format pdf "$fix/h100-planted.jsonl"
-check 2 "unknown or incomplete option" --bogus "$fix/h100-planted.jsonl"
-check 2 "options go before" "$fix/h100-planted.jsonl" --format csv
+check 2 "must be text, csv, html, json, ncu-csv or ncu-raw-csv, not 'pdf'" --format pdf "$P"
+check 2 "unknown option '--bogus'" --bogus "$P"
+check 2 "option '--peaks' needs a value" "$P" --peaks
+check 2 "kernel-name-base must be function, demangled or mangled" --kernel-name-base x "$P"
+check 2 "compares in text, csv or html, not json" --baseline "$P" -f json "$N"
 check 0 "usage:" --help
+check 0 "^gpuprof-report [0-9][0-9.]*$" --version
 check 1 "cannot open" "$fix/no-such-file.jsonl"
-check 1 "peaks file" --peaks "$fix/no-such-peaks.json" "$fix/h100-planted.jsonl"
-check 1 "not valid JSON" --peaks "$fix/malformed.jsonl" "$fix/h100-planted.jsonl"
-check 0 "#1 one_block" "$fix/h100-planted.jsonl"
-check 0 "measured ceilings: $fix/peaks-h100.json" --peaks "$fix/peaks-h100.json" "$fix/h100-planted.jsonl"
+check 1 "peaks file" --peaks "$fix/no-such-peaks.json" "$P"
+check 1 "not valid JSON" --peaks "$fix/malformed.jsonl" "$P"
+check 0 "#1 one_block" "$P"
+check 0 "measured ceilings: $fix/peaks-h100.json" --peaks "$fix/peaks-h100.json" "$P"
 check 0 "malformed JSON" "$fix/malformed.jsonl"
-check 0 "^rank,kernel,device" --format csv "$fix/h100-planted.jsonl"
-check 0 ",dram_bound," --format=csv "$fix/h100-planted.jsonl"
-check 0 "<svg" --format html "$fix/h100-planted.jsonl"
+check 0 ",dram_bound," --format=csv "$P"
+check 0 "<svg" --format html "$P"
+# options anywhere, --x=v, -f v, '-' for standard input
+check 0 "^rank,kernel,demangled,device" --format csv "$P"
+check 0 "^rank,kernel,demangled,device" "$P" --format csv
+check 0 "^rank,kernel,demangled,device" "$P" -f csv
+if "$report" --format csv - <"$P" 2>&1 | grep -q '^1,one_block,'; then ok
+else ko "'-' does not read standard input"; fi
+# short names by default, the demangled or mangled one on request
+check 0 "^#3 sgemm_tiled$" "$P"
+check 0 "^   demangled: sgemm_tiled<128, 128>(int, int, int" "$P"
+check 0 "^#3 sgemm_tiled<128, 128>(int, int" --kernel-name-base demangled "$P"
+check 0 "^#1 _Z36one_block" --kernel-name-base=mangled "$P"
+check 0 "^#1 reduce<256>$" "$fix/names.jsonl"
+check 0 "^#3 scale (1)$" "$fix/names.jsonl"
+check 0 'title="sgemm_tiled&lt;128, 128&gt;(int, int, int, const float\*, const float\*, float\*)">sgemm_tiled</code>' -f html "$P"
+# a peaks file of another GPU: one warning naming both; none for the same GPU
+sed 's/NVIDIA H100 80GB HBM3/NVIDIA H200/' "$fix/peaks-h100.json" >"$tmp/peaks-h200.json"
+check 0 "gpuprof-report: warning: the measured ceilings ($tmp/peaks-h200.json) are from NVIDIA H200, but the profiled device is NVIDIA H100 80GB HBM3" --peaks "$tmp/peaks-h200.json" "$P"
+"$report" --peaks "$fix/peaks-h100.json" "$P" >"$tmp/same" 2>&1
+if grep -q "warning: the measured" "$tmp/same"; then ko "a warning for peaks of the same GPU"; else ok; fi
+# two hosts' device 0: both listed, kernels kept apart
+check 0 "^device 0: NVIDIA H100 PCIe (GH100, sm_90, 114 SMs)$" "$P" "$fix/h100-pcie-rank1.jsonl"
+check 0 "device 0 (NVIDIA H100 PCIe); main launch: 57 blocks" "$P" "$fix/h100-pcie-rank1.jsonl"
+cat "$P" "$fix/h100-pcie-rank1.jsonl" | "$report" - >"$tmp/cat.out" 2>&1
+if grep -q "^device 0: NVIDIA H100 PCIe" "$tmp/cat.out" && grep -q "device 0 (NVIDIA H100 PCIe); main launch: 57 blocks" "$tmp/cat.out" &&
+   grep -q "device 0 (NVIDIA H100 80GB HBM3); main launch: 1 blocks" "$tmp/cat.out"; then ok
+else ko "two processes' files concatenated on standard input: their device 0s mixed"; fi
+# the comparison with a baseline, in each format
+check 0 "^#1 one_block (device 0)$" --baseline "$P" "$N"
+check 0 "verdicts lost:   uncoalesced(load), dram_bound" --baseline "$P" "$N"
+check 0 '^one_block,"one_block(const float\*, float\*, int)",0,both,0.002,0.0001,-95,' -f csv --baseline "$P" "$N"
+check 0 'data-status="new"' --format html --baseline="$P" "$N"
+check 1 "cannot open" --baseline "$fix/no-such-file.jsonl" "$N"
+# JSON and Nsight Compute's CSV layouts
+check 0 '"schema":"gpuprof-report/1"' -f json "$P"
+check 0 '^"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"$' -f ncu-csv "$P"
+check 0 '^"0","4242","","h100-node","saxpy_4x4(int, float, const float\*, float\*)","1","7","(4, 4, 1)","(4096, 256, 1)","0","9.0","Command line profiler metrics","dram__bytes_read.sum","byte","134217728"$' -f ncu-csv "$P"
+check 0 '^"ID",.*"CC","launch__block_size",' -f ncu-raw-csv "$P"
+# a script written for `ncu --csv --page raw` (header, units row, one row per launch) reads it
+"$report" -f ncu-raw-csv -o "$tmp/raw.csv" "$P" "$fix/h100-pcie-rank1.jsonl"
+if awk -F'","' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu__time_duration.sum") c = i }
+                 NR == 2 { if ($c != "ns") exit 1 }
+                 NR > 2 { n++; if ($c !~ /^[0-9]+$/) exit 1 }
+                 END { exit !(c && n == 14) }' "$tmp/raw.csv"; then ok
+else ko "ncu-raw-csv: no duration column, units row or 14 rows"; fi
 # -o writes the file and nothing to stdout
-"$report" --format csv -o "$tmp/r.csv" "$fix/h100-planted.jsonl" >"$tmp/stdout" 2>&1
-if [ -s "$tmp/r.csv" ] && [ ! -s "$tmp/stdout" ] && [ "$(wc -l <"$tmp/r.csv")" -eq 11 ]; then
-    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: -o FILE" >&2; fi
+"$report" --format csv -o "$tmp/r.csv" "$P" >"$tmp/stdout" 2>&1
+if [ -s "$tmp/r.csv" ] && [ ! -s "$tmp/stdout" ] && [ "$(wc -l <"$tmp/r.csv")" -eq 11 ]; then ok
+else ko "-o FILE"; fi
 # every CSV row has as many fields as the header (quoted commas in kernel names)
-if awk '{ q = 0; c = 0
-           for (i = 1; i <= length($0); i++) { ch = substr($0, i, 1)
-               if (ch == "\"") q = !q; else if (ch == "," && !q) c++ }
-           if (NR == 1) n = c; else if (c != n) bad = 1 }
-         END { exit bad }' "$tmp/r.csv"; then
-    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: CSV rows have unequal field counts" >&2; fi
+for f in "$tmp/r.csv" "$tmp/raw.csv"; do
+    if awk '{ q = 0; c = 0
+               for (i = 1; i <= length($0); i++) { ch = substr($0, i, 1)
+                   if (ch == "\"") q = !q; else if (ch == "," && !q) c++ }
+               if (NR == 1) n = c; else if (c != n) bad = 1 }
+             END { exit bad }' "$f"; then ok
+    else ko "$f: CSV rows have unequal field counts"; fi
+done
 # n/a is never 0: reduce_partial's rf_g cell is empty and its reason present
-if grep '^[0-9]*,"reduce_partial' "$tmp/r.csv" | grep -q 'rf_g: .*CUPTI_ERROR_NOT_SUPPORTED'; then
-    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: missing reason for rf_g" >&2; fi
-if "$report" "$fix/h100-planted.jsonl" | grep -qi 'nan'; then
-    fail=$((fail + 1)); echo "FAIL: text report prints nan" >&2; else pass=$((pass + 1)); fi
+if grep '^[0-9]*,reduce_partial,' "$tmp/r.csv" | grep -q 'rf_g: .*CUPTI_ERROR_NOT_SUPPORTED'; then ok
+else ko "missing reason for rf_g"; fi
+for f in text json ncu-csv; do
+    if "$report" -f $f "$P" | grep -qi 'nan'; then ko "$f report prints nan"; else ok; fi
+done
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

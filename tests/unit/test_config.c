@@ -3,22 +3,16 @@
  * launch filters. */
 #include "preload/config.h"
 #include "preload/filter.h"
+#include "tests/unit/fake_env.h"
 #include "tests/unit/gp_test.h"
+#include "util/kname.h"
 #include "util/strutil.h"
 
-static const char *const *env_table;
-
-static const char *fake_env(const char *name)
-{
-    for (const char *const *p = env_table; p && *p; p += 2)
-        if (strcmp(p[0], name) == 0)
-            return p[1];
-    return NULL;
-}
+#include <stdlib.h>
 
 static int parse(const char *const *table, gp_config *cfg, char *err, size_t len)
 {
-    env_table = table;
+    fake_env_table = table;
     return gp_config_parse(cfg, fake_env, err, len);
 }
 
@@ -95,33 +89,103 @@ int main(void)
     gp_filter_state st = {0, 0};
     uint64_t ka = 0, kb = 0;
     int seq[8];
-    seq[0] = gp_filter_decide(&c, &st, 1, &ka); /* skipped: first match */
-    seq[1] = gp_filter_decide(&c, &st, 0, &kb); /* name filter */
-    seq[2] = gp_filter_decide(&c, &st, 1, &ka); /* profiled (ka=1) */
-    seq[3] = gp_filter_decide(&c, &st, 1, &ka); /* profiled (ka=2) */
-    seq[4] = gp_filter_decide(&c, &st, 1, &ka); /* per-kernel limit */
-    seq[5] = gp_filter_decide(&c, &st, 1, &kb); /* profiled (3rd overall) */
-    seq[6] = gp_filter_decide(&c, &st, 1, &kb); /* launch count reached */
+    seq[0] = gp_filter_decide(&c, &st, 1, GP_PROFILE, &ka); /* skipped: first match */
+    seq[1] = gp_filter_decide(&c, &st, 0, GP_PROFILE, &kb); /* name filter */
+    seq[2] = gp_filter_decide(&c, &st, 1, GP_PROFILE, &ka); /* profiled (ka=1) */
+    seq[3] = gp_filter_decide(&c, &st, 1, GP_PROFILE, &ka); /* profiled (ka=2) */
+    seq[4] = gp_filter_decide(&c, &st, 1, GP_PROFILE, &ka); /* per-kernel limit */
+    seq[5] = gp_filter_decide(&c, &st, 1, GP_PROFILE, &kb); /* profiled (3rd overall) */
+    seq[6] = gp_filter_decide(&c, &st, 1, GP_PROFILE, &kb); /* launch count reached */
     GP_CHECK(seq[0] == GP_SKIP_LAUNCH && seq[1] == GP_SKIP_NAME && seq[2] == GP_PROFILE &&
              seq[3] == GP_PROFILE && seq[4] == GP_SKIP_PER_KERNEL && seq[5] == GP_PROFILE &&
              seq[6] == GP_SKIP_COUNT);
     GP_CHECK(st.profiled == 3 && st.matched == 6 && ka == 2 && kb == 1);
     gp_config_free(&c);
 
-    /* the name the regexes see */
+    /* the name the regexes see: Nsight Compute's "function" name */
     char buf[256];
-    gp_function_name("void ns::gemm<float, 4>(float*, int)", buf, sizeof(buf));
-    GP_CHECK_STR(buf, "ns::gemm<float, 4>");
-    gp_function_name("add_one(float*, int)", buf, sizeof(buf));
+    gp_kname_function("void ns::gemm<float, 4>(float*, int)", buf, sizeof(buf));
+    GP_CHECK_STR(buf, "gemm");
+    gp_kname_function("add_one(float*, int)", buf, sizeof(buf));
     GP_CHECK_STR(buf, "add_one");
-    gp_function_name("drv_inc", buf, sizeof(buf));
+    gp_kname_function("drv_inc", buf, sizeof(buf));
     GP_CHECK_STR(buf, "drv_inc");
+    static const char *const fbase[] = {"GPUPROF_KERNEL_INCLUDE", "^gemm$", NULL};
+    GP_CHECK(parse(fbase, &c, err, sizeof(err)) == 0);
+    GP_CHECK(gp_filter_name_matches(
+        &c, gp_filter_name(&c, "void ns::gemm<float, 4>(float*, int)", "_Z", buf, sizeof(buf))));
+    GP_CHECK(!gp_filter_name_matches(
+        &c, gp_filter_name(&c, "void ns::gemm2<float>(float*)", "_Z", buf, sizeof(buf))));
+    gp_config_free(&c);
+
+    /* capture ranges come before skip and count: a launch outside them is
+     * not counted as matching (as Nsight Compute counts -s with --nvtx) */
+    GP_CHECK(parse(filt, &c, err, sizeof(err)) == 0);
+    st.matched = st.profiled = 0;
+    ka = 0;
+    GP_CHECK(gp_filter_decide(&c, &st, 1, GP_SKIP_NVTX, &ka) == GP_SKIP_NVTX);
+    GP_CHECK(gp_filter_decide(&c, &st, 1, GP_SKIP_PROFILER_RANGE, &ka) == GP_SKIP_PROFILER_RANGE);
+    GP_CHECK(gp_filter_decide(&c, &st, 0, GP_SKIP_NVTX, &ka) == GP_SKIP_NAME);
+    GP_CHECK(st.matched == 0 && ka == 0);
+    GP_CHECK(gp_filter_decide(&c, &st, 1, GP_PROFILE, &ka) == GP_SKIP_LAUNCH && st.matched == 1);
+    GP_CHECK_STR(gp_decision_name(GP_SKIP_PROFILER_RANGE), "outside cudaProfilerStart/Stop");
+    gp_config_free(&c);
+
+    /* capture variables, and the rank from an MPI launcher or Slurm */
+    static const char *const cap[] = {"GPUPROF_PROFILE_FROM_START",
+                                      "0",
+                                      "GPUPROF_PROFILER_START_STOP",
+                                      "1",
+                                      "GPUPROF_NVTX_INCLUDE",
+                                      "train/;Dom@step,io",
+                                      "GPUPROF_NVTX_EXCLUDE",
+                                      "regex:^warm",
+                                      "SLURM_PROCID",
+                                      "5",
+                                      "PMI_RANK",
+                                      "2",
+                                      NULL};
+    GP_CHECK(parse(cap, &c, err, sizeof(err)) == 0);
+    GP_CHECK(c.profile_from_start == 0 && c.profiler_start_stop == 1);
+    GP_CHECK(c.n_nvtx_include == 2 && c.n_nvtx_exclude == 1);
+    GP_CHECK(c.rank == 2); /* PMI_RANK before SLURM_PROCID: srun also sets the MPI variable */
+    gp_config_describe(&c, buf, sizeof(buf));
+    GP_CHECK_MSG(strstr(buf, "from cudaProfilerStart on") &&
+                     strstr(buf, "NVTX include 'train/', "
+                                 "'Dom@step,io'") &&
+                     strstr(buf, "rank 2"),
+                 "%s", buf);
+    gp_config_free(&c);
+    static const char *const badcap[] = {"GPUPROF_PROFILE_FROM_START",
+                                         "off",
+                                         "GPUPROF_NVTX_INCLUDE",
+                                         "a//b",
+                                         "OMPI_COMM_WORLD_RANK",
+                                         "x",
+                                         NULL};
+    GP_CHECK(parse(badcap, &c, err, sizeof(err)) == 2);
+    GP_CHECK_MSG(
+        strstr(err, "GPUPROF_PROFILE_FROM_START='off' is not valid: accepted values: 0, 1") &&
+            strstr(err, "GPUPROF_NVTX_INCLUDE='a//b' is not valid: 'a//b': an empty "
+                        "range name"),
+        "%s", err);
+    GP_CHECK(c.rank == -1 && c.n_nvtx_include == 0); /* not gpuprof's variable: ignored */
+    gp_config_free(&c);
 
     /* output path placeholders */
     GP_CHECK(gp_expand_path("r-%h-%p-%%.x", 42, "node7", buf, sizeof(buf)) == 0);
     GP_CHECK_STR(buf, "r-node7-42-%.x");
     GP_CHECK(gp_expand_path("bad-%z", 1, "h", buf, sizeof(buf)) == -1);
     GP_CHECK(gp_expand_path("%p%p%p", 123456, "h", buf, 8) == -1); /* too long */
+    setenv("GP_TEST_RANK", "17", 1);
+    unsetenv("GP_TEST_UNSET");
+    GP_CHECK(gp_expand_path("r_%q{GP_TEST_RANK}_%p", 42, "h", buf, sizeof(buf)) == 0);
+    GP_CHECK_STR(buf, "r_17_42");
+    GP_CHECK(gp_expand_path("r_%q{GP_TEST_UNSET}.x", 42, "h", buf, sizeof(buf)) == 0);
+    GP_CHECK_STR(buf, "r_.x");
+    GP_CHECK(gp_expand_path("r_%q{GP_TEST_RANK", 42, "h", buf, sizeof(buf)) == -1);
+    GP_CHECK(gp_expand_path("r_%q{}", 42, "h", buf, sizeof(buf)) == -1);
+    GP_CHECK(gp_expand_path("r_%q", 42, "h", buf, sizeof(buf)) == -1);
     GP_CHECK(gp_edit_distance("dram__bytes_raed", "dram__bytes_read") == 2);
     return gp_test_finish("config");
 }

@@ -31,6 +31,7 @@ int main(void)
     double values[] = {1048576.0, 2500.5, NAN};
     const char *missing[] = {NULL, NULL, "not collected: no memory for a replay snapshot"};
     gp_launch_record r = {0};
+    r.rank = -1;
     r.launch_id = 7;
     r.pid = 99;
     r.host = "node\"1";
@@ -62,7 +63,15 @@ int main(void)
                        "\"not collected: no memory for a replay snapshot\"}") != NULL);
     GP_CHECK(strstr(j, "\"grid\":[4,1,1]") && strstr(j, "\"passes\":2"));
     GP_CHECK(j[strlen(j) - 1] == '\n' && strchr(j, '\n') == j + strlen(j) - 1); /* one line */
+    GP_CHECK(strstr(j, "\"rank\"") == NULL); /* rank 0 is a rank: this record has none */
     free(j);
+    r.rank = 3;
+    r.process = "train.py";
+    j = capture(w_json, &r);
+    GP_CHECK(strstr(j, "\"process\":\"train.py\",\"rank\":3,\"device\":") != NULL);
+    free(j);
+    r.rank = -1;
+    r.process = NULL;
 
     char *h = capture(w_csvh, &r);
     GP_CHECK(strncmp(h, "launch_id,device,context,stream,kernel,mangled,", 47) == 0);

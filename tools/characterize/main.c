@@ -3,14 +3,21 @@
  *
  *   gpuprof-characterize run SUITE [-o OUTDIR] [--force] [--gpus N|auto] [--only NAME]
  *                            [--index I] [--lib PATH] [--peaks FILE] [--no-summary]
+ *                            [--no-gpu-check]
  *   gpuprof-characterize merge DIR... [-o SUMMARY_DIR] [--peaks FILE]
  *   gpuprof-characterize list SUITE
+ *
+ * Options go anywhere after the command (getopt_long: --x=v, -- ends them);
+ * SUITE '-' reads the suite from standard input (paths relative to the
+ * working directory; its programs always run again).
  *
  * Exit status: 0 every program ok, 3 a profiler defect was found, 4 no defect
  * but a program failed natively or could not be run, 1 another failure
  * (suite, results, summary), 2 usage. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -22,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpuprof.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"
@@ -34,9 +42,11 @@ static int gpc_usage(FILE *f)
     fprintf(f,
             "usage: " GPC_PROG " run SUITE [-o OUTDIR] [--force] [--gpus N|auto] [--only NAME]\n"
             "                            [--index I] [--lib PATH] [--peaks FILE] [--no-summary]\n"
+            "                            [--no-gpu-check]\n"
             "       " GPC_PROG " merge DIR... [-o SUMMARY_DIR] [--peaks FILE]\n"
             "       " GPC_PROG " list SUITE\n"
-            "See docs/characterize.md.\n");
+            "       " GPC_PROG " --version | --help\n"
+            "SUITE '-' reads the suite from standard input.  See docs/characterize.md.\n");
     return 2;
 }
 
@@ -141,6 +151,87 @@ static int gpc_gpus(int want, char ***ids, char *err, size_t errlen)
     return n;
 }
 
+/* Whether this machine has an NVIDIA GPU: nvidia-smi -L lists one; without
+ * nvidia-smi, a device node of the driver. */
+static int gpc_have_gpu(void)
+{
+    char buf[256];
+    int found = 0, ran = 0;
+    FILE *p = popen("nvidia-smi -L 2>/dev/null; echo __gpc_end $?", "r");
+    while (p && fgets(buf, sizeof buf, p)) {
+        if (strncmp(buf, "GPU ", 4) == 0)
+            found = 1;
+        else if (strncmp(buf, "__gpc_end ", 10) == 0)
+            ran = atoi(buf + 10) != 127; /* 127: the shell found no nvidia-smi */
+    }
+    if (p)
+        pclose(p);
+    return found || (!ran && access("/dev/nvidia0", F_OK) == 0);
+}
+
+/* The line of a failed program's output that most likely says why: the first
+ * with an error word, else the first non-empty one; "" when none. */
+static void gpc_first_error(const char *prog_dir, char *out, size_t len)
+{
+    static const char *const words[] = {
+        "error",  "fail",      "fatal",   "abort",  "exception",    "cannot", "can't",
+        "unable", "not found", "no such", "denied", "segmentation", "killed", "traceback"};
+    const char *files[] = {"native.stderr", "native.stdout"};
+    char path[PATH_MAX + 32], line[1024], low[1024];
+    size_t f, w, i;
+    out[0] = 0;
+    for (f = 0; f < 2; f++) {
+        FILE *in;
+        snprintf(path, sizeof path, "%s/%s", prog_dir, files[f]);
+        if (!(in = fopen(path, "r")))
+            continue;
+        while (fgets(line, sizeof line, in)) {
+            line[strcspn(line, "\r\n")] = 0;
+            for (i = 0; line[i] && i + 1 < sizeof low; i++)
+                low[i] = (char)tolower((unsigned char)line[i]);
+            low[i] = 0;
+            if (!out[0] && line[strspn(line, " \t")])
+                snprintf(out, len, "%s: %.200s", files[f], line);
+            for (w = 0; w < sizeof words / sizeof words[0]; w++)
+                if (strstr(low, words[w])) {
+                    snprintf(out, len, "%s: %.200s", files[f], line);
+                    fclose(in);
+                    return;
+                }
+        }
+        fclose(in);
+    }
+}
+
+/* A suite read from standard input: its paths are relative to the working
+ * directory. */
+static int gpc_suite_stdin(gpc_suite *s, char *err, size_t errlen)
+{
+    char cwd[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int c, rc;
+    if (!mem || !getcwd(cwd, sizeof cwd)) {
+        if (mem)
+            fclose(mem);
+        free(text);
+        snprintf(err, errlen, "cannot read the suite from standard input");
+        return -1;
+    }
+    while ((c = getchar()) != EOF)
+        fputc(c, mem);
+    fclose(mem);
+    rc = gpc_suite_parse(s, "<stdin>", cwd, text ? text : "", err, errlen);
+    free(text);
+    return rc;
+}
+
+static int gpc_suite_open(gpc_suite *s, const char *path, char *err, size_t errlen)
+{
+    return strcmp(path, "-") == 0 ? gpc_suite_stdin(s, err, errlen)
+                                  : gpc_suite_load(s, path, err, errlen);
+}
+
 static int gpc_newer(const struct timespec *a, const struct timespec *b)
 {
     return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
@@ -173,6 +264,12 @@ static int gpc_report_done(const char *prog_dir, const char *name, size_t done, 
     fprintf(stderr, "; elapsed %s, about %s left\n", el, left);
     if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR)
         fprintf(stderr, "    %s: %s\n", name, r.message);
+    if (r.status == GPC_NATIVE_FAILED) {
+        char first[300];
+        gpc_first_error(prog_dir, first, sizeof first);
+        if (first[0])
+            fprintf(stderr, "    %s: first error line: %s\n", name, first);
+    }
     if (r.status == GPC_PROFILER_DEFECT) {
         defect = 1;
         fprintf(stderr, "\n*** PROFILER DEFECT in %s: %s ***\n", name, r.message);
@@ -277,54 +374,99 @@ static int gpc_cmd_run(int argc, char **argv)
     struct stat sst;
     double t0 = gpc_now();
     int defect = 0, failed = 0, not_ok = 0;
-    for (i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(a, "--force") == 0)
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"force", no_argument, NULL, 'F'},
+                                         {"no-summary", no_argument, NULL, 'N'},
+                                         {"summary", no_argument, NULL, 'S'},
+                                         {"gpus", required_argument, NULL, 'G'},
+                                         {"only", required_argument, NULL, 'O'},
+                                         {"index", required_argument, NULL, 'I'},
+                                         {"lib", required_argument, NULL, 'L'},
+                                         {"peaks", required_argument, NULL, 'P'},
+                                         {"no-gpu-check", no_argument, NULL, 'X'},
+                                         {NULL, 0, NULL, 0}};
+    int c, gpu_check = 1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'F':
             force = 1;
-        else if (strcmp(a, "--no-summary") == 0)
+            break;
+        case 'N':
             no_summary = 1;
-        else if (strcmp(a, "--summary") == 0)
+            break;
+        case 'S':
             summary = 1;
-        else if (strcmp(a, "--gpus") == 0 && i + 1 < argc) {
-            const char *v = argv[++i];
-            char *end;
-            if (strcmp(v, "auto") == 0)
+            break;
+        case 'G':
+            if (strcmp(optarg, "auto") == 0)
                 want_gpus = 0;
-            else if ((want_gpus = (int)strtol(v, &end, 10)) < 1 || *end) {
+            else if ((want_gpus = (int)strtol(optarg, &end, 10)) < 1 || *end) {
                 fprintf(stderr, GPC_PROG ": --gpus takes a positive number or 'auto', not '%s'\n",
-                        v);
+                        optarg);
                 return 2;
             }
-        } else if (strcmp(a, "--only") == 0 && i + 1 < argc)
-            only = argv[++i];
-        else if (strcmp(a, "--index") == 0 && i + 1 < argc) {
-            char *end;
-            index = strtol(argv[++i], &end, 10);
-            if (index < 0 || *end) {
-                fprintf(stderr, GPC_PROG ": --index takes a number from 0, not '%s'\n", argv[i]);
+            break;
+        case 'O':
+            only = optarg;
+            break;
+        case 'I':
+            index = strtol(optarg, &end, 10);
+            if (index < 0 || *end || !*optarg) {
+                fprintf(stderr, GPC_PROG ": --index takes a number from 0, not '%s'\n", optarg);
                 return 2;
             }
-        } else if (strcmp(a, "--lib") == 0 && i + 1 < argc)
-            lib = argv[++i];
-        else if (strcmp(a, "--peaks") == 0 && i + 1 < argc)
-            peaks_path = argv[++i];
-        else if (a[0] == '-' || suite_path) {
-            fprintf(stderr, GPC_PROG " run: unknown, incomplete or extra argument '%s'\n", a);
+            break;
+        case 'L':
+            lib = optarg;
+            break;
+        case 'P':
+            peaks_path = optarg;
+            break;
+        case 'X':
+            gpu_check = 0;
+            break;
+        case ':':
+            fprintf(stderr, GPC_PROG " run: option '%s' needs a value\n", argv[optind - 1]);
             return gpc_usage(stderr);
-        } else
-            suite_path = a;
+        default:
+            fprintf(stderr, GPC_PROG " run: unknown option '%s'\n", argv[optind - 1]);
+            return gpc_usage(stderr);
+        }
+    }
+    for (i = optind; i < argc; i++) {
+        if (suite_path) {
+            fprintf(stderr, GPC_PROG " run: one suite at a time ('%s' and '%s')\n", suite_path,
+                    argv[i]);
+            return gpc_usage(stderr);
+        }
+        suite_path = argv[i];
+    }
+    if (suite_path && gpu_check && !gpc_have_gpu()) {
+        fprintf(stderr,
+                GPC_PROG ": no NVIDIA GPU on this machine (nvidia-smi -L lists none): the "
+                         "programs would run, but no kernel could be profiled.  Run the suite on "
+                         "a machine with a GPU, or add --no-gpu-check to run it anyway (to check "
+                         "the programs and the suite)\n");
+        return 1;
     }
     if (!suite_path)
         return gpc_usage(stderr);
-    if (gpc_suite_load(&suite, suite_path, err, sizeof err) < 0) {
+    if (gpc_suite_open(&suite, suite_path, err, sizeof err) < 0) {
         fprintf(stderr, GPC_PROG ": %s\n", err);
         return 1;
     }
     if (gpc_load_peaks(peaks_path, &peaks) < 0)
         goto out_suite;
-    if (stat(suite_path, &sst) < 0) {
+    if (strcmp(suite_path, "-") == 0) { /* no file to date results by: all run again */
+        memset(&sst, 0, sizeof sst);
+        clock_gettime(CLOCK_REALTIME, &sst.st_mtim);
+    } else if (stat(suite_path, &sst) < 0) {
         fprintf(stderr, GPC_PROG ": %s: %s\n", suite_path, strerror(errno));
         goto out_suite;
     }
@@ -511,18 +653,26 @@ static int gpc_cmd_merge(int argc, char **argv)
     int i, rc;
     if (!dirs)
         return 1;
-    for (i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--peaks") == 0 && i + 1 < argc)
-            peaks_path = argv[++i];
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, GPC_PROG " merge: unknown or incomplete option '%s'\n", argv[i]);
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"peaks", required_argument, NULL, 'P'},
+                                         {NULL, 0, NULL, 0}};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (c == 'o') {
+            out = optarg;
+        } else if (c == 'P') {
+            peaks_path = optarg;
+        } else {
+            fprintf(stderr, GPC_PROG " merge: %s '%s'\n",
+                    c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
             free(dirs);
             return gpc_usage(stderr);
-        } else
-            dirs[n++] = argv[i];
+        }
     }
+    for (i = optind; i < argc; i++)
+        dirs[n++] = argv[i];
     if (!n) {
         free(dirs);
         return gpc_usage(stderr);
@@ -543,9 +693,9 @@ static int gpc_cmd_list(int argc, char **argv)
     gpc_suite s;
     char err[1024];
     size_t i, j;
-    if (argc != 1)
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
         return gpc_usage(stderr);
-    if (gpc_suite_load(&s, argv[0], err, sizeof err) < 0) {
+    if (gpc_suite_open(&s, argv[1], err, sizeof err) < 0) {
         fprintf(stderr, GPC_PROG ": %s\n", err);
         return 1;
     }
@@ -573,12 +723,17 @@ int main(int argc, char **argv)
         gpc_usage(stdout);
         return 0;
     }
+    if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf(GPC_PROG " %s\n", GPUPROF_VERSION);
+        return 0;
+    }
+    /* each command parses its own options, argv[0] being the command */
     if (strcmp(argv[1], "run") == 0)
-        return gpc_cmd_run(argc - 2, argv + 2);
+        return gpc_cmd_run(argc - 1, argv + 1);
     if (strcmp(argv[1], "merge") == 0)
-        return gpc_cmd_merge(argc - 2, argv + 2);
+        return gpc_cmd_merge(argc - 1, argv + 1);
     if (strcmp(argv[1], "list") == 0)
-        return gpc_cmd_list(argc - 2, argv + 2);
+        return gpc_cmd_list(argc - 1, argv + 1);
     fprintf(stderr, GPC_PROG ": unknown command '%s'\n", argv[1]);
     return gpc_usage(stderr);
 }

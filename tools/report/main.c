@@ -1,107 +1,213 @@
 /* gpuprof-report - reads gpuprof JSON-lines files and writes the bottleneck
- * report as text, CSV or one self-contained HTML page (docs/report.md).
+ * report as text, CSV, HTML or JSON, the launches in Nsight Compute's CSV
+ * layouts, or the comparison with a baseline run (docs/report.md).
  *
- *   gpuprof-report [--format text|csv|html] [--peaks peaks.json] [-o FILE] file.jsonl...
+ *   gpuprof-report [options] FILE.jsonl...        ('-' reads standard input)
+ *   gpuprof-report --baseline OLD.jsonl [options] NEW.jsonl...
  *
  * Exit status: 0 success, 1 nothing usable read or output failed, 2 usage. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
+#include "gpuprof.h"
 #include "report.h"
+
+#define GP_REPORT_PROG "gpuprof-report"
+
+static const char *const gp_report_formats[] = {"text", "csv",     "html",
+                                                "json", "ncu-csv", "ncu-raw-csv"};
+enum { GP_FMT_TEXT, GP_FMT_CSV, GP_FMT_HTML, GP_FMT_JSON, GP_FMT_NCU, GP_FMT_NCU_RAW, GP_FMT_N };
+/* the writer of each format, in the order of gp_report_formats */
+static int (*const gp_report_writers[GP_FMT_N])(const gp_report *, FILE *) = {
+    gp_report_text, gp_report_csv,     gp_report_html,
+    gp_report_json, gp_report_ncu_csv, gp_report_ncu_raw_csv};
 
 static int gp_report_usage(FILE *f)
 {
-    fprintf(f, "usage: gpuprof-report [--format text|csv|html] [--peaks peaks.json] [-o FILE] "
-               "file.jsonl...\n");
+    fprintf(f,
+            "usage: " GP_REPORT_PROG " [options] FILE.jsonl...   ('-' reads standard input)\n"
+            "  -f, --format FMT          text (default), csv, html, json, ncu-csv (Nsight "
+            "Compute's\n"
+            "                            --csv --page details layout), ncu-raw-csv (--page raw)\n"
+            "  -o, --output FILE         write to FILE instead of standard output\n"
+            "      --peaks FILE          measured ceilings (a gpupeak peaks file)\n"
+            "      --baseline OLD.jsonl  compare FILE.jsonl... (the new run) with OLD.jsonl; "
+            "may be\n"
+            "                            given more than once; formats text, csv, html\n"
+            "      --kernel-name-base B  function (short names, the default), demangled, "
+            "mangled\n"
+            "  -V, --version             print the version\n"
+            "  -h, --help                this text\n"
+            "See docs/report.md.\n");
     return 2;
+}
+
+static int gp_report_choice(const char *opt, const char *v, const char *const *names, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    fprintf(stderr, GP_REPORT_PROG ": %s must be ", opt);
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
+    fprintf(stderr, ", not '%s'\n", v);
+    return -1;
+}
+
+/* Loads files into a finished report; 0 when at least one file was read. */
+static int gp_report_read(gp_report *r, char **files, size_t n, const char *what)
+{
+    size_t i;
+    int read_any = 0;
+    for (i = 0; i < n; i++)
+        if (gp_report_load(r, files[i], stderr) >= 0)
+            read_any = 1;
+    if (!read_any)
+        return -1;
+    if (r->bad_lines)
+        fprintf(stderr, GP_REPORT_PROG ": %ld malformed line%s skipped%s\n", r->bad_lines,
+                r->bad_lines == 1 ? "" : "s", what);
+    gp_report_finish(r);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *format = "text", *peaks_path = NULL, *out_path = NULL;
+    static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"peaks", required_argument, NULL, 'P'},
+                                         {"baseline", required_argument, NULL, 'B'},
+                                         {"kernel-name-base", required_argument, NULL, 'K'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    static const char *const bases[] = {"function", "demangled", "mangled"};
+    const char *peaks_path = NULL, *out_path = NULL;
+    char **baseline = NULL, err[512];
+    size_t n_baseline = 0;
+    int format = GP_FMT_TEXT, name_base = -1, c, rc = 1;
     gp_peaks peaks;
-    gp_report *r = NULL;
+    gp_report *r = NULL, *old = NULL;
     FILE *out = stdout;
-    int i, first_file = 0, rc = 1, read_any = 0;
-    char err[512];
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            gp_report_usage(stdout);
+
+    baseline = calloc((size_t)argc, sizeof *baseline);
+    if (!baseline)
+        return 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:o:Vh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if ((format = gp_report_choice("--format", optarg, gp_report_formats, GP_FMT_N)) < 0)
+                goto usage;
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'P':
+            peaks_path = optarg;
+            break;
+        case 'B':
+            baseline[n_baseline++] = optarg;
+            break;
+        case 'K':
+            if ((name_base = gp_report_choice("--kernel-name-base", optarg, bases, 3)) < 0)
+                goto usage;
+            break;
+        case 'V':
+            printf(GP_REPORT_PROG " %s\n", GPUPROF_VERSION);
+            free(baseline);
             return 0;
-        } else if ((strcmp(a, "--format") == 0 || strcmp(a, "-f") == 0) && i + 1 < argc) {
-            format = argv[++i];
-        } else if (strncmp(a, "--format=", 9) == 0) {
-            format = a + 9;
-        } else if (strcmp(a, "--peaks") == 0 && i + 1 < argc) {
-            peaks_path = argv[++i];
-        } else if (strncmp(a, "--peaks=", 8) == 0) {
-            peaks_path = a + 8;
-        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
-            out_path = argv[++i];
-        } else if (strcmp(a, "--") == 0) {
-            first_file = i + 1;
-            break;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "gpuprof-report: unknown or incomplete option '%s'\n", a);
-            return gp_report_usage(stderr);
-        } else {
-            first_file = i;
-            break;
+        case 'h':
+            gp_report_usage(stdout);
+            free(baseline);
+            return 0;
+        case ':':
+            fprintf(stderr, GP_REPORT_PROG ": option '%s' needs a value\n", argv[optind - 1]);
+            gp_report_usage(stderr);
+            goto usage;
+        default:
+            fprintf(stderr, GP_REPORT_PROG ": unknown option '%s'\n", argv[optind - 1]);
+            gp_report_usage(stderr);
+            goto usage;
         }
     }
-    if (!first_file || first_file >= argc)
-        return gp_report_usage(stderr);
-    if (strcmp(format, "text") != 0 && strcmp(format, "csv") != 0 && strcmp(format, "html") != 0) {
-        fprintf(stderr, "gpuprof-report: --format must be text, csv or html, not '%s'\n", format);
-        return 2;
+    if (optind >= argc) {
+        gp_report_usage(stderr);
+        goto usage;
     }
-    for (i = first_file; i < argc; i++)
-        if (argv[i][0] == '-' && strcmp(argv[i], "-") != 0) {
-            fprintf(stderr, "gpuprof-report: options go before the files ('%s')\n", argv[i]);
-            return 2;
-        }
+    if (n_baseline && format != GP_FMT_TEXT && format != GP_FMT_CSV && format != GP_FMT_HTML) {
+        fprintf(stderr, GP_REPORT_PROG ": --baseline compares in text, csv or html, not %s\n",
+                gp_report_formats[format]);
+        goto usage;
+    }
+    /* Nsight Compute names kernels by their demangled name in its CSV output;
+     * gpuprof's own reports use short names */
+    if (name_base < 0)
+        name_base = format == GP_FMT_NCU || format == GP_FMT_NCU_RAW ? GP_REPORT_NAME_DEMANGLED
+                                                                     : GP_REPORT_NAME_FUNCTION;
     gp_peaks_none(&peaks);
     if (peaks_path && gp_peaks_load(peaks_path, &peaks, err, sizeof err) < 0) {
-        fprintf(stderr, "gpuprof-report: %s\n", err);
-        return 1;
+        fprintf(stderr, GP_REPORT_PROG ": %s\n", err);
+        goto out;
     }
-    r = malloc(sizeof *r);
-    if (!r) {
-        fprintf(stderr, "gpuprof-report: out of memory\n");
-        return 1;
+    r = calloc(1, sizeof *r); /* zeroed: gp_report_free is safe before init */
+    old = n_baseline ? calloc(1, sizeof *old) : NULL;
+    if (!r || (n_baseline && !old)) {
+        fprintf(stderr, GP_REPORT_PROG ": out of memory\n");
+        goto out;
     }
     gp_report_init(r, &peaks);
-    for (i = first_file; i < argc; i++)
-        if (gp_report_load(r, argv[i], stderr) >= 0)
-            read_any = 1;
-    if (!read_any)
+    r->name_base = name_base;
+    r->keep_launches = format == GP_FMT_JSON || format == GP_FMT_NCU || format == GP_FMT_NCU_RAW;
+    if (old) {
+        gp_report_init(old, &peaks);
+        old->name_base = name_base;
+        if (gp_report_read(old, baseline, n_baseline, " in the baseline") < 0)
+            goto out;
+    }
+    if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "") < 0)
         goto out;
-    if (r->bad_lines)
-        fprintf(stderr, "gpuprof-report: %ld malformed line%s skipped\n", r->bad_lines,
-                r->bad_lines == 1 ? "" : "s");
-    gp_report_finish(r);
+    if (gp_report_peaks_mismatch(r, err, sizeof err))
+        fprintf(stderr, GP_REPORT_PROG ": warning: %s\n", err);
     if (out_path && !(out = fopen(out_path, "w"))) {
         perror(out_path);
         out = stdout;
         goto out;
     }
-    if (strcmp(format, "csv") == 0)
-        rc = gp_report_csv(r, out);
-    else if (strcmp(format, "html") == 0)
-        rc = gp_report_html(r, out);
-    else
-        rc = gp_report_text(r, out);
+    if (old) {
+        gp_baseline b;
+        if (gp_baseline_compare(old, r, &b) < 0) {
+            fprintf(stderr, GP_REPORT_PROG ": out of memory\n");
+            goto out;
+        }
+        rc = format == GP_FMT_CSV    ? gp_baseline_csv(&b, out)
+             : format == GP_FMT_HTML ? gp_baseline_html(&b, out)
+                                     : gp_baseline_text(&b, out);
+        gp_baseline_free(&b);
+    } else {
+        rc = gp_report_writers[format](r, out);
+    }
     if (rc < 0)
-        fprintf(stderr, "gpuprof-report: writing the report failed\n");
+        fprintf(stderr, GP_REPORT_PROG ": writing the report failed\n");
     rc = rc < 0 ? 1 : 0;
 out:
     if (out != stdout && fclose(out) != 0) {
         perror(out_path);
         rc = 1;
     }
-    gp_report_free(r);
+    if (r)
+        gp_report_free(r);
+    if (old)
+        gp_report_free(old);
     free(r);
+    free(old);
+    free(baseline);
     return rc;
+usage:
+    free(baseline);
+    return 2;
 }

@@ -132,3 +132,62 @@ with open("tests/data/report/h100-second.jsonl","w") as f:
 with open("tests/data/report/peaks-h100.json","w") as f:
     json.dump({"device":"NVIDIA H100 80GB HBM3","peaks":{"fp32_flops_per_s":5.2e13,"fp64_flops_per_s":2.6e13,
       "dram_bytes_per_s":3.0e12,"l2_bytes_per_s":7.5e12,"l1_bytes_per_s":2.5e13}},f,indent=1)
+
+# The same program after changes (gpuprof-report --baseline h100-planted.jsonl h100-planted-new.jsonl):
+# one_block now launches 1056 blocks (few_blocks gone, 20x faster), strided_load reads coalesced
+# (uncoalesced gone, 3x faster), register_heavy got slower, tiny_kernel is gone, fused_epilogue is new.
+lid[0]=0
+new=[device]
+for r in recs[1:-1]:
+    k=r["kernel"]
+    if k.startswith("tiny_kernel"):
+        continue
+    r=json.loads(json.dumps(r))
+    r["launch_id"]=len(new)
+    if k.startswith("one_block"):
+        r["grid"]=[1056,1,1]; m=r["metrics"]; m["gpu__time_duration.sum"]=100000
+        m["sm__cycles_elapsed.avg"]=100000e-9*SMCLK; m["sm__cycles_active.avg"]=100000e-9*SMCLK*0.98
+        m["sm__warps_active.avg.pct_of_peak_sustained_active"]=85.0
+        m["dram__throughput.avg.pct_of_peak_sustained_elapsed"]*=20
+    if k.startswith("strided_load"):
+        m=r["metrics"]; m["gpu__time_duration.sum"]=20000
+        m["sm__cycles_elapsed.avg"]=20000e-9*SMCLK; m["sm__cycles_active.avg"]=20000e-9*SMCLK*0.98
+        m["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"]=100.0
+        m["l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"]=n*4; m["dram__bytes_read.sum"]=n*4
+        m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]=n*4/32
+    if k.startswith("register_heavy"):
+        m=r["metrics"]; m["gpu__time_duration.sum"]=1800000
+        m["sm__cycles_elapsed.avg"]=1800000e-9*SMCLK; m["sm__cycles_active.avg"]=1800000e-9*SMCLK*0.98
+    new.append(r)
+m=g(N*4,N*4,N*4,N*4,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":80.0})
+lid[0]=len(new)-1
+new.append(launch("fused_epilogue(const float*, float*, int)",[65536,1,1],[256,1,1],24,45000,m))
+new.append(summary)
+with open("tests/data/report/h100-planted-new.jsonl","w") as f:
+    for r in new: f.write(json.dumps(r,separators=(",",":"))+"\n")
+
+# Another host, another GPU model on device 0, rank 1 of an MPI job: its device 0 must not be
+# mistaken for h100-node's device 0 (gpuprof-report keys devices by input).
+pcie=dict(device); pcie.update({"name":"NVIDIA H100 PCIe","sm_count":114,"l2_bytes":52428800,
+  "mem_bus_width_bits":5120,"mem_clock_khz":1593000,"dram_bytes_per_s_theoretical":2.03904e12})
+lid[0]=0
+m=g(B,B,B,B,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":88.0})
+r=launch("copy_coalesced(const float4*, float4*, long)",[262144,1,1],[256,1,1],16,280000,m)
+r.update({"pid":777,"host":"pcie-node","rank":1,"process":"copy_app"})
+m=g(4*N,4*N,4*N,4*N,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":12.4})
+r2=launch("one_block(const float*, float*, int)",[57,1,1],[256,1,1],32,2000000,m)
+r2.update({"pid":777,"host":"pcie-node","rank":1,"process":"copy_app"})
+with open("tests/data/report/h100-pcie-rank1.jsonl","w") as f:
+    for x in (pcie,r,r2): f.write(json.dumps(x,separators=(",",":"))+"\n")
+
+# Kernels whose short (function) names collide: template instances told apart by their arguments,
+# overloads and namespaces by a number.
+lid[0]=0
+names=[device]
+for k,d in (("void ns::reduce<256>(float*, int)",300000),("void ns::reduce<512>(float*, int)",200000),
+            ("void scale(float*)",150000),("void scale(double*)",120000),("void other::scale(float*)",100000),
+            ("(anonymous namespace)::fill(int*)",50000)):
+    m=g(4*N,4*N,4*N,4*N,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":80.0})
+    names.append(launch(k,[4096,1,1],[256,1,1],32,d,m))
+with open("tests/data/report/names.jsonl","w") as f:
+    for x in names: f.write(json.dumps(x,separators=(",",":"))+"\n")

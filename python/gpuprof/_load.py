@@ -1,0 +1,149 @@
+"""Reading gpuprof's JSON-lines files and joining the report's derived metrics."""
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import warnings
+
+# Launch-record fields that are [x, y, z]: one column per axis.
+_DIM3 = ("grid", "block", "cluster")
+# Device-record fields that are not facts of the device.
+_NOT_FACTS = ("type", "schema", "device")
+
+
+class ReportNotFound(RuntimeError):
+    """gpuprof-report, which computes the derived metrics, was not found."""
+
+
+def _paths(paths):
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    out = []
+    for p in paths:
+        p = os.fspath(p)
+        hits = sorted(glob.glob(p)) if any(c in p for c in "*?[") else [p]
+        if not hits:
+            raise FileNotFoundError("no file matches %r" % p)
+        out.extend(hits)
+    if not out:
+        raise ValueError("no input file given")
+    return out
+
+
+def find_report(report=None):
+    """The gpuprof-report executable: `report`, $GPUPROF_REPORT, the build
+    directory of this repository, or the PATH.  Raises ReportNotFound."""
+    if report is not None:
+        if os.path.isfile(report) and os.access(report, os.X_OK):
+            return os.path.abspath(report)
+        raise ReportNotFound("%s is not an executable gpuprof-report" % report)
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [os.environ.get("GPUPROF_REPORT"),
+                  os.path.join(here, "..", "..", "build", "gpuprof-report"),
+                  shutil.which("gpuprof-report")]
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    raise ReportNotFound(
+        "gpuprof-report not found (give report=PATH, set GPUPROF_REPORT, or build it with make)")
+
+
+def load_report(paths, report=None, peaks=None):
+    """The report of the files as a dict: `gpuprof-report --format json`
+    (schema "gpuprof-report/1": devices, kernels with their metrics, verdicts
+    and roofline, and every launch's derived metrics under "launch_metrics")."""
+    cmd = [find_report(report), "--format", "json"]
+    if peaks:
+        cmd += ["--peaks", os.fspath(peaks)]
+    cmd += _paths(paths)
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True)
+    if run.returncode != 0:
+        raise RuntimeError("%s failed (exit %d): %s"
+                           % (" ".join(cmd), run.returncode, run.stderr.strip()))
+    return json.loads(run.stdout)
+
+
+def _rows_of_file(path):
+    devices = {}
+    rows = []
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as e:
+                warnings.warn("%s:%d: malformed JSON (%s); line skipped" % (path, lineno, e))
+                continue
+            kind = rec.get("type")
+            if kind == "device":
+                devices[rec.get("device")] = {
+                    "device_" + k: v for k, v in rec.items() if k not in _NOT_FACTS}
+            elif kind == "launch":
+                row = {"file": path}
+                metrics = rec.get("metrics") or {}
+                for k, v in rec.items():
+                    if k in ("type", "schema", "metrics"):
+                        continue
+                    if k in _DIM3 and isinstance(v, list):
+                        for axis, x in zip("xyz", v):
+                            row["%s_%s" % (k, axis)] = x
+                    else:
+                        row[k] = v
+                row.setdefault("missing", {})
+                row.setdefault("rank", None)
+                row.update(metrics)
+                row.update(devices.get(rec.get("device"), {}))
+                rows.append(row)
+    return rows
+
+
+def load(paths, report=None, derived=True, as_frame=None, peaks=None):
+    """One row per profiled launch of the given JSON-lines files (a path, a
+    glob pattern, or a list of them).
+
+    derived:  join the report's derived metrics per launch (needs
+              gpuprof-report: `report`, $GPUPROF_REPORT, this repository's
+              build/, or the PATH; when it is not found a warning says so and
+              the rows have the raw metrics only).
+    as_frame: None: a pandas DataFrame when pandas is installed, else a list
+              of dicts; True: a DataFrame (ImportError without pandas);
+              False: a list of dicts.
+    peaks:    a gpupeak peaks file for the measured-ceiling metrics.
+    """
+    files = _paths(paths)
+    rows = []
+    for path in files:
+        rows.extend(_rows_of_file(path))
+    if derived:
+        try:
+            doc = load_report(files, report=report, peaks=peaks)
+        except ReportNotFound as e:
+            warnings.warn("%s; the rows have the raw metrics only" % e)
+            doc = None
+        if doc is not None:
+            per_launch = {}
+            for lm in doc.get("launch_metrics", []):
+                key = (lm.get("host"), lm.get("pid"), lm.get("launch_id"))
+                per_launch[key] = lm
+            for row in rows:
+                lm = per_launch.get((row.get("host"), row.get("pid"), row.get("launch_id")))
+                if lm is None:
+                    continue
+                row["name"] = lm.get("name")
+                row["kernel_rank"] = lm.get("kernel_rank")
+                for k, v in (lm.get("metrics") or {}).items():
+                    row["derived_" + k if k in row else k] = v
+    if as_frame is False:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        if as_frame:
+            raise
+        return rows
+    return pandas.DataFrame(rows)

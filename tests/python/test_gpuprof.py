@@ -1,0 +1,134 @@
+"""Tests of the Python loader (python/gpuprof) on the report fixtures; run by
+tests/python/test_python.sh.  Prints "python: N passed, N failed, N skipped"."""
+
+import os
+import sys
+import types
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import gpuprof  # noqa: E402
+
+FIX = os.path.join(ROOT, "tests", "data", "report")
+PLANTED = os.path.join(FIX, "h100-planted.jsonl")
+PCIE = os.path.join(FIX, "h100-pcie-rank1.jsonl")
+passed = failed = skipped = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s" % what, file=sys.stderr)
+
+
+def skip(what, why):
+    global skipped
+    skipped += 1
+    print("SKIP %s: %s" % (what, why), file=sys.stderr)
+
+
+def by_kernel(rows, prefix):
+    return [r for r in rows if r["kernel"].startswith(prefix)]
+
+
+# one row per launch, metrics as columns, device facts joined, derived metrics per launch
+rows = gpuprof.load(PLANTED, as_frame=False)
+check(isinstance(rows, list) and len(rows) == 12, "12 launches, got %d" % len(rows))
+saxpy = by_kernel(rows, "saxpy_4x4")[0]
+check(saxpy["gpu__time_duration.sum"] == 180000, "raw metric column")
+check(saxpy["device_name"] == "NVIDIA H100 80GB HBM3" and saxpy["device_sm_count"] == 132,
+      "device facts joined")
+check((saxpy["grid_x"], saxpy["block_x"], saxpy["block_y"]) == (4096, 4, 4), "grid/block columns")
+check(saxpy["name"] == "saxpy_4x4" and saxpy["achieved_occupancy"] == 47.5,
+      "derived metrics joined: name %r, achieved_occupancy %r"
+      % (saxpy.get("name"), saxpy.get("achieved_occupancy")))
+check(abs(saxpy["theoretical_occupancy"] - 50.0) < 1e-9, "theoretical occupancy of 4x4 blocks")
+tiny = by_kernel(rows, "tiny_kernel")
+check(len(tiny) == 3 and sorted(r["achieved_occupancy"] for r in tiny) == [60.0, 70.0, 80.0],
+      "per launch, not per kernel: %r" % [r.get("achieved_occupancy") for r in tiny])
+reduce = by_kernel(rows, "reduce_partial")[0]
+check(reduce["rf_g"] is None and reduce["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] is None,
+      "n/a is None, never 0")
+check("CUPTI_ERROR_NOT_SUPPORTED" in reduce["missing"]["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"],
+      "the reason of a missing value")
+
+# two hosts' device 0: each launch gets its own process's device
+rows = gpuprof.load([PLANTED, PCIE], as_frame=False)
+pcie = [r for r in rows if r["host"] == "pcie-node"]
+check(len(rows) == 14 and len(pcie) == 2, "two files: %d rows" % len(rows))
+check(all(r["device_name"] == "NVIDIA H100 PCIe" and r["device_sm_count"] == 114 and r["rank"] == 1
+          and r["process"] == "copy_app" for r in pcie), "the PCIe host's device and rank")
+check(all(r["rank"] is None for r in rows if r["host"] == "h100-node"), "no rank: None")
+check(len(gpuprof.load([PLANTED, os.path.join(FIX, "h100-se*.jsonl")], as_frame=False,
+                       derived=False)) == 13, "a glob pattern")
+
+# without the report tool: raw metrics, and a warning that says so
+raw = gpuprof.load(PLANTED, as_frame=False, derived=False)
+check("achieved_occupancy" not in raw[0] and "sm__warps_active.avg.pct_of_peak_sustained_active" in raw[0],
+      "derived=False: raw metrics only")
+import gpuprof._load as L  # noqa: E402
+check(os.path.isfile(gpuprof.find_report()), "find_report finds the one built here")
+try:
+    gpuprof.find_report("/nonexistent/gpuprof-report")
+    check(False, "an explicit report path that does not exist is an error")
+except gpuprof.ReportNotFound as e:
+    check("/nonexistent/gpuprof-report" in str(e), "the error names the path")
+try:
+    orig = L.find_report
+
+    def missing(report=None):
+        raise gpuprof.ReportNotFound("gpuprof-report not found (test)")
+    L.find_report = missing
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        rows = gpuprof.load(PLANTED, as_frame=False)
+    check(len(rows) == 12 and "achieved_occupancy" not in rows[0], "no report tool: raw rows")
+    check(any("raw metrics only" in str(x.message) for x in w), "no report tool: a warning")
+finally:
+    L.find_report = orig
+
+# the report itself
+doc = gpuprof.load_report(PLANTED)
+check(doc["schema"] == "gpuprof-report/1" and doc["kernels"][0]["name"] == "one_block"
+      and doc["kernels"][0]["verdicts"][0]["id"] == "few_blocks", "load_report")
+try:
+    gpuprof.load(os.path.join(FIX, "no-such-file.jsonl"))
+    check(False, "a missing file raises")
+except (FileNotFoundError, RuntimeError):
+    check(True, "")
+
+# pandas: a DataFrame when installed; the list otherwise, and as_frame=True says so
+try:
+    import pandas  # noqa: F401
+    have_pandas = True
+except ImportError:
+    have_pandas = False
+if have_pandas:
+    df = gpuprof.load(PLANTED)
+    check(df.shape[0] == 12 and "dram__bytes_read.sum" in df.columns and "device_name" in df.columns,
+          "DataFrame: %r" % (df.shape,))
+    check(df.loc[df.kernel.str.startswith("reduce_partial"), "rf_g"].isna().all(), "n/a is NaN")
+else:
+    rows = gpuprof.load(PLANTED)
+    check(isinstance(rows, list) and len(rows) == 12, "no pandas: a list of dicts")
+    try:
+        gpuprof.load(PLANTED, as_frame=True)
+        check(False, "as_frame=True without pandas raises ImportError")
+    except ImportError:
+        check(True, "")
+    # the DataFrame path, with a stand-in module that records what it is given
+    fake = types.ModuleType("pandas")
+    fake.DataFrame = lambda rows: ("frame", rows)
+    sys.modules["pandas"] = fake
+    got = gpuprof.load(PLANTED)
+    del sys.modules["pandas"]
+    check(got[0] == "frame" and len(got[1]) == 12, "the rows become a DataFrame when pandas is there")
+    skip("a real pandas DataFrame", "pandas is not installed")
+
+print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+sys.exit(1 if failed else 0)

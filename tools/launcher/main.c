@@ -1,0 +1,649 @@
+/* gpuprof - runs a program under the profiler with Nsight Compute's option
+ * names where ncu has them (docs/user-guide.md):
+ *
+ *   gpuprof [options] [--] program [args...]
+ *   gpuprof --query-metrics [--chip GH100] [--query-metrics-mode base|suffix|all]
+ *
+ * Each option sets the GPUPROF_* variable that libgpuprof.so reads (the
+ * variables stay the interface underneath; those already set are kept unless
+ * an option overrides them), the whole configuration is checked with the
+ * library's own parser, and the program is executed in place of this process
+ * with the library in LD_PRELOAD, so it keeps this process's id, its exit
+ * status is the program's, and its output is untouched.  Options whose Nsight
+ * Compute meaning gpuprof cannot honour are refused with the reason.
+ *
+ * Exit status: the program's; 2 usage or a configuration error; 126/127 the
+ * program cannot be run; 1 a query failed. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpuprof.h"
+#include "preload/config.h"
+#include "query.h"
+#include "util/strutil.h"
+
+#define GPL "gpuprof"
+
+static int gpl_usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: " GPL " [options] [--] program [args...]\n"
+        "Profiles program's CUDA kernel launches with libgpuprof.so (options as Nsight Compute's "
+        "ncu).\n"
+        "Choosing launches:\n"
+        "  -k, --kernel-name NAME|regex:EXPR  profile kernels with this name (exact) or matching "
+        "EXPR\n"
+        "      --kernel-name-base B           function (default), demangled or mangled\n"
+        "      --kernel-exclude NAME|regex:EXPR  never profile these (gpuprof's own)\n"
+        "  -s, --launch-skip N                skip the first N matching launches\n"
+        "  -c, --launch-count N               profile at most N launches\n"
+        "      --max-per-kernel N             at most N launches of each kernel (gpuprof's own)\n"
+        "      --profile-from-start on|off    off: profile from cudaProfilerStart on\n"
+        "      --disable-profiler-start-stop  ignore cu(da)ProfilerStart/Stop\n"
+        "      --nvtx                         accepted: NVTX is on whenever a filter is given\n"
+        "      --nvtx-include EXPR            only launches inside these NVTX ranges "
+        "(repeatable)\n"
+        "      --nvtx-exclude EXPR            never launches inside these (repeatable)\n"
+        "What to collect:\n"
+        "      --metrics a,b,...              these PerfWorks metrics ('+a' adds to the set)\n"
+        "      --set NAME, --section NAME     default or extended (--list-sets)\n"
+        "      --replay-mode kernel|cupti     kernel: gpuprof's replay; cupti: CUPTI's kernel "
+        "replay\n"
+        "      --cache-control all|none       flush L2 before each pass (all) or not\n"
+        "      --clock-control none           gpuprof never changes clocks (only 'none')\n"
+        "Output:\n"
+        "  -o, --export PATH                  results in PATH.jsonl and PATH.csv (%%p, %%h, "
+        "%%q{VAR})\n"
+        "  -f, --force-overwrite              replace existing result files\n"
+        "      --log-file PATH                messages to PATH instead of stderr\n"
+        "      --print-summary none|per-kernel  the summary at exit (per-kernel: the default)\n"
+        "      --format csv,json|csv|json|none  which files to write (gpuprof's own)\n"
+        "      --log-level error|warn|info|debug, --verbose (= info), -q/--quiet\n"
+        "      --batch N, --snapshot auto|device|host|none, --snapshot-reserve-mb N,\n"
+        "      --crosscheck on|off            (gpuprof's own; docs/user-guide.md)\n"
+        "Other:\n"
+        "      --query-metrics                the metrics of a chip with their descriptions\n"
+        "      --query-metrics-mode base|suffix|all  (suffix: of the names in --metrics)\n"
+        "      --chip NAME, --chips NAME      the chip to query, e.g. GH100 (default: device "
+        "0's)\n"
+        "      --list-chips, --list-sets\n"
+        "      --lib PATH                     libgpuprof.so (default: next to this program)\n"
+        "      --dry-run                      print the environment and command, run nothing\n"
+        "  -v, --version, -h, --help\n"
+        "Results: gpuprof-report PATH.jsonl (docs/report.md).\n");
+    return 2;
+}
+
+/* Long-only options. */
+enum {
+    O_BASE = 256,
+    O_KEXCL,
+    O_MAXK,
+    O_FROM_START,
+    O_NO_START_STOP,
+    O_NVTX,
+    O_NVTX_INC,
+    O_NVTX_EXC,
+    O_METRICS,
+    O_SET,
+    O_SECTION,
+    O_REPLAY,
+    O_CACHE,
+    O_CLOCK,
+    O_LOG_FILE,
+    O_SUMMARY,
+    O_FORMAT,
+    O_LOG_LEVEL,
+    O_VERBOSE,
+    O_BATCH,
+    O_SNAPSHOT,
+    O_RESERVE,
+    O_CROSSCHECK,
+    O_QUERY,
+    O_QUERY_MODE,
+    O_CHIP,
+    O_LIST_CHIPS,
+    O_LIST_SETS,
+    O_LIB,
+    O_DRY_RUN,
+    /* Nsight Compute options gpuprof does not have: refused with the reason */
+    O_NCU_ONLY
+};
+
+static const struct option gpl_options[] = {
+    {"kernel-name", required_argument, NULL, 'k'},
+    {"kernel-regex", required_argument, NULL, 'k'},
+    {"kernel-name-base", required_argument, NULL, O_BASE},
+    {"kernel-regex-base", required_argument, NULL, O_BASE},
+    {"kernel-exclude", required_argument, NULL, O_KEXCL},
+    {"launch-skip", required_argument, NULL, 's'},
+    {"launch-count", required_argument, NULL, 'c'},
+    {"max-per-kernel", required_argument, NULL, O_MAXK},
+    {"profile-from-start", required_argument, NULL, O_FROM_START},
+    {"disable-profiler-start-stop", no_argument, NULL, O_NO_START_STOP},
+    {"nvtx", no_argument, NULL, O_NVTX},
+    {"nvtx-include", required_argument, NULL, O_NVTX_INC},
+    {"nvtx-exclude", required_argument, NULL, O_NVTX_EXC},
+    {"metrics", required_argument, NULL, O_METRICS},
+    {"set", required_argument, NULL, O_SET},
+    {"section", required_argument, NULL, O_SECTION},
+    {"replay-mode", required_argument, NULL, O_REPLAY},
+    {"cache-control", required_argument, NULL, O_CACHE},
+    {"clock-control", required_argument, NULL, O_CLOCK},
+    {"export", required_argument, NULL, 'o'},
+    {"force-overwrite", no_argument, NULL, 'f'},
+    {"log-file", required_argument, NULL, O_LOG_FILE},
+    {"print-summary", required_argument, NULL, O_SUMMARY},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"log-level", required_argument, NULL, O_LOG_LEVEL},
+    {"verbose", no_argument, NULL, O_VERBOSE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"snapshot", required_argument, NULL, O_SNAPSHOT},
+    {"snapshot-reserve-mb", required_argument, NULL, O_RESERVE},
+    {"crosscheck", required_argument, NULL, O_CROSSCHECK},
+    {"query-metrics", no_argument, NULL, O_QUERY},
+    {"query-metrics-mode", required_argument, NULL, O_QUERY_MODE},
+    {"chip", required_argument, NULL, O_CHIP},
+    {"chips", required_argument, NULL, O_CHIP},
+    {"list-chips", no_argument, NULL, O_LIST_CHIPS},
+    {"list-sets", no_argument, NULL, O_LIST_SETS},
+    {"lib", required_argument, NULL, O_LIB},
+    {"dry-run", no_argument, NULL, O_DRY_RUN},
+    {"version", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    /* ncu options that have no gpuprof meaning (gpl_ncu_only says why) */
+    {"csv", no_argument, NULL, O_NCU_ONLY},
+    {"page", required_argument, NULL, O_NCU_ONLY},
+    {"import", required_argument, NULL, O_NCU_ONLY},
+    {"devices", required_argument, NULL, O_NCU_ONLY},
+    {"kernel-id", required_argument, NULL, O_NCU_ONLY},
+    {"target-processes", required_argument, NULL, O_NCU_ONLY},
+    {"launch-skip-before-match", required_argument, NULL, O_NCU_ONLY},
+    {"range-filter", required_argument, NULL, O_NCU_ONLY},
+    {"nvtx-push-pop-scope", required_argument, NULL, O_NCU_ONLY},
+    {"graph-profiling", required_argument, NULL, O_NCU_ONLY},
+    {"mode", required_argument, NULL, O_NCU_ONLY},
+    {NULL, 0, NULL, 0}};
+
+static const struct {
+    const char *option, *why;
+} gpl_ncu_only[] = {
+    {"csv", "gpuprof writes files; for Nsight Compute's CSV use gpuprof-report --format "
+            "ncu-csv (--page details) or ncu-raw-csv (--page raw) on them"},
+    {"page", "gpuprof writes files; for Nsight Compute's CSV use gpuprof-report --format "
+             "ncu-csv (--page details) or ncu-raw-csv (--page raw) on them"},
+    {"import", "read results with gpuprof-report FILE.jsonl"},
+    {"devices", "gpuprof profiles every device the program uses; set CUDA_VISIBLE_DEVICES to "
+                "limit them"},
+    {"kernel-id", "use -k with regex: and -s/-c, or --max-per-kernel"},
+    {"target-processes", "child processes inherit LD_PRELOAD and are profiled; gpuprof cannot "
+                         "leave them out"},
+    {"launch-skip-before-match", "-s counts only launches that pass the filters, as ncu's -s"},
+    {"range-filter", "use --nvtx-include and cudaProfilerStart/Stop"},
+    {"nvtx-push-pop-scope", "gpuprof keeps push/pop ranges per thread, ncu's default scope"},
+    {"graph-profiling", "gpuprof profiles the kernel nodes of a graph one by one, ncu's default "
+                        "(node)"},
+    {"mode", "gpuprof launches the program itself; it cannot attach to a running one"},
+};
+
+static void gpl_set(const char *var, const char *value)
+{
+    setenv(var, value, 1);
+}
+
+static int gpl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int gpl_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, GPL ": ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* The index of value in names[], or -1 after saying what --opt takes. */
+static int gpl_index(const char *opt, const char *value, const char *const *names, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(value, names[i]) == 0)
+            return (int)i;
+    fprintf(stderr, GPL ": --%s takes ", opt);
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
+    fprintf(stderr, ", not '%s'\n", value);
+    return -1;
+}
+
+/* value is one of names[]; sets var to the matching vals[] entry. */
+static int gpl_choice(const char *opt, const char *value, const char *const *names,
+                      const char *const *vals, size_t n, const char *var)
+{
+    int i = gpl_index(opt, value, names, n);
+    if (i < 0)
+        return 2;
+    gpl_set(var, vals[i]);
+    return 0;
+}
+
+static int gpl_onoff(const char *opt, const char *value, const char *var)
+{
+    static const char *const names[] = {"on", "off", "yes", "no", "1", "0"};
+    static const char *const vals[] = {"1", "0", "1", "0", "1", "0"};
+    return gpl_choice(opt, value, names, vals, 6, var);
+}
+
+/* Nsight Compute's -k: an exact name, or "regex:EXPR" (searched). */
+static int gpl_kernel_regex(const char *value, const char *var)
+{
+    char re[2048];
+    size_t o = 0;
+    const char *p;
+    if (strncmp(value, "regex:", 6) == 0) {
+        gpl_set(var, value + 6);
+        return 0;
+    }
+    re[o++] = '^';
+    for (p = value; *p && o + 4 < sizeof re; p++) {
+        if (strchr(".[]()*+?{}|^$\\", *p))
+            re[o++] = '\\';
+        re[o++] = *p;
+    }
+    if (*p)
+        return gpl_fail("kernel name too long: %s", value);
+    re[o++] = '$';
+    re[o] = '\0';
+    gpl_set(var, re);
+    return 0;
+}
+
+/* Appends item to a list variable held in buf, joined by sep. */
+static int gpl_append(char *buf, size_t len, const char *item, char sep)
+{
+    size_t used = strlen(buf);
+    int n = snprintf(buf + used, len - used, "%s%s", used ? (char[2]){sep, 0} : "", item);
+    return n < 0 || (size_t)n >= len - used ? -1 : 0;
+}
+
+/* An NVTX expression inside the ';'-separated variable: its own ';' escaped. */
+static int gpl_append_nvtx(char *buf, size_t len, const char *expr)
+{
+    char esc[2048];
+    size_t o = 0;
+    for (const char *p = expr; *p && o + 3 < sizeof esc; p++) {
+        if (*p == ';')
+            esc[o++] = '\\';
+        esc[o++] = *p;
+    }
+    esc[o] = '\0';
+    return gpl_append(buf, len, esc, ';');
+}
+
+static int gpl_set_name(const char *opt, const char *value, char *sets, size_t len)
+{
+    if (strcmp(value, "default") == 0 || strcmp(value, "extended") == 0) {
+        char item[32];
+        snprintf(item, sizeof item, "@%s", value);
+        return gpl_append(sets, len, item, ',') == 0 ? 0 : 2;
+    }
+    fprintf(stderr,
+            GPL ": --%s '%s': gpuprof's sets are 'default' (the counters its report needs) and "
+                "'extended' (more, in more passes); Nsight Compute's sets and sections (basic, "
+                "full, SpeedOfLight, ...) are not gpuprof's (--list-sets)\n",
+            opt, value);
+    return 2;
+}
+
+static void gpl_list_sets(void)
+{
+    printf("default   the counters gpuprof-report needs for its metrics, roofline and verdicts\n"
+           "          (metrics/counters.def, set \"default\"): one hardware pass and one SASS\n"
+           "          pass on GH100\n"
+           "extended  default plus request, pipe, bank-conflict and hit-rate counters (set\n"
+           "          \"extended\"): more passes\n");
+}
+
+/* The library: --lib, else next to this executable. */
+static int gpl_find_lib(const char *given, char *out, size_t len)
+{
+    char self[PATH_MAX], *slash;
+    ssize_t n;
+    if (given) {
+        if (!realpath(given, out) || access(out, R_OK) != 0)
+            return gpl_fail("--lib %s: %s", given, strerror(errno));
+        return 0;
+    }
+    n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return gpl_fail("cannot find libgpuprof.so (give --lib PATH)");
+    self[n] = '\0';
+    slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(out, len, "%.*s/libgpuprof.so", (int)(len > 16 ? len - 16 : 0), self);
+    if (access(out, R_OK) != 0)
+        return gpl_fail("cannot find %s (build it with make, or give --lib PATH)", out);
+    return 0;
+}
+
+/* Nsight Compute refuses to overwrite a report unless -f; so does the
+ * launcher for the files this process will write (exec keeps its id). */
+static int gpl_check_overwrite(const gp_config *cfg)
+{
+    char host[256], base[1200], path[1300];
+    size_t l;
+    int i;
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    if (gp_expand_path(cfg->output, (long)getpid(), host, base, sizeof base) != 0)
+        return 0; /* the library says what is wrong with the pattern */
+    l = strlen(base);
+    if (l > 4 && strcmp(base + l - 4, ".csv") == 0)
+        base[l - 4] = '\0';
+    else if (l > 6 && strcmp(base + l - 6, ".jsonl") == 0)
+        base[l - 6] = '\0';
+    for (i = 0; i < 2; i++) {
+        struct stat st;
+        if (!(i ? cfg->write_csv : cfg->write_json))
+            continue;
+        snprintf(path, sizeof path, "%s.%s", base, i ? "csv" : "jsonl");
+        if (stat(path, &st) == 0)
+            return gpl_fail("%s exists; use -f (--force-overwrite) to replace it", path);
+    }
+    return 0;
+}
+
+static const char *gpl_env(const char *name)
+{
+    return getenv(name);
+}
+
+static void gpl_print_env(FILE *out)
+{
+    extern char **environ;
+    for (char **e = environ; *e; e++)
+        if (strncmp(*e, "GPUPROF_", 8) == 0 || strncmp(*e, "LD_PRELOAD=", 11) == 0)
+            fprintf(out, "%s\n", *e);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const bases[] = {"function", "demangled", "mangled"};
+    static const char *const replay_names[] = {"kernel", "cupti"};
+    static const char *const replay_vals[] = {"profiler", "cupti"};
+    static const char *const cache_names[] = {"all", "none"};
+    static const char *const cache_vals[] = {"flush", "none"};
+    static const char *const summary_names[] = {"none", "per-kernel"};
+    static const char *const summary_vals[] = {"0", "1"};
+    static const char *const levels[] = {"error", "warn", "info", "debug"};
+    static const char *const snaps[] = {"auto", "device", "host", "none"};
+    static const char *const qmodes[] = {"base", "suffix", "all"};
+    char sets[64] = "", metrics[4096] = "", nvtx_inc[8192] = "", nvtx_exc[8192] = "";
+    char lib[PATH_MAX], preload[2 * PATH_MAX + 2], err[4096], chip[64] = "";
+    const char *lib_given = NULL, *metrics_arg = NULL;
+    int c, rc, force = 0, query = 0, query_mode = GP_QUERY_BASE, dry_run = 0;
+    gp_config cfg;
+
+    opterr = 0;
+    int li;
+    while ((li = -1, c = getopt_long(argc, argv, "+:k:s:c:o:fqvh", gpl_options, &li)) != -1) {
+        rc = 0;
+        switch (c) {
+        case 'k':
+            rc = gpl_kernel_regex(optarg, "GPUPROF_KERNEL_INCLUDE");
+            break;
+        case O_KEXCL:
+            rc = gpl_kernel_regex(optarg, "GPUPROF_KERNEL_EXCLUDE");
+            break;
+        case O_BASE:
+            rc =
+                gpl_choice("kernel-name-base", optarg, bases, bases, 3, "GPUPROF_KERNEL_NAME_BASE");
+            break;
+        case 's':
+            gpl_set("GPUPROF_LAUNCH_SKIP", optarg);
+            break;
+        case 'c':
+            gpl_set("GPUPROF_LAUNCH_COUNT", optarg);
+            break;
+        case O_MAXK:
+            gpl_set("GPUPROF_MAX_PER_KERNEL", optarg);
+            break;
+        case O_FROM_START:
+            rc = gpl_onoff("profile-from-start", optarg, "GPUPROF_PROFILE_FROM_START");
+            break;
+        case O_NO_START_STOP:
+            gpl_set("GPUPROF_PROFILER_START_STOP", "0");
+            break;
+        case O_NVTX:
+            break; /* NVTX callbacks are subscribed whenever an expression is given */
+        case O_NVTX_INC:
+        case O_NVTX_EXC:
+            if (gpl_append_nvtx(c == O_NVTX_INC ? nvtx_inc : nvtx_exc, sizeof nvtx_inc, optarg))
+                rc = gpl_fail("too many NVTX expressions");
+            break;
+        case O_METRICS:
+            if (strncmp(optarg, "regex:", 6) == 0 || strncmp(optarg, "group:", 6) == 0 ||
+                strncmp(optarg, "breakdown:", 10) == 0 || strncmp(optarg, "pmsampling:", 11) == 0)
+                rc = gpl_fail("--metrics %s: gpuprof collects metrics by their full names only "
+                              "(--query-metrics lists them)",
+                              optarg);
+            else
+                metrics_arg = optarg;
+            break;
+        case O_SET:
+            rc = gpl_set_name("set", optarg, sets, sizeof sets);
+            break;
+        case O_SECTION:
+            rc = gpl_set_name("section", optarg, sets, sizeof sets);
+            break;
+        case O_REPLAY:
+            if (strcmp(optarg, "application") == 0 || strcmp(optarg, "range") == 0 ||
+                strcmp(optarg, "app-range") == 0)
+                rc = gpl_fail("--replay-mode %s: gpuprof replays each kernel launch on its own "
+                              "(kernel); it does not replay applications or ranges",
+                              optarg);
+            else
+                rc = gpl_choice("replay-mode", optarg, replay_names, replay_vals, 2,
+                                "GPUPROF_REPLAY");
+            break;
+        case O_CACHE:
+            rc = gpl_choice("cache-control", optarg, cache_names, cache_vals, 2,
+                            "GPUPROF_CACHE_CONTROL");
+            break;
+        case O_CLOCK:
+            if (strcmp(optarg, "none") != 0)
+                rc = gpl_fail("--clock-control %s is not supported: gpuprof leaves the GPU's "
+                              "settings alone and never locks or changes clocks (it runs as "
+                              "ncu --clock-control none); lock them yourself if you need to, "
+                              "e.g. nvidia-smi --lock-gpu-clocks=BASE,BASE",
+                              optarg);
+            break;
+        case 'o':
+            gpl_set("GPUPROF_OUTPUT", optarg);
+            break;
+        case 'f':
+            force = 1;
+            break;
+        case O_LOG_FILE:
+            if (strcmp(optarg, "stdout") == 0)
+                rc = gpl_fail("--log-file stdout: gpuprof never writes to the program's standard "
+                              "output; use stderr or a file");
+            else if (strcmp(optarg, "stderr") == 0)
+                unsetenv("GPUPROF_LOG_FILE");
+            else
+                gpl_set("GPUPROF_LOG_FILE", optarg);
+            break;
+        case O_SUMMARY:
+            if (strcmp(optarg, "per-gpu") == 0 || strcmp(optarg, "per-nvtx") == 0)
+                rc = gpl_fail("--print-summary %s: gpuprof's summary is per kernel; "
+                              "gpuprof-report groups by device in its header",
+                              optarg);
+            else
+                rc = gpl_choice("print-summary", optarg, summary_names, summary_vals, 2,
+                                "GPUPROF_SUMMARY");
+            break;
+        case O_FORMAT:
+            gpl_set("GPUPROF_FORMAT", optarg);
+            break;
+        case O_LOG_LEVEL:
+            rc = gpl_choice("log-level", optarg, levels, levels, 4, "GPUPROF_LOG_LEVEL");
+            break;
+        case O_VERBOSE:
+            gpl_set("GPUPROF_LOG_LEVEL", "info");
+            break;
+        case 'q':
+            gpl_set("GPUPROF_LOG_LEVEL", "error");
+            gpl_set("GPUPROF_SUMMARY", "0");
+            break;
+        case O_BATCH:
+            gpl_set("GPUPROF_BATCH", optarg);
+            break;
+        case O_SNAPSHOT:
+            rc = gpl_choice("snapshot", optarg, snaps, snaps, 4, "GPUPROF_SNAPSHOT");
+            break;
+        case O_RESERVE:
+            gpl_set("GPUPROF_SNAPSHOT_RESERVE_MB", optarg);
+            break;
+        case O_CROSSCHECK:
+            rc = gpl_onoff("crosscheck", optarg, "GPUPROF_CROSSCHECK");
+            break;
+        case O_QUERY:
+            query = 1;
+            break;
+        case O_QUERY_MODE:
+            query = 1;
+            if ((query_mode = gpl_index("query-metrics-mode", optarg, qmodes, 3)) < 0)
+                rc = 2;
+            break;
+        case O_CHIP:
+            snprintf(chip, sizeof chip, "%s", optarg);
+            break;
+        case O_LIST_CHIPS:
+            if (gp_query_chips(stdout, err, sizeof err) != 0) {
+                fprintf(stderr, GPL ": %s\n", err);
+                return 1;
+            }
+            return 0;
+        case O_LIST_SETS:
+            gpl_list_sets();
+            return 0;
+        case O_LIB:
+            lib_given = optarg;
+            break;
+        case O_DRY_RUN:
+            dry_run = 1;
+            break;
+        case 'v':
+            printf(GPL " %s\n", GPUPROF_VERSION);
+            return 0;
+        case 'h':
+            gpl_usage(stdout);
+            return 0;
+        case O_NCU_ONLY: {
+            size_t i;
+            for (i = 0; li >= 0 && i < sizeof gpl_ncu_only / sizeof gpl_ncu_only[0]; i++)
+                if (strcmp(gpl_options[li].name, gpl_ncu_only[i].option) == 0)
+                    return gpl_fail("--%s is Nsight Compute's; %s", gpl_ncu_only[i].option,
+                                    gpl_ncu_only[i].why);
+            return gpl_fail("%s is not supported", argv[optind - 1]);
+        }
+        case ':':
+            return gpl_fail("option '%s' needs a value (gpuprof --help)", argv[optind - 1]);
+        default:
+            return gpl_fail("unknown option '%s' (gpuprof --help)", argv[optind - 1]);
+        }
+        if (rc)
+            return rc;
+    }
+
+    if (query) {
+        const char *names[256];
+        size_t n = 0;
+        char *copy = metrics_arg ? strdup(metrics_arg) : NULL;
+        long lines;
+        if (!chip[0] && gp_query_device_chip(chip, sizeof chip, err, sizeof err) != 0) {
+            free(copy);
+            fprintf(stderr, GPL ": %s; give the chip, e.g. --chip GH100 (--list-chips)\n", err);
+            return 1;
+        }
+        if (copy)
+            n = gp_split(copy, ',', (char **)names, 256);
+        if (query_mode == GP_QUERY_SUFFIX && (n == 0 || n == (size_t)-1)) {
+            free(copy);
+            return gpl_fail("--query-metrics-mode suffix lists the sub-metrics of the base "
+                            "metrics named by --metrics a,b (at most 256)");
+        }
+        lines = gp_query_metrics(chip, query_mode, names, n, stdout, err, sizeof err);
+        free(copy);
+        if (lines < 0) {
+            fprintf(stderr, GPL ": %s\n", err);
+            return 1;
+        }
+        return 0;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, GPL ": no program to run\n");
+        return gpl_usage(stderr);
+    }
+
+    /* metrics: sets first (each keeps the default set), then the names */
+    if (sets[0] && gpl_append(metrics, sizeof metrics, sets, ','))
+        return gpl_fail("--set/--section: too long");
+    if (metrics_arg && gpl_append(metrics, sizeof metrics, metrics_arg, ','))
+        return gpl_fail("--metrics: too long");
+    if (metrics[0])
+        gpl_set("GPUPROF_METRICS", metrics);
+    if (nvtx_inc[0])
+        gpl_set("GPUPROF_NVTX_INCLUDE", nvtx_inc);
+    if (nvtx_exc[0])
+        gpl_set("GPUPROF_NVTX_EXCLUDE", nvtx_exc);
+
+    /* the library's own parser says what is wrong, naming the variable */
+    if (gp_config_parse(&cfg, gpl_env, err, sizeof err) != 0) {
+        char *line = err, *next;
+        for (; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(stderr, GPL ": %s\n", line);
+        }
+        fprintf(stderr, GPL ": not running %s (gpuprof --help for the options)\n", argv[optind]);
+        gp_config_free(&cfg);
+        return 2;
+    }
+    rc = force ? 0 : gpl_check_overwrite(&cfg);
+    gp_config_free(&cfg);
+    if (rc)
+        return rc;
+    if ((rc = gpl_find_lib(lib_given, lib, sizeof lib)) != 0)
+        return rc;
+    {
+        const char *cur = getenv("LD_PRELOAD");
+        snprintf(preload, sizeof preload, "%s%s%s", lib, cur && *cur ? ":" : "",
+                 cur && *cur ? cur : "");
+        gpl_set("LD_PRELOAD", preload);
+    }
+    if (dry_run) {
+        gpl_print_env(stdout);
+        for (c = optind; c < argc; c++)
+            printf("%s%s", argv[c], c + 1 < argc ? " " : "\n");
+        return 0;
+    }
+    execvp(argv[optind], argv + optind);
+    rc = errno == ENOENT ? 127 : 126;
+    fprintf(stderr, GPL ": cannot run '%s': %s\n", argv[optind], strerror(errno));
+    return rc;
+}
