@@ -53,9 +53,14 @@ for c in $cases; do
     if [ -z "$jsonl" ]; then
         echo "FAIL planted_$prog: no JSON-lines output at $out*.jsonl"; fail=$((fail + 1)); continue
     fi
-    row=$("$report" --format csv "$jsonl" 2>"$out.report.err" | grep "^[0-9]*,\"\{0,1\}planted_$prog" | head -n 1)
-    first=$(printf '%s\n' "$row" | field 11)
-    all=$(printf '%s\n' "$row" | field 12)
+    csv=$("$report" --format csv "$jsonl" 2>"$out.report.err")
+    row=$(printf '%s\n' "$csv" | grep "^[0-9]*,\"\{0,1\}planted_$prog" | head -n 1)
+    # the verdict columns found by their header names
+    head=$(printf '%s\n' "$csv" | head -n 1 | tr ',' '\n')
+    cf=$(printf '%s\n' "$head" | grep -n '^first_verdict$' | cut -d: -f1)
+    ca=$(printf '%s\n' "$head" | grep -n '^verdicts$' | cut -d: -f1)
+    first=$(printf '%s\n' "$row" | field "${cf:-0}")
+    all=$(printf '%s\n' "$row" | field "${ca:-0}")
     if [ "$prog" = copy ]; then
         if [ "$all" = "$want" ]; then echo "PASS planted_$prog: $all"; pass=$((pass + 1))
         else echo "FAIL planted_$prog: verdicts '$all', want only '$want'"; fail=$((fail + 1)); fi
