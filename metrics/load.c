@@ -2,11 +2,15 @@
 #include "load.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "facts.h"
+#include "util/num.h"
 
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
@@ -16,13 +20,17 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
     else
         gp_peaks_none(&r->peaks);
     gp_device_h100(&r->dflt);
+    r->tool = "gpuprof-report";
 }
 
 void gp_report_free(gp_report *r)
 {
     size_t i;
-    for (i = 0; i < r->n; i++)
+    for (i = 0; i < r->n; i++) {
         gp_aggregate_free(&r->kernels[i].agg);
+        free(r->kernels[i].verdicts);
+    }
+    free(r->index);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     free(r->files);
@@ -61,12 +69,50 @@ static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t er
     return 0;
 }
 
+/* The kernel table: kernels[] in order of appearance, found by (device,
+ * name) through an open-addressing index of positions (a linear scan made
+ * 50,000 distinct kernels take 45 s). */
+static uint64_t gp_load_hash(const char *kernel, int device)
+{
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(unsigned)device;
+    for (const unsigned char *p = (const unsigned char *)kernel; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+static int gp_load_index_grow(gp_report *r)
+{
+    size_t cap = r->index_cap ? r->index_cap * 2 : 64, i;
+    size_t *ix = malloc(cap * sizeof *ix);
+    if (!ix)
+        return -1;
+    for (i = 0; i < cap; i++)
+        ix[i] = SIZE_MAX;
+    for (i = 0; i < r->n; i++) {
+        size_t h = (size_t)gp_load_hash(r->kernels[i].agg.kernel, r->kernels[i].agg.device);
+        while (ix[h & (cap - 1)] != SIZE_MAX)
+            h++;
+        ix[h & (cap - 1)] = i;
+    }
+    free(r->index);
+    r->index = ix;
+    r->index_cap = cap;
+    return 0;
+}
+
 static gp_kernel_agg *gp_load_kernel(gp_report *r, const char *kernel, int device)
 {
-    size_t i;
-    for (i = 0; i < r->n; i++)
-        if (r->kernels[i].agg.device == device && strcmp(r->kernels[i].agg.kernel, kernel) == 0)
-            return &r->kernels[i].agg;
+    size_t h, slot;
+    /* at most half full, so that probes stay short */
+    if (2 * (r->n + 1) > r->index_cap && gp_load_index_grow(r) < 0)
+        return NULL;
+    for (h = (size_t)gp_load_hash(kernel, device);; h++) {
+        slot = r->index[h & (r->index_cap - 1)];
+        if (slot == SIZE_MAX)
+            break;
+        if (r->kernels[slot].agg.device == device && strcmp(r->kernels[slot].agg.kernel, kernel) == 0)
+            return &r->kernels[slot].agg;
+    }
     if (r->n == r->cap) {
         size_t nc = r->cap ? r->cap * 2 : 16;
         gp_kernel_report *nk = realloc(r->kernels, nc * sizeof *nk);
@@ -78,6 +124,7 @@ static gp_kernel_agg *gp_load_kernel(gp_report *r, const char *kernel, int devic
     memset(&r->kernels[r->n], 0, sizeof r->kernels[r->n]);
     if (gp_aggregate_init(&r->kernels[r->n].agg, kernel, device) < 0)
         return NULL;
+    r->index[h & (r->index_cap - 1)] = r->n;
     return &r->kernels[r->n++].agg;
 }
 
@@ -94,13 +141,13 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
         return -1;
     d = gp_report_device(r, l.device);
     memset(&oi, 0, sizeof oi);
-    oi.threads_per_block = (int)gp_record_threads_per_block(&l);
+    oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
     oi.regs_per_thread = l.regs_per_thread;
     oi.static_smem = l.static_smem;
     oi.dynamic_smem = l.dynamic_smem;
     oi.max_dynamic_smem = -1;
     oi.carveout_pct = -1;
-    oi.cluster_size = (int)(l.cluster[0] * l.cluster[1] * l.cluster[2]);
+    oi.cluster_size = (int)gp_num_clamp((double)gp_record_cluster_size(&l), 0, INT_MAX, 0);
     gp_occupancy_compute(d, &oi, &occ);
     f.launch = &l;
     f.device = d;
@@ -147,49 +194,71 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
         r->summaries++;
     } /* other types: newer writers may add some; ignore them */
     gp_json_free(obj);
+    if (rc == 0)
+        r->records++;
     return rc;
 }
 
-long gp_report_load(gp_report *r, const char *path, FILE *warn)
+long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn)
 {
-    FILE *f = fopen(path, "r");
     char *line = NULL, err[256], **nf, *copy;
-    size_t cap = 0, n = strlen(path) + 1;
+    size_t cap = 0, n = strlen(name) + 1;
     ssize_t got;
     long lineno = 0, before = r->launches;
-    gp_derived_row *row;
-    if (!f) {
-        if (warn)
-            fprintf(warn, "gpuprof-report: cannot open %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    row = malloc(sizeof *row);
+    gp_derived_row *row = malloc(sizeof *row);
     nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
     copy = malloc(n);
     if (nf)
         r->files = nf;
     if (!row || !nf || !copy) {
         if (warn)
-            fprintf(warn, "gpuprof-report: out of memory reading %s\n", path);
+            fprintf(warn, "%s: out of memory reading %s\n", r->tool, name);
         free(row);
         free(copy);
-        fclose(f);
         return -1;
     }
-    memcpy(copy, path, n);
-    r->files[r->n_files++] = copy;
+    memcpy(copy, name, n);
+    errno = 0;
     while ((got = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (gp_load_line(r, line, (size_t)got, row, err, sizeof err) < 0) {
             r->bad_lines++;
             if (warn)
-                fprintf(warn, "gpuprof-report: %s:%ld: %s\n", path, lineno, err);
+                fprintf(warn, "%s: %s:%ld: %s\n", r->tool, name, lineno, err);
         }
     }
     free(line);
     free(row);
-    fclose(f);
+    if (ferror(f)) {
+        if (warn)
+            fprintf(warn, "%s: cannot read %s: %s\n", r->tool, name,
+                    errno ? strerror(errno) : "read error");
+        free(copy);
+        return -1;
+    }
+    r->files[r->n_files++] = copy;
     return r->launches - before;
+}
+
+long gp_report_load(gp_report *r, const char *path, FILE *warn)
+{
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    long got;
+    if (!f) {
+        if (warn)
+            fprintf(warn, "%s: cannot open %s: %s\n", r->tool, path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (warn)
+            fprintf(warn, "%s: cannot read %s: it is a directory\n", r->tool, path);
+        fclose(f);
+        return -1;
+    }
+    got = gp_report_load_stream(r, f, path, warn);
+    fclose(f);
+    return got;
 }
 
 static int gp_load_cmp(const void *a, const void *b)
@@ -207,6 +276,7 @@ static int gp_load_cmp(const void *a, const void *b)
 
 void gp_report_finish(gp_report *r)
 {
+    gp_verdict found[GP_V_COUNT];
     size_t i;
     r->total_time = 0;
     for (i = 0; i < r->n; i++) {
@@ -223,9 +293,21 @@ void gp_report_finish(gp_report *r)
         vi.blocks = k->agg.blocks;
         vi.smem_per_block = k->agg.smem_per_block;
         vi.regs_per_thread = k->agg.regs_per_thread;
-        k->n_verdicts = gp_verdict_diagnose(&vi, k->verdicts);
+        free(k->verdicts);
+        k->verdicts = NULL;
+        /* kept at their number: most kernels have one to three */
+        k->n_verdicts = gp_verdict_diagnose(&vi, found);
+        if (k->n_verdicts && (k->verdicts = malloc(k->n_verdicts * sizeof *found)))
+            memcpy(k->verdicts, found, k->n_verdicts * sizeof *found);
+        else
+            k->n_verdicts = 0;
         if (!isnan(k->agg.row.v[GP_M_DURATION]))
             r->total_time += k->agg.row.v[GP_M_DURATION];
     }
-    qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
+    if (r->n > 1)
+        qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
+    /* positions changed: a later load rebuilds the index */
+    free(r->index);
+    r->index = NULL;
+    r->index_cap = 0;
 }

@@ -14,7 +14,7 @@
 typedef struct {
     gp_kernel_agg agg;
     gp_roofline roof;
-    gp_verdict verdicts[GP_V_COUNT];
+    gp_verdict *verdicts; /* n_verdicts of them, best first */
     size_t n_verdicts;
 } gp_kernel_report;
 
@@ -26,19 +26,27 @@ typedef struct {
     gp_device dflt; /* used for devices without a record */
     gp_peaks peaks;
     long launches, bad_lines, summaries;
+    long records; /* valid records read (device, launch, summary) */
     double total_time; /* s, over kernels with a known duration */
     char **files;
     size_t n_files;
+    const char *tool; /* prefix of the warnings ("gpuprof-report") */
+    size_t *index;    /* kernel lookup: open addressing over kernels[] */
+    size_t index_cap;
 } gp_report;
 
-/* Empty report with the given peaks (NULL: none). */
+/* Empty report with the given peaks (NULL: none); warnings are prefixed
+ * "gpuprof-report" unless r->tool is set to another name. */
 void gp_report_init(gp_report *r, const gp_peaks *peaks);
 void gp_report_free(gp_report *r);
 
 /* Reads one JSON-lines file.  A malformed line is counted in r->bad_lines and
  * described on warn (when not NULL) as "file:line: ...".  Returns the number
- * of launches read, or -1 when the file cannot be read. */
+ * of launches read, or -1 when the file cannot be read (a directory, a read
+ * error: said on warn). */
 long gp_report_load(gp_report *r, const char *path, FILE *warn);
+/* The same from an open stream; name is what the warnings call it. */
+long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn);
 
 /* Aggregates, computes roofline and verdicts, sorts.  Call once after all
  * loads. */

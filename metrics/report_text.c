@@ -4,6 +4,7 @@
 
 #include "format.h"
 #include "report.h"
+#include "util/textio.h"
 
 double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
 {
@@ -18,15 +19,24 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
     fprintf(out, "gpuprof report: %zu file%s, %ld launches of %zu kernels, %s of kernel time\n",
             r->n_files, r->n_files == 1 ? "" : "s", r->launches, r->n,
             gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
-    for (i = 0; i < r->n_devices; i++)
+    /* names from the input are shown escaped: a kernel or device name must
+     * not be able to move the cursor or forge a line of the report */
+    for (i = 0; i < r->n_devices; i++) {
+        char name[sizeof r->devices[i].name * 4], chip[sizeof r->devices[i].chip * 4];
         fprintf(out, "device %d: %s (%s, sm_%d%d, %d SMs)\n", r->devices[i].ordinal,
-                r->devices[i].name, r->devices[i].chip, r->devices[i].cc_major,
+                gp_text_plain_buf(name, sizeof name, r->devices[i].name),
+                gp_text_plain_buf(chip, sizeof chip, r->devices[i].chip), r->devices[i].cc_major,
                 r->devices[i].cc_minor, r->devices[i].sm_count);
+    }
     if (!r->n_devices)
         fprintf(out, "device: no device record in the input; H100 SXM limits assumed\n");
-    if (r->peaks.source[0])
-        fprintf(out, "measured ceilings: %s%s%s\n", r->peaks.source,
-                r->peaks.device[0] ? ", measured on " : "", r->peaks.device);
+    if (r->peaks.source[0]) {
+        char src[sizeof r->peaks.source * 4], dev[sizeof r->peaks.device * 4];
+        fprintf(out, "measured ceilings: %s%s%s\n",
+                gp_text_plain_buf(src, sizeof src, r->peaks.source),
+                r->peaks.device[0] ? ", measured on " : "",
+                gp_text_plain_buf(dev, sizeof dev, r->peaks.device));
+    }
     else
         fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
                      "architectural ceilings only\n");
@@ -43,7 +53,9 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     char roof[256];
     size_t i;
     int missing = 0;
-    fprintf(out, "\n#%zu %s\n", rank, a->kernel);
+    fprintf(out, "\n#%zu ", rank);
+    gp_text_plain(out, a->kernel);
+    fputc('\n', out);
     fprintf(out, "   %s of kernel time, %s in %ld launch%s; device %d; main launch: %ld blocks x "
                  "%ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
@@ -79,8 +91,11 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     if (missing) {
         fprintf(out, "   n/a because:\n");
         for (i = 0; i < GP_DERIVED_COUNT; i++)
-            if (isnan(a->row.v[i]))
-                fprintf(out, "     %-34s %s\n", gp_derived_defs[i].name, a->row.why[i]);
+            if (isnan(a->row.v[i])) {
+                fprintf(out, "     %-34s ", gp_derived_defs[i].name);
+                gp_text_plain(out, a->row.why[i]); /* reasons come from the records */
+                fputc('\n', out);
+            }
     }
 }
 
@@ -107,10 +122,14 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
         fprintf(out, "%s\n", r->n ? ":" : "");
     for (i = 0; i < r->n && (top_n <= 0 || i < (size_t)top_n); i++) {
         const gp_kernel_report *k = &r->kernels[i];
-        char name[61];
-        snprintf(name, sizeof name, "%s", k->agg.kernel);
-        if (strlen(k->agg.kernel) > 60)
-            memcpy(name + 56, "...", 4);
+        char full[4096], name[64];
+        /* escaped, and cut to 60 columns at a character boundary */
+        if (strlen(gp_text_plain_buf(full, sizeof full, k->agg.kernel)) > 60) {
+            gp_text_plain_buf(name, 57, k->agg.kernel);
+            strcat(name, "...");
+        } else {
+            strcpy(name, full);
+        }
         fprintf(out, "  %6s %10s %6ldx  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
                 gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches, name);
         if (k->n_verdicts) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "util/safefile.h"
 
 static int gp_report_usage(FILE *f)
 {
@@ -22,6 +23,7 @@ int main(int argc, char **argv)
     const char *format = "text", *peaks_path = NULL, *out_path = NULL;
     gp_peaks peaks;
     gp_report *r = NULL;
+    gp_safefile sf = {0};
     FILE *out = stdout;
     int i, first_file = 0, rc = 1, read_any = 0;
     char err[512];
@@ -78,14 +80,20 @@ int main(int argc, char **argv)
             read_any = 1;
     if (!read_any)
         goto out;
+    if (!r->records) {
+        fprintf(stderr, "gpuprof-report: nothing usable read: no valid record in the input\n");
+        goto out;
+    }
     if (r->bad_lines)
         fprintf(stderr, "gpuprof-report: %ld malformed line%s skipped\n", r->bad_lines,
                 r->bad_lines == 1 ? "" : "s");
     gp_report_finish(r);
-    if (out_path && !(out = fopen(out_path, "w"))) {
-        perror(out_path);
-        out = stdout;
-        goto out;
+    if (out_path) {
+        if (gp_safefile_open(&sf, out_path, err, sizeof err) < 0) {
+            fprintf(stderr, "gpuprof-report: %s\n", err);
+            goto out;
+        }
+        out = sf.f;
     }
     if (strcmp(format, "csv") == 0)
         rc = gp_report_csv(r, out);
@@ -97,8 +105,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpuprof-report: writing the report failed\n");
     rc = rc < 0 ? 1 : 0;
 out:
-    if (out != stdout && fclose(out) != 0) {
-        perror(out_path);
+    if (sf.f && rc != 0)
+        gp_safefile_discard(&sf);
+    else if (sf.f && gp_safefile_commit(&sf, err, sizeof err) < 0) {
+        fprintf(stderr, "gpuprof-report: %s\n", err);
         rc = 1;
     }
     gp_report_free(r);
