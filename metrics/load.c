@@ -4,13 +4,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "facts.h"
 #include "util/num.h"
+#include "util/strindex.h"
 
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
@@ -30,7 +30,7 @@ void gp_report_free(gp_report *r)
         gp_aggregate_free(&r->kernels[i].agg);
         free(r->kernels[i].verdicts);
     }
-    free(r->index);
+    gp_strindex_free(&r->index);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     free(r->files);
@@ -70,62 +70,63 @@ static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t er
 }
 
 /* The kernel table: kernels[] in order of appearance, found by (device,
- * name) through an open-addressing index of positions (a linear scan made
- * 50,000 distinct kernels take 45 s). */
-static uint64_t gp_load_hash(const char *kernel, int device)
+ * name) through an index (a linear scan made 50,000 distinct kernels take
+ * 45 s).  key: the device's 4 bytes, then the name. */
+static char *gp_load_key(const char *kernel, int device, char *buf, size_t buflen, size_t *len)
 {
-    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(unsigned)device;
-    for (const unsigned char *p = (const unsigned char *)kernel; *p; p++)
-        h = (h ^ *p) * 1099511628211ULL;
-    return h;
-}
-
-static int gp_load_index_grow(gp_report *r)
-{
-    size_t cap = r->index_cap ? r->index_cap * 2 : 64, i;
-    size_t *ix = malloc(cap * sizeof *ix);
-    if (!ix)
-        return -1;
-    for (i = 0; i < cap; i++)
-        ix[i] = SIZE_MAX;
-    for (i = 0; i < r->n; i++) {
-        size_t h = (size_t)gp_load_hash(r->kernels[i].agg.kernel, r->kernels[i].agg.device);
-        while (ix[h & (cap - 1)] != SIZE_MAX)
-            h++;
-        ix[h & (cap - 1)] = i;
+    size_t n = strlen(kernel);
+    char *k = n + sizeof device <= buflen ? buf : malloc(n + sizeof device);
+    *len = n + sizeof device;
+    if (k) {
+        memcpy(k, &device, sizeof device);
+        memcpy(k + sizeof device, kernel, n);
     }
-    free(r->index);
-    r->index = ix;
-    r->index_cap = cap;
-    return 0;
+    return k;
 }
 
 static gp_kernel_agg *gp_load_kernel(gp_report *r, const char *kernel, int device)
 {
-    size_t h, slot;
-    /* at most half full, so that probes stay short */
-    if (2 * (r->n + 1) > r->index_cap && gp_load_index_grow(r) < 0)
+    char buf[512], *key;
+    size_t len, i;
+    long at;
+    gp_kernel_agg *k = NULL;
+    /* positions change when finish sorts: the index is rebuilt then */
+    if (!r->index)
+        for (i = 0; i < r->n; i++) {
+            char *ik = gp_load_key(r->kernels[i].agg.kernel, r->kernels[i].agg.device, buf,
+                                   sizeof buf, &len);
+            int bad = !ik || gp_strindex_add(&r->index, ik, len, i) < 0;
+            if (ik != buf)
+                free(ik);
+            if (bad)
+                return NULL;
+        }
+    if (!(key = gp_load_key(kernel, device, buf, sizeof buf, &len)))
         return NULL;
-    for (h = (size_t)gp_load_hash(kernel, device);; h++) {
-        slot = r->index[h & (r->index_cap - 1)];
-        if (slot == SIZE_MAX)
-            break;
-        if (r->kernels[slot].agg.device == device && strcmp(r->kernels[slot].agg.kernel, kernel) == 0)
-            return &r->kernels[slot].agg;
+    if ((at = gp_strindex_find(r->index, key, len)) >= 0) {
+        k = &r->kernels[at].agg;
+        goto out;
     }
     if (r->n == r->cap) {
         size_t nc = r->cap ? r->cap * 2 : 16;
         gp_kernel_report *nk = realloc(r->kernels, nc * sizeof *nk);
         if (!nk)
-            return NULL;
+            goto out;
         r->kernels = nk;
         r->cap = nc;
     }
     memset(&r->kernels[r->n], 0, sizeof r->kernels[r->n]);
     if (gp_aggregate_init(&r->kernels[r->n].agg, kernel, device) < 0)
-        return NULL;
-    r->index[h & (r->index_cap - 1)] = r->n;
-    return &r->kernels[r->n++].agg;
+        goto out;
+    if (gp_strindex_add(&r->index, key, len, r->n) < 0) {
+        gp_aggregate_free(&r->kernels[r->n].agg);
+        goto out;
+    }
+    k = &r->kernels[r->n++].agg;
+out:
+    if (key != buf)
+        free(key);
+    return k;
 }
 
 static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row, char *err,
@@ -307,7 +308,5 @@ void gp_report_finish(gp_report *r)
     if (r->n > 1)
         qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
     /* positions changed: a later load rebuilds the index */
-    free(r->index);
-    r->index = NULL;
-    r->index_cap = 0;
+    gp_strindex_free(&r->index);
 }

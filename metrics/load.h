@@ -31,8 +31,7 @@ typedef struct {
     char **files;
     size_t n_files;
     const char *tool; /* prefix of the warnings ("gpuprof-report") */
-    size_t *index;    /* kernel lookup: open addressing over kernels[] */
-    size_t index_cap;
+    struct gp_strindex *index; /* kernel lookup by (device, name) */
 } gp_report;
 
 /* Empty report with the given peaks (NULL: none); warnings are prefixed

@@ -6,7 +6,7 @@ GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peak
                    roofline verdict aggregate load format report_text report_csv report_html \
                    svg_roofline report_api
 # the util/ modules the tools share ride along in the same archive
-GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe)
+GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash)
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
