@@ -12,6 +12,22 @@
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= cc
+
+# make test SANITIZE=1: everything that runs on the CPU side (tools, report
+# library, unit tests, test programs) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-san/, any report fatal.  The
+# profiler's own libraries are left out (their objects drop the flags): they
+# live in other people's processes, which do not carry the sanitizer runtime.
+ifeq ($(SANITIZE),1)
+BUILD       ?= build-san
+GP_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS      ?= -O1 -g
+CFLAGS      += $(GP_SAN_FLAGS)
+NVCCFLAGS   ?= -O2 -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
+NVCCFLAGS   += -Xcompiler=-fsanitize=address,undefined
+export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0:strict_string_checks=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+endif
 BUILD     ?= build
 
 CFLAGS   ?= -O2 -g
@@ -46,7 +62,7 @@ $(BUILD)/%.o: %.c | $(GP_METRICS_HDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 test: check-deps $(UNIT_TESTS) $(GPU_TESTS)
-	@sh tests/run-tests.sh $(UNIT_TESTS) $(TEST_SCRIPTS)
+	@BUILD=$(BUILD) sh tests/run-tests.sh $(UNIT_TESTS) $(TEST_SCRIPTS)
 
 # GPU tests: run on a machine with a GPU (see docs/architecture.md).
 gpu-test: all
