@@ -46,6 +46,8 @@ $(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c p
 TEST_LDLIBS_test_output := -lstdc++
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
+# CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
+$(UT)/test_cupti_host: CFLAGS := $(LIB_CFLAGS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
 $(UT)/globals.cubin: tests/unit/globals.cu
 	@mkdir -p $(dir $@)

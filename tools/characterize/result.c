@@ -168,19 +168,30 @@ int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
 {
     char path[4096], why[256];
     char *text;
-    size_t len, i;
-    gp_json *doc;
-    const gp_json *a;
-    const char *st, *fmt;
-    int rc = -1, s;
+    size_t len;
+    int rc;
     memset(r, 0, sizeof *r);
     snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
     if (!(text = gp_textfile_read(path, &len, why, sizeof why))) {
         snprintf(err, errlen, "cannot read %s: %s", path, why);
         return -1;
     }
-    doc = gp_json_parse(text, len, why, sizeof why);
+    rc = gpc_result_parse(r, text, len, path, err, errlen);
     free(text);
+    return rc;
+}
+
+int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *path, char *err,
+                     size_t errlen)
+{
+    char why[256];
+    size_t i;
+    gp_json *doc;
+    const gp_json *a;
+    const char *st, *fmt;
+    int rc = -1, s;
+    memset(r, 0, sizeof *r);
+    doc = gp_json_parse(text, len, why, sizeof why);
     if (!doc) {
         snprintf(err, errlen, "%s: not JSON: %s", path, why);
         return -1;
