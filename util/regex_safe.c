@@ -15,7 +15,7 @@ typedef struct {
     int failed;
 } regex_scan;
 
-static double regex_alternation(regex_scan *s, int depth);
+static double regex_alternation(regex_scan *s, int depth, int *nullable);
 
 static void regex_fail(regex_scan *s, const char *what)
 {
@@ -76,19 +76,26 @@ static int regex_interval(regex_scan *s, double *count, double *min)
     return 1;
 }
 
-/* One atom with its repetitions. */
-static double regex_piece(regex_scan *s, int depth)
+/* One atom with its repetitions; *nullable: it can match the empty string. */
+static double regex_piece(regex_scan *s, int depth, int *nullable)
 {
     double c = 1;
+    *nullable = 0;
     switch (*s->p) {
     case '(':
         s->p++;
-        c = regex_alternation(s, depth + 1);
+        /* the group is a node of its own, empty or not */
+        c = regex_alternation(s, depth + 1, nullable) + 1;
         if (*s->p == ')')
             s->p++;
         break;
     case '[':
         regex_skip_bracket(s);
+        break;
+    case '^':
+    case '$':
+        *nullable = 1; /* anchors match no character */
+        s->p++;
         break;
     case '\\':
         if (s->p[1] >= '1' && s->p[1] <= '9') {
@@ -96,23 +103,36 @@ static double regex_piece(regex_scan *s, int depth)
                           "exponential time");
             return 0;
         }
+        *nullable = s->p[1] && strchr("bB<>`'", s->p[1]); /* word and buffer edges */
         s->p += s->p[1] ? 2 : 1;
         break;
     default:
         s->p++;
     }
     for (;;) {
-        double count, min;
-        if (*s->p == '*' || *s->p == '?') {
+        double count = 0, min = 0;
+        char q = *s->p;
+        if (q == '{' && !regex_interval(s, &count, &min))
+            break; /* a brace that starts no interval is an ordinary character */
+        if (q != '*' && q != '?' && q != '+' && q != '{')
+            break;
+        /* glibc's compiler slows down exponentially on these: ((){15}*){15}
+         * takes minutes, whatever its size */
+        if (*nullable) {
+            regex_fail(s, "it repeats something that can match nothing, such as (a*)*, (x?){9} "
+                          "or ()*");
+            return 0;
+        }
+        if (q == '*' || q == '?') {
             s->p++;
             c = c + 1;
-        } else if (*s->p == '+') {
+            *nullable = 1;
+        } else if (q == '+') {
             s->p++;
             c = 2 * c + 1; /* x+ is compiled as x x* */
-        } else if (*s->p == '{' && regex_interval(s, &count, &min)) {
+        } else { /* regex_interval moved past the braces */
             c = (count < 0 ? min + 1 : count < 1 ? 1 : count) * c + 1;
-        } else {
-            break;
+            *nullable = min == 0;
         }
         if (c > 1e15)
             c = 1e15;
@@ -120,9 +140,13 @@ static double regex_piece(regex_scan *s, int depth)
     return c;
 }
 
-static double regex_alternation(regex_scan *s, int depth)
+/* Branches separated by '|' up to a ')' or the end; *nullable: one branch
+ * can match the empty string. */
+static double regex_alternation(regex_scan *s, int depth, int *nullable)
 {
     double total = 0;
+    int branch_nullable = 1, piece_nullable;
+    *nullable = 0;
     if (depth > REGEX_MAX_DEPTH) {
         regex_fail(s, "its groups are nested more than 100 deep");
         return 0;
@@ -131,12 +155,16 @@ static double regex_alternation(regex_scan *s, int depth)
         if (*s->p == '|') {
             s->p++;
             total += 1;
+            *nullable |= branch_nullable;
+            branch_nullable = 1;
             continue;
         }
-        total += regex_piece(s, depth);
+        total += regex_piece(s, depth, &piece_nullable);
+        branch_nullable &= piece_nullable;
         if (total > 1e15)
             total = 1e15;
     }
+    *nullable |= branch_nullable;
     return total;
 }
 
@@ -150,7 +178,8 @@ double gp_regex_size(const char *pattern, char *why, size_t whylen)
     }
     /* a stray ')' is an ordinary character in glibc's ERE: go on past it */
     while (*s.p && !s.failed) {
-        total += regex_alternation(&s, 0);
+        int nullable;
+        total += regex_alternation(&s, 0, &nullable);
         if (*s.p == ')')
             s.p++;
     }

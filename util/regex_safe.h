@@ -4,10 +4,13 @@
  * glibc compiles a repetition by copying what it repeats: "a+" becomes
  * "aa*", "x{3}" becomes "xxx", so stacked or nested repetitions multiply
  * ("a+++++++++++++++++++++" is 2^21 copies: 10 s and 1.4 GB at regcomp).
- * Back-references (\1, a GNU extension in ERE) make matching exponential.
- * So a pattern is measured first: its size once every repetition is copied
- * out must stay under GP_REGEX_MAX_SIZE, it may hold no back-reference, and
- * it is at most GP_REGEX_MAX_LEN characters.  Within that, glibc's search
+ * A repetition of something that can match nothing ((){15}, (a*)*) slows
+ * the compiler down exponentially whatever the size ("((()|()){15}*){15}"
+ * takes minutes).  Back-references (\1, a GNU extension in ERE) make
+ * matching exponential.  So a pattern is checked first: its size once every
+ * repetition is copied out must stay under GP_REGEX_MAX_SIZE, nothing that
+ * can match the empty string may be repeated, it may hold no
+ * back-reference, and it is at most GP_REGEX_MAX_LEN characters.  Within that, glibc's search
  * still costs up to (text length)^2 x size on text built to defeat it, so
  * callers that match long text cut it first (characterize: the first
  * GP_REGEX_TEXT_MAX bytes of a line); at that length the worst pattern
