@@ -54,5 +54,57 @@ if grep '^[0-9]*,"reduce_partial' "$tmp/r.csv" | grep -q 'rf_g: .*CUPTI_ERROR_NO
     pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: missing reason for rf_g" >&2; fi
 if "$report" "$fix/h100-planted.jsonl" | grep -qi 'nan'; then
     fail=$((fail + 1)); echo "FAIL: text report prints nan" >&2; else pass=$((pass + 1)); fi
+
+# bad input never crashes, hangs or misleads
+one() { printf '%s\n' "$@" >"$tmp/in.jsonl"; }
+one '{"type":"launch","kernel":"k","block":[32,1,1],"static_smem":-1024}'
+check 1 '"static_smem" is negative (-1024)' "$tmp/in.jsonl"
+one '{"type":"device","device":0,"smem_reserved_per_block":0}' '{"type":"launch","kernel":"k","block":[32,1,1]}'
+check 0 "#1 k" "$tmp/in.jsonl"
+one '{"type":"device","device":0,"warp_size":2147483647}' '{"type":"launch","kernel":"k","block":[32,1,1]}'
+check 0 '"warp_size" is 2147483647, outside 1..1024' "$tmp/in.jsonl"
+one '{"type":"launch","kernel":"k","block":[32,1,1],"regs_per_thread":1e99,"grid":[1e300]}'
+check 1 "within" "$tmp/in.jsonl"
+one '{"type":"launch","kernel":"k","block":[32,1,1],"metrics":{"gpu__time_duration.sum":-150}}'
+check 0 "invalid value -150 in the record" "$tmp/in.jsonl"
+if "$report" "$tmp/in.jsonl" 2>&1 | grep -q -- "-[0-9.]* \(ns\|us\|ms\|s\)\b\|about -"; then
+    fail=$((fail + 1)); echo "FAIL: a negative duration is printed" >&2; else pass=$((pass + 1)); fi
+# nothing usable: exit 1, not a report of nothing
+mkdir -p "$tmp/dir"
+check 1 "it is a directory" "$tmp/dir"
+check 1 "cannot read /proc/self/mem" /proc/self/mem
+printf 'not json\n{"no":"type"}\n' >"$tmp/junk.jsonl"
+check 1 "nothing usable read" "$tmp/junk.jsonl"
+: >"$tmp/empty.jsonl"
+check 1 "nothing usable read" "$tmp/empty.jsonl"
+check 1 "is a directory" --peaks "$tmp/dir" "$fix/h100-planted.jsonl"
+printf '{"fp32_flops_per_s":6e13,"dram_bytes_per_s":-3}\n' >"$tmp/negpeak.json"
+check 1 "the peak dram_bytes_per_s is -3" --peaks "$tmp/negpeak.json" "$fix/h100-planted.jsonl"
+# names cannot write terminal escapes or forge lines; CSV cells are no formulas
+one '{"type":"launch","kernel":"evil\n#2 forged\u001b[31m","block":[32,1,1]}' \
+    '{"type":"launch","kernel":"=HYPERLINK(1)","block":[32,1,1]}'
+"$report" "$tmp/in.jsonl" >"$tmp/text" 2>&1
+if grep -q "$(printf '\033')" "$tmp/text" || grep -q "^#2 forged" "$tmp/text" || ! grep -q 'evil\\x0a#2 forged\\x1b\[31m' "$tmp/text"; then
+    fail=$((fail + 1)); echo "FAIL: a kernel name reaches the text report raw" >&2; else pass=$((pass + 1)); fi
+"$report" --format csv "$tmp/in.jsonl" >"$tmp/csv" 2>&1
+if grep -q ',=HYPERLINK' "$tmp/csv" || ! grep -q ",\"'=HYPERLINK(1)\"," "$tmp/csv"; then
+    fail=$((fail + 1)); echo "FAIL: a CSV cell starting with = is not guarded" >&2; else pass=$((pass + 1)); fi
+# -o: a link another user planted is not written through; the file is 0644
+if [ "$(id -u)" = 0 ]; then
+    printf 'victim\n' >"$tmp/victim"; ln -s "$tmp/victim" "$tmp/planted"; chown -h 12345 "$tmp/planted"
+    check 1 "owned by another user" -o "$tmp/planted" "$fix/h100-planted.jsonl"
+    if grep -qx victim "$tmp/victim"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: -o wrote through a planted link" >&2; fi
+fi
+(umask 0; "$report" -o "$tmp/r0.txt" "$fix/h100-planted.jsonl")
+if [ "$(stat -c %a "$tmp/r0.txt")" = 644 ] && [ -z "$(ls -a "$tmp" | grep '^\.r0')" ]; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: -o mode $(stat -c %a "$tmp/r0.txt") with umask 0, or a temporary file left" >&2; fi
+check 0 "gpuprof report" -o /dev/stdout "$fix/h100-planted.jsonl"
+# 20,000 distinct kernels: seconds, not minutes
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "{\"type\":\"launch\",\"kernel\":\"kernel_%d\",\"block\":[128,1,1],\"metrics\":{\"gpu__time_duration.sum\":%d}}\n", i, 1000 + i }' >"$tmp/many.jsonl"
+start=$(date +%s)
+"$report" --format csv -o "$tmp/many.csv" "$tmp/many.jsonl" 2>/dev/null
+took=$(( $(date +%s) - start ))
+if [ "$(wc -l <"$tmp/many.csv")" -eq 20001 ] && [ "$took" -lt 30 ]; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: 20,000 kernels: $(wc -l <"$tmp/many.csv") rows in $took s" >&2; fi
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]
