@@ -155,7 +155,8 @@ static struct {
     int n_globals, cap_globals;
     gp_strindex *globals_index; /* positions in globals by name */
     unsigned globals_gen;
-    /* output: written under temporary names, renamed at exit */
+    /* output: created under temporary names and renamed into place at once
+     * (never through a planted link, never truncating a file in place) */
     FILE *csv, *json;
     gp_safefile csv_file, json_file;
     int outputs_opened, csv_header_done;
@@ -371,14 +372,16 @@ static void open_outputs(void)
     char why[1400];
     if (gp.cfg.write_json) {
         snprintf(path, sizeof(path), "%s.jsonl", gp.out_base);
-        if (gp_safefile_open(&gp.json_file, path, why, sizeof(why)) == 0)
+        if (gp_safefile_open(&gp.json_file, path, why, sizeof(why)) == 0 &&
+            gp_safefile_publish(&gp.json_file, why, sizeof(why)) == 0)
             gp.json = gp.json_file.f;
         else
             gp_error("%s (GPUPROF_OUTPUT)", why);
     }
     if (gp.cfg.write_csv) {
         snprintf(path, sizeof(path), "%s.csv", gp.out_base);
-        if (gp_safefile_open(&gp.csv_file, path, why, sizeof(why)) == 0)
+        if (gp_safefile_open(&gp.csv_file, path, why, sizeof(why)) == 0 &&
+            gp_safefile_publish(&gp.csv_file, why, sizeof(why)) == 0)
             gp.csv = gp.csv_file.f;
         else
             gp_error("%s (GPUPROF_OUTPUT)", why);

@@ -167,6 +167,20 @@ int gp_safefile_commit(gp_safefile *sf, char *err, size_t errlen)
     return rc;
 }
 
+int gp_safefile_publish(gp_safefile *sf, char *err, size_t errlen)
+{
+    if (!sf->f || !sf->tmp)
+        return 0;
+    if (rename(sf->tmp, sf->path) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", sf->path, strerror(errno));
+        gp_safefile_discard(sf);
+        return -1;
+    }
+    free(sf->tmp);
+    sf->tmp = NULL;
+    return 0;
+}
+
 void gp_safefile_discard(gp_safefile *sf)
 {
     if (sf->f) {

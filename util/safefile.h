@@ -32,6 +32,12 @@ int gp_safefile_open(gp_safefile *sf, const char *path, char *err, size_t errlen
  * removed).  sf is empty afterwards either way. */
 int gp_safefile_commit(gp_safefile *sf, char *err, size_t errlen);
 
+/* Renames the file to its final name now and keeps it open: for a file
+ * written record by record, which must be found under its name after a
+ * crash (the library's outputs).  Returns 0, or -1 with the reason in err
+ * (sf is then empty). */
+int gp_safefile_publish(gp_safefile *sf, char *err, size_t errlen);
+
 /* Closes and removes the temporary file; sf is empty afterwards. */
 void gp_safefile_discard(gp_safefile *sf);
 

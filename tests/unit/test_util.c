@@ -78,6 +78,17 @@ static void test_safefile(void)
         gp_safefile_discard(&sf);
     }
     GP_CHECK(file_is(path, "new\n"));
+    /* published: under its final name at once, still open for the records to come */
+    GP_CHECK(gp_safefile_open(&sf, path, err, sizeof err) == 0);
+    if (sf.f) {
+        GP_CHECK(gp_safefile_publish(&sf, err, sizeof err) == 0 && sf.tmp == NULL);
+        fputs("rec1\n", sf.f);
+        fflush(sf.f);
+        GP_CHECK(file_is(path, "rec1\n"));
+        fputs("rec2\n", sf.f);
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+    }
+    GP_CHECK(file_is(path, "rec1\nrec2\n"));
     /* a link another user planted is refused, the file it points at untouched */
     f = fopen(victim, "w");
     if (f) {
