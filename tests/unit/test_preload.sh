@@ -7,14 +7,14 @@
 # regex costs nothing), and the environment changed by CUDA_INJECTION64_PATH
 # only (the driver reads it at cuInit).
 B=${BUILD:-build}
-P=$B/tests/gpu/no_cuda
 pass=0; fail=0
 check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi; }
-lib=$(pwd)/$B/libgpuprof.so
+lib=$(cd "$B" && pwd)/libgpuprof.so
+P=$(cd "$B" && pwd)/tests/gpu/no_cuda
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 $P >"$d/plain"
-(cd "$d" && LD_PRELOAD=$lib "$OLDPWD/$P" >"$d/pre" 2>"$d/err")
+(cd "$d" && LD_PRELOAD=$lib "$P" >"$d/pre" 2>"$d/err")
 check "stdout unchanged" 'cmp -s "$d/plain" "$d/pre"'
 check "stderr empty" '[ ! -s "$d/err" ]'
 check "no output files" '[ -z "$(ls "$d" | grep gpuprof)" ]'
