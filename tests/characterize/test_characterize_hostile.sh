@@ -6,19 +6,7 @@
 # written through), file modes, escapes in a program's output, misleading
 # messages, and a suite of 100,000 programs.
 suite=characterize-hostile
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$1"; then ok; else ko "$2"; fi; }
-b=${BUILD:-build}
-tool=$b/gpuprof-characterize
-lib=$b/libgpuprof.so
-if [ ! -x "$tool" ] || [ ! -f "$lib" ]; then
-    ko "$tool or $lib not built"
-    echo "$suite: $pass passed, $fail failed, $skip skipped"; exit 1
-fi
-tool=$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")
-lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+. tests/lib/characterize.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset LD_PRELOAD GPUPROF_OUTPUT
