@@ -588,9 +588,7 @@ void gp_core_module_loaded(const void *cubin, size_t size)
     pthread_mutex_lock(&gp.state_lock);
     for (int i = 0; i < n; i++) {
         /* by index: a scan of every known name made many modules quadratic */
-        if (gp_strindex_find(gp.globals_index, g[i].name, strlen(g[i].name)) >= 0 ||
-            gp_strindex_add(&gp.globals_index, g[i].name, strlen(g[i].name),
-                            (size_t)gp.n_globals) < 0) {
+        if (gp_strindex_find(gp.globals_index, g[i].name, strlen(g[i].name)) >= 0) {
             free(g[i].name);
             continue;
         }
@@ -604,6 +602,8 @@ void gp_core_module_loaded(const void *cubin, size_t size)
             gp.globals = ng;
             gp.cap_globals = cap;
         }
+        /* without room in the index a later duplicate is only resolved twice */
+        gp_strindex_add(&gp.globals_index, g[i].name, strlen(g[i].name), (size_t)gp.n_globals);
         gp.globals[gp.n_globals++] = g[i];
     }
     gp.globals_gen++;
