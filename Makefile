@@ -12,6 +12,20 @@
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= cc
+
+# make test SANITIZE=1: everything that runs on the CPU side (tools, report
+# library, unit tests, test programs) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-san/, any report fatal.  The
+# profiler's own libraries are left out (their objects drop the flags): they
+# live in other people's processes, which do not carry the sanitizer runtime.
+ifeq ($(SANITIZE),1)
+BUILD       ?= build-san
+GP_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS      ?= -O1 -g
+CFLAGS      += $(GP_SAN_FLAGS)
+export ASAN_OPTIONS ?= detect_leaks=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+endif
 BUILD     ?= build
 
 CFLAGS   ?= -O2 -g
@@ -32,7 +46,18 @@ CLEAN_FILES  :=
 all: check-deps real-all
 
 # Every fragment in the tree.
-include $(sort $(wildcard */module.mk */*/module.mk))
+include $(sort $(filter-out fuzz/module.mk,$(wildcard */module.mk */*/module.mk)))
+# the fuzz targets are made of the others' sources: read last
+include fuzz/module.mk
+
+ifeq ($(SANITIZE),1)
+# Not in the sanitizer run: gpupeak's tests (tools/gpupeak is kept apart;
+# its CUDA binary cannot link sanitized objects with nvcc) and the GPU
+# programs, which run only on a GPU machine, except the one the preload test
+# runs (built without the flags, as what gpuprof is preloaded into)
+UNIT_TESTS := $(filter-out $(GPK_TESTS),$(UNIT_TESTS))
+GPU_TESTS  := $(filter %/no_cuda,$(GPU_TESTS))
+endif
 
 real-all: $(ALL_TARGETS) $(GPU_TESTS)
 .PHONY: real-all
@@ -47,7 +72,7 @@ $(BUILD)/%.o: %.c | $(GP_METRICS_HDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 test: check-deps $(UNIT_TESTS) $(GPU_TESTS)
-	@sh tests/run-tests.sh $(UNIT_TESTS) $(TEST_SCRIPTS)
+	@BUILD=$(BUILD) sh tests/run-tests.sh $(UNIT_TESTS) $(TEST_SCRIPTS)
 
 # GPU tests: run on a machine with a GPU (see docs/architecture.md).
 gpu-test: all

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
+
 int gp_aggregate_init(gp_kernel_agg *k, const char *kernel, int device)
 {
     size_t n = strlen(kernel) + 1;
@@ -21,8 +23,13 @@ int gp_aggregate_init(gp_kernel_agg *k, const char *kernel, int device)
 
 void gp_aggregate_free(gp_kernel_agg *k)
 {
+    size_t i;
     free(k->kernel);
     k->kernel = NULL;
+    for (i = 0; i < GP_DERIVED_COUNT; i++) {
+        free(k->first_why[i]);
+        k->first_why[i] = NULL;
+    }
 }
 
 void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row *row,
@@ -35,8 +42,10 @@ void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
         double v = row->v[i];
         if (isnan(v)) {
-            if (!k->first_why[i][0])
-                snprintf(k->first_why[i], sizeof k->first_why[i], "%s", row->why[i]);
+            /* a pointer, not an array: most metrics of most kernels have a
+             * value, and 50,000 kernels must not cost a gigabyte */
+            if (!k->first_why[i])
+                k->first_why[i] = strdup(row->why[i]);
             continue;
         }
         k->present[i]++;
@@ -50,9 +59,9 @@ void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row
         k->main_time = w;
         k->threads_per_block = gp_record_threads_per_block(l);
         k->blocks = gp_record_blocks(l);
-        k->smem_per_block = l->static_smem + l->dynamic_smem;
+        k->smem_per_block = gp_num_add_sat(l->static_smem, l->dynamic_smem);
         k->regs_per_thread = l->regs_per_thread;
-        k->cluster_size = l->cluster[0] * l->cluster[1] * l->cluster[2];
+        k->cluster_size = gp_record_cluster_size(l);
         k->occ = *occ;
     }
 }
@@ -66,12 +75,13 @@ void gp_aggregate_finish(gp_kernel_agg *k)
         why[0] = 0;
         if (k->present[i] == 0) {
             *v = NAN;
-            snprintf(why, GP_EXPR_WHY, "%s", k->first_why[i][0] ? k->first_why[i] : "no launches");
+            snprintf(why, GP_EXPR_WHY, "%s", k->first_why[i] ? k->first_why[i] : "no launches");
         } else if (gp_derived_agg(i) == GP_AGG_SUM) {
             if (k->present[i] < k->launches) {
                 *v = NAN;
                 snprintf(why, GP_EXPR_WHY, "n/a in %ld of %ld launches: %s",
-                         k->launches - k->present[i], k->launches, k->first_why[i]);
+                         k->launches - k->present[i], k->launches,
+                         k->first_why[i] ? k->first_why[i] : "?");
             } else {
                 *v = k->sum[i];
             }

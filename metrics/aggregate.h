@@ -18,7 +18,7 @@ typedef struct {
     /* accumulators */
     double sum[GP_DERIVED_COUNT], wsum[GP_DERIVED_COUNT], weight[GP_DERIVED_COUNT];
     long present[GP_DERIVED_COUNT];
-    char first_why[GP_DERIVED_COUNT][GP_EXPR_WHY];
+    char *first_why[GP_DERIVED_COUNT]; /* the first launch's reason for n/a, NULL if none */
     /* the launch configuration that took the most time */
     double main_time;
     long threads_per_block, blocks, smem_per_block, regs_per_thread, cluster_size;

@@ -2,13 +2,17 @@
 #include "load.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "facts.h"
 #include "util/kname.h"
+#include "util/num.h"
+#include "util/strindex.h"
 
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
@@ -18,6 +22,7 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
     else
         gp_peaks_none(&r->peaks);
     gp_device_h100(&r->dflt);
+    r->tool = "gpuprof-report";
 }
 
 static void gp_load_row_free(gp_report_launch *row)
@@ -34,7 +39,9 @@ void gp_report_free(gp_report *r)
     for (i = 0; i < r->n; i++) {
         gp_aggregate_free(&r->kernels[i].agg);
         free(r->kernels[i].mangled);
+        free(r->kernels[i].verdicts);
     }
+    gp_strindex_free(&r->index);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     for (i = 0; i < r->n_launch_rows; i++)
@@ -145,31 +152,73 @@ static int gp_load_model(const gp_report *r, long dev)
     return dev >= 0 ? r->devices[dev].model : -1;
 }
 
+/* The kernel table: kernels[] in order of appearance, found by (device,
+ * device model, name) through an index (a linear scan made 50,000 distinct
+ * kernels take 45 s).  key: the device's and the model's 4 bytes, then the
+ * name. */
+static char *gp_load_key(const char *kernel, int device, int model, char *buf, size_t buflen,
+                         size_t *len)
+{
+    size_t n = strlen(kernel), h = sizeof device + sizeof model;
+    char *k = n + h <= buflen ? buf : malloc(n + h);
+    *len = n + h;
+    if (k) {
+        memcpy(k, &device, sizeof device);
+        memcpy(k + sizeof device, &model, sizeof model);
+        memcpy(k + h, kernel, n);
+    }
+    return k;
+}
+
 static gp_kernel_report *gp_load_kernel(gp_report *r, const char *kernel, int device, long dev,
                                         const char *mangled)
 {
-    size_t i;
+    char buf[512], *key;
+    size_t len, i;
+    long at;
     int model = gp_load_model(r, dev);
-    for (i = 0; i < r->n; i++)
-        if (r->kernels[i].agg.device == device && gp_load_model(r, r->kernels[i].dev) == model &&
-            strcmp(r->kernels[i].agg.kernel, kernel) == 0)
-            return &r->kernels[i];
+    gp_kernel_report *k = NULL;
+    /* positions change when finish sorts: the index is rebuilt then */
+    if (!r->index)
+        for (i = 0; i < r->n; i++) {
+            char *ik = gp_load_key(r->kernels[i].agg.kernel, r->kernels[i].agg.device,
+                                   gp_load_model(r, r->kernels[i].dev), buf, sizeof buf, &len);
+            int bad = !ik || gp_strindex_add(&r->index, ik, len, i) < 0;
+            if (ik != buf)
+                free(ik);
+            if (bad)
+                return NULL;
+        }
+    if (!(key = gp_load_key(kernel, device, model, buf, sizeof buf, &len)))
+        return NULL;
+    if ((at = gp_strindex_find(r->index, key, len)) >= 0) {
+        k = &r->kernels[at];
+        goto out;
+    }
     if (r->n == r->cap) {
         size_t nc = r->cap ? r->cap * 2 : 16;
         gp_kernel_report *nk = realloc(r->kernels, nc * sizeof *nk);
         if (!nk)
-            return NULL;
+            goto out;
         r->kernels = nk;
         r->cap = nc;
     }
     memset(&r->kernels[r->n], 0, sizeof r->kernels[r->n]);
     if (gp_aggregate_init(&r->kernels[r->n].agg, kernel, device) < 0)
-        return NULL;
+        goto out;
+    if (gp_strindex_add(&r->index, key, len, r->n) < 0) {
+        gp_aggregate_free(&r->kernels[r->n].agg);
+        goto out;
+    }
     r->kernels[r->n].dev = dev;
     r->kernels[r->n].mangled = gp_load_strdup(mangled);
     /* creation order, to find the kernel again after sorting */
     r->kernels[r->n].seq = r->n;
-    return &r->kernels[r->n++];
+    k = &r->kernels[r->n++];
+out:
+    if (key != buf)
+        free(key);
+    return k;
 }
 
 /* Keeps one launch (r->keep_launches): takes over l. */
@@ -230,13 +279,13 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     }
     d = dev >= 0 ? &r->devices[dev].d : &r->dflt;
     memset(&oi, 0, sizeof oi);
-    oi.threads_per_block = (int)gp_record_threads_per_block(&l);
+    oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
     oi.regs_per_thread = l.regs_per_thread;
     oi.static_smem = l.static_smem;
     oi.dynamic_smem = l.dynamic_smem;
     oi.max_dynamic_smem = -1;
     oi.carveout_pct = -1;
-    oi.cluster_size = (int)(l.cluster[0] * l.cluster[1] * l.cluster[2]);
+    oi.cluster_size = (int)gp_num_clamp((double)gp_record_cluster_size(&l), 0, INT_MAX, 0);
     gp_occupancy_compute(d, &oi, &occ);
     f.launch = &l;
     f.device = d;
@@ -283,52 +332,72 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
         r->summaries++;
     } /* other types: newer writers may add some; ignore them */
     gp_json_free(obj);
+    if (rc == 0)
+        r->records++;
     return rc;
 }
 
-long gp_report_load(gp_report *r, const char *path, FILE *warn)
+long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn)
 {
-    int is_stdin = strcmp(path, "-") == 0;
-    const char *name = is_stdin ? "<stdin>" : path;
-    FILE *f = is_stdin ? stdin : fopen(path, "r");
     char *line = NULL, err[256], **nf, *copy;
     size_t cap = 0;
     ssize_t got;
     long lineno = 0, before = r->launches;
-    gp_derived_row *row;
-    if (!f) {
-        if (warn)
-            fprintf(warn, "gpuprof-report: cannot open %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    row = malloc(sizeof *row);
+    gp_derived_row *row = malloc(sizeof *row);
     nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
     copy = gp_load_strdup(name);
     if (nf)
         r->files = nf;
     if (!row || !nf || !copy) {
         if (warn)
-            fprintf(warn, "gpuprof-report: out of memory reading %s\n", name);
+            fprintf(warn, "%s: out of memory reading %s\n", r->tool, name);
         free(row);
         free(copy);
-        if (!is_stdin)
-            fclose(f);
         return -1;
     }
+    /* registered before reading: device records and kept launches name their file */
     r->files[r->n_files++] = copy;
+    errno = 0;
     while ((got = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (gp_load_line(r, line, (size_t)got, row, err, sizeof err) < 0) {
             r->bad_lines++;
             if (warn)
-                fprintf(warn, "gpuprof-report: %s:%ld: %s\n", name, lineno, err);
+                fprintf(warn, "%s: %s:%ld: %s\n", r->tool, name, lineno, err);
         }
     }
     free(line);
     free(row);
-    if (!is_stdin)
-        fclose(f);
+    if (ferror(f)) {
+        if (warn)
+            fprintf(warn, "%s: cannot read %s: %s\n", r->tool, name,
+                    errno ? strerror(errno) : "read error");
+        return -1;
+    }
     return r->launches - before;
+}
+
+long gp_report_load(gp_report *r, const char *path, FILE *warn)
+{
+    if (strcmp(path, "-") == 0)
+        return gp_report_load_stream(r, stdin, "<stdin>", warn);
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    long got;
+    if (!f) {
+        if (warn)
+            fprintf(warn, "%s: cannot open %s: %s\n", r->tool, path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (warn)
+            fprintf(warn, "%s: cannot read %s: it is a directory\n", r->tool, path);
+        fclose(f);
+        return -1;
+    }
+    got = gp_report_load_stream(r, f, path, warn);
+    fclose(f);
+    return got;
 }
 
 static int gp_load_cmp(const void *a, const void *b)
@@ -353,50 +422,100 @@ static int gp_load_cmp(const void *a, const void *b)
  * apart by their template arguments when those differ, else by a number in
  * the order of the report ("k (2)").  One demangled name keeps one short name
  * on every device. */
+/* Short names, told apart where several kernels share one: by template
+ * arguments when those differ, else by a number in order of first
+ * appearance.  Sorted groups keep this near-linear in the number of kernels
+ * (a program may have tens of thousands). */
+typedef struct {
+    const char *fn, *full;
+    size_t i;        /* kernel index */
+    size_t first;    /* first index of this full name */
+    int shared;      /* another name of the group has the same template arguments */
+    char targs[256]; /* template arguments of the full name */
+} gp_load_nm;
+
+static int gp_load_nm_cmp(const void *a, const void *b)
+{
+    const gp_load_nm *x = a, *y = b;
+    int c = strcmp(x->fn, y->fn);
+    if (!c)
+        c = strcmp(x->full, y->full);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int gp_load_nm_first_cmp(const void *a, const void *b)
+{
+    const gp_load_nm *const *x = a, *const *y = b;
+    return ((*x)->first > (*y)->first) - ((*x)->first < (*y)->first);
+}
+
+static int gp_load_nm_targs_cmp(const void *a, const void *b)
+{
+    const gp_load_nm *const *x = a, *const *y = b;
+    return strcmp((*x)->targs, (*y)->targs);
+}
+
 static void gp_load_names(gp_report *r)
 {
     char(*fn)[256] = calloc(r->n ? r->n : 1, sizeof *fn);
-    char ti[256], tj[256];
-    size_t i, j;
-    if (!fn)
-        return;
-    for (i = 0; i < r->n; i++)
-        gp_kname_function(r->kernels[i].agg.kernel, fn[i], sizeof fn[i]);
+    gp_load_nm *v = calloc(r->n ? r->n : 1, sizeof *v);
+    const gp_load_nm **d = calloc(r->n ? r->n : 1, sizeof *d);
+    size_t i, g, e;
+    if (!fn || !v || !d)
+        goto out;
     for (i = 0; i < r->n; i++) {
-        const char *full = r->kernels[i].agg.kernel;
-        size_t distinct = 0, before = 0;
-        int targs_differ = 1;
-        gp_kname_template_args(full, ti, sizeof ti);
-        for (j = 0; j < r->n; j++) {
-            size_t m;
-            int first = 1;
-            if (strcmp(fn[j], fn[i]) != 0)
-                continue;
-            for (m = 0; m < j && first; m++) /* count each demangled name once */
-                first = !(strcmp(fn[m], fn[i]) == 0 &&
-                          strcmp(r->kernels[m].agg.kernel, r->kernels[j].agg.kernel) == 0);
-            if (!first)
-                continue;
-            distinct++;
-            if (strcmp(r->kernels[j].agg.kernel, full) == 0)
-                before = distinct;
-            else {
-                gp_kname_template_args(r->kernels[j].agg.kernel, tj, sizeof tj);
-                targs_differ &= strcmp(ti, tj) != 0;
+        gp_kname_function(r->kernels[i].agg.kernel, fn[i], sizeof fn[i]);
+        v[i].fn = fn[i];
+        v[i].full = r->kernels[i].agg.kernel;
+        v[i].i = i;
+    }
+    if (r->n > 1)
+        qsort(v, r->n, sizeof *v, gp_load_nm_cmp);
+    for (g = 0; g < r->n; g = e) { /* one group: the kernels of one short name */
+        size_t nd = 0, k, j;
+        for (e = g; e < r->n && strcmp(v[e].fn, v[g].fn) == 0; e++)
+            ;
+        for (k = g; k < e; k = j) { /* one distinct full name: v[k..j) */
+            for (j = k; j < e && strcmp(v[j].full, v[k].full) == 0; j++)
+                ;
+            v[k].first = v[k].i; /* sorted by index within a full name */
+            gp_kname_template_args(v[k].full, v[k].targs, sizeof v[k].targs);
+            d[nd++] = &v[k];
+        }
+        if (nd > 1) {
+            qsort(d, nd, sizeof *d, gp_load_nm_targs_cmp);
+            for (k = 0; k < nd; k = j) { /* template arguments shared by several names */
+                for (j = k; j < nd && strcmp(d[j]->targs, d[k]->targs) == 0; j++)
+                    ;
+                for (size_t m = k; m < j; m++)
+                    ((gp_load_nm *)d[m])->shared = j - k > 1;
+            }
+            qsort(d, nd, sizeof *d, gp_load_nm_first_cmp);
+        }
+        for (k = 0; k < nd; k++) {
+            const gp_load_nm *x = d[k];
+            int shared_targs = x->shared;
+            for (j = (size_t)(x - v); j < e && strcmp(v[j].full, x->full) == 0; j++) {
+                char *name = r->kernels[v[j].i].name;
+                size_t len = sizeof r->kernels[v[j].i].name;
+                if (nd <= 1)
+                    snprintf(name, len, "%s", x->fn);
+                else if (!shared_targs)
+                    snprintf(name, len, "%.120s%.120s", x->fn, x->targs);
+                else
+                    snprintf(name, len, "%.200s (%zu)", x->fn, k + 1);
             }
         }
-        if (distinct <= 1)
-            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%s", fn[i]);
-        else if (targs_differ)
-            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.120s%.120s", fn[i], ti);
-        else
-            snprintf(r->kernels[i].name, sizeof r->kernels[i].name, "%.200s (%zu)", fn[i], before);
     }
+out:
     free(fn);
+    free(v);
+    free(d);
 }
 
 void gp_report_finish(gp_report *r)
 {
+    gp_verdict found[GP_V_COUNT];
     size_t i;
     long *index;
     r->total_time = 0;
@@ -414,11 +533,21 @@ void gp_report_finish(gp_report *r)
         vi.blocks = k->agg.blocks;
         vi.smem_per_block = k->agg.smem_per_block;
         vi.regs_per_thread = k->agg.regs_per_thread;
-        k->n_verdicts = gp_verdict_diagnose(&vi, k->verdicts);
+        free(k->verdicts);
+        k->verdicts = NULL;
+        /* kept at their number: most kernels have one to three */
+        k->n_verdicts = gp_verdict_diagnose(&vi, found);
+        if (k->n_verdicts && (k->verdicts = malloc(k->n_verdicts * sizeof *found)))
+            memcpy(k->verdicts, found, k->n_verdicts * sizeof *found);
+        else
+            k->n_verdicts = 0;
         if (!isnan(k->agg.row.v[GP_M_DURATION]))
             r->total_time += k->agg.row.v[GP_M_DURATION];
     }
-    qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
+    if (r->n > 1)
+        qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
+    /* positions changed: a later load rebuilds the index */
+    gp_strindex_free(&r->index);
     gp_load_names(r);
     /* launches point at their kernel's place in the sorted list */
     index = malloc((r->n ? r->n : 1) * sizeof *index);

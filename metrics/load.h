@@ -32,7 +32,7 @@ typedef struct {
 typedef struct {
     gp_kernel_agg agg;
     gp_roofline roof;
-    gp_verdict verdicts[GP_V_COUNT];
+    gp_verdict *verdicts; /* n_verdicts of them, best first */
     size_t n_verdicts;
     long dev;       /* its device entry (of its first launch), -1: no device record */
     char *mangled;  /* of its first launch; NULL when the input has none */
@@ -61,6 +61,7 @@ typedef struct {
     gp_device dflt; /* used for devices without a record */
     gp_peaks peaks;
     long launches, bad_lines, summaries;
+    long records; /* valid records read (device, launch, summary) */
     double total_time; /* s, over kernels with a known duration */
     char **files;
     size_t n_files;
@@ -68,17 +69,22 @@ typedef struct {
     int keep_launches; /* set before loading to keep every launch (launch_rows) */
     gp_report_launch *launch_rows;
     size_t n_launch_rows, cap_launch_rows;
+    const char *tool; /* prefix of the warnings ("gpuprof-report") */
+    struct gp_strindex *index; /* kernel lookup by (device, name) */
 } gp_report;
 
-/* Empty report with the given peaks (NULL: none). */
+/* Empty report with the given peaks (NULL: none); warnings are prefixed
+ * "gpuprof-report" unless r->tool is set to another name. */
 void gp_report_init(gp_report *r, const gp_peaks *peaks);
 void gp_report_free(gp_report *r);
 
 /* Reads one JSON-lines file ("-": standard input).  A malformed line is
  * counted in r->bad_lines and described on warn (when not NULL) as
  * "file:line: ...".  Returns the number of launches read, or -1 when the file
- * cannot be read. */
+ * cannot be read (a directory, a read error: said on warn). */
 long gp_report_load(gp_report *r, const char *path, FILE *warn);
+/* The same from an open stream; name is what the warnings call it. */
+long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn);
 
 /* Aggregates, computes roofline and verdicts, sorts, names.  Call once after
  * all loads. */

@@ -5,14 +5,16 @@
 GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
                    roofline verdict aggregate load format report_text report_csv report_html \
                    svg_roofline report_api report_json report_ncu baseline report_baseline
-GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(BUILD)/util/textio.o $(BUILD)/util/kname.o
+# the util/ modules the tools share ride along in the same archive
+GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname)
+GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
 GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 
 # The checker/generator: a host tool built from the same parser and fact table
 # the report uses, run on derived.def before anything includes it.
-GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c \
+GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c util/num.c \
                        metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
                        metrics/textfile.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \

@@ -164,7 +164,12 @@ int gp_occupancy_compute(const gp_device *d, const gp_occ_input *in, gp_occ_resu
     if (pref < out->smem_per_block_alloc)
         pref = gp_occupancy_align_carveout(d, out->smem_per_block_alloc);
     out->smem_per_sm_config = pref;
-    out->by_smem = (int)(pref / out->smem_per_block_alloc);
+    /* a block that needs no shared memory at all (none declared and no
+     * per-block reservation, as on GPUs before sm_80) is not limited by it */
+    if (out->smem_per_block_alloc > 0) {
+        long fit = pref / out->smem_per_block_alloc;
+        out->by_smem = fit > INT_MAX ? INT_MAX : (int)fit;
+    }
 
     /* on a tie name the structural limit first: fewer registers or less shared
      * memory would not help while warps or blocks per SM bind as well */

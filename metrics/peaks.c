@@ -48,13 +48,17 @@ static double gp_peaks_value(const gp_json *v)
     return gp_json_number(v);
 }
 
-static int gp_peaks_take(gp_peaks *p, const char *key, double x)
+/* 1 when key is a peak and x its value, 0 when not a peak (or no number),
+ * -1 with the reason in err for a peak that is zero, negative or infinite. */
+static int gp_peaks_take(gp_peaks *p, const char *key, double x, char *err, size_t errlen)
 {
     double *slot = gp_peaks_slot(p, key);
     if (!slot || isnan(x))
         return 0;
-    if (x <= 0)
+    if (x <= 0 || isinf(x)) {
+        snprintf(err, errlen, "the peak %s is %g: a peak must be a positive number", key, x);
         return -1;
+    }
     *slot = x;
     return 1;
 }
@@ -75,7 +79,7 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
         snprintf(p->device, sizeof p->device, "%s", dev);
     if (obj->type == GP_JSON_OBJECT) {
         for (i = 0; i < obj->n; i++) {
-            if ((r = gp_peaks_take(p, obj->keys[i], gp_peaks_value(&obj->items[i]))) < 0)
+            if ((r = gp_peaks_take(p, obj->keys[i], gp_peaks_value(&obj->items[i]), err, errlen)) < 0)
                 goto bad;
             found += r;
         }
@@ -98,7 +102,7 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
             if (!g1[i].key)
                 continue;
             const gp_json *v = gp_json_get(gp_json_get(doc, g1[i].group), g1[i].name);
-            if (v && (r = gp_peaks_take(p, g1[i].key, gp_peaks_value(v))) < 0)
+            if (v && (r = gp_peaks_take(p, g1[i].key, gp_peaks_value(v), err, errlen)) < 0)
                 goto bad;
             found += v ? r : 0;
         }
@@ -107,7 +111,7 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
     if (res && res->type == GP_JSON_ARRAY) {
         for (i = 0; i < res->n; i++) {
             const char *name = gp_json_string(gp_json_get(&res->items[i], "name"));
-            if (name && (r = gp_peaks_take(p, name, gp_peaks_value(&res->items[i]))) < 0)
+            if (name && (r = gp_peaks_take(p, name, gp_peaks_value(&res->items[i]), err, errlen)) < 0)
                 goto bad;
             found += name ? r : 0;
         }
@@ -120,7 +124,6 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
     }
     return 0;
 bad:
-    snprintf(err, errlen, "the peaks file has a zero or negative peak");
     return -1;
 }
 

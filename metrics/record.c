@@ -1,10 +1,14 @@
 /* record.c - JSON launch/device records to the report's structs; see record.h. */
 #include "record.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/num.h"
 
 static char *gp_record_strdup(const char *s)
 {
@@ -15,57 +19,104 @@ static char *gp_record_strdup(const char *s)
     return d;
 }
 
-/* [x, y, z] with missing elements as 1; -1 when the value is not an array of
- * positive numbers. */
-static int gp_record_dim3(const gp_json *v, long out[3])
+/* The validity checks of every record: what CUDA allows for a launch's
+ * shape, and for sizes and device facts bounds far beyond any GPU but low
+ * enough that the report's sums and products of them cannot overflow.  A
+ * value outside its bounds makes the record malformed, with a reason that
+ * names the field and the value. */
+#define GP_RECORD_BIG (1L << 40) /* bytes: 1 TiB */
+
+static const long gp_record_dim_max[3][3] = {
+    {2147483647L, 65535, 65535}, /* grid */
+    {1024, 1024, 64},            /* block */
+    {1024, 1024, 1024},          /* cluster (products stay below 2^31) */
+};
+
+/* An integer field: absent or null gives dflt; anything else must be a
+ * number within [lo, hi].  Returns 0, or -1 with the reason in err. */
+static int gp_record_int(const gp_json *obj, const char *key, long lo, long hi, long dflt,
+                         long *out, const char *what, char *err, size_t errlen)
 {
-    size_t i;
-    out[0] = out[1] = out[2] = 1;
-    if (!v)
+    const gp_json *v = gp_json_get(obj, key);
+    double x;
+    if (!v || v->type == GP_JSON_NULL) {
+        *out = dflt;
         return 0;
-    if (v->type != GP_JSON_ARRAY || v->n > 3)
+    }
+    x = gp_json_number(v);
+    if (isnan(x)) {
+        snprintf(err, errlen, "%s: \"%s\" is not a number", what, key);
         return -1;
-    for (i = 0; i < v->n; i++) {
-        double x = gp_json_number(&v->items[i]);
-        if (isnan(x) || x < 0 || x > 2147483647.0)
-            return -1;
-        out[i] = x < 1 ? 1 : (long)x;
+    }
+    if (gp_num_in_range(x, lo, hi, out) < 0) {
+        if (x < 0 && lo >= 0)
+            snprintf(err, errlen, "%s: \"%s\" is negative (%.15g)", what, key, x);
+        else
+            snprintf(err, errlen, "%s: \"%s\" is %.15g, outside %ld..%ld", what, key, x, lo, hi);
+        return -1;
     }
     return 0;
 }
 
-static long gp_record_long(const gp_json *obj, const char *key, long dflt)
+/* [x, y, z] with missing elements as 1 (and 0 read as 1). */
+static int gp_record_dim3(const gp_json *obj, const char *key, const long max[3], long out[3],
+                          const char *what, char *err, size_t errlen)
 {
-    double x = gp_json_number(gp_json_get(obj, key));
-    return isnan(x) ? dflt : (long)x;
+    const gp_json *v = gp_json_get(obj, key);
+    size_t i;
+    out[0] = out[1] = out[2] = 1;
+    if (!v)
+        return 0;
+    if (v->type != GP_JSON_ARRAY || v->n > 3) {
+        snprintf(err, errlen, "%s: \"%s\" is not [x, y, z]", what, key);
+        return -1;
+    }
+    for (i = 0; i < v->n; i++) {
+        double x = gp_json_number(&v->items[i]);
+        if (isnan(x) || gp_num_in_range(x, 0, max[i], &out[i]) < 0) {
+            snprintf(err, errlen, "%s: \"%s\" is not [x, y, z] within [%ld, %ld, %ld]", what,
+                     key, max[0], max[1], max[2]);
+            return -1;
+        }
+        if (out[i] < 1)
+            out[i] = 1;
+    }
+    return 0;
 }
 
 int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen)
 {
     const gp_json *m = gp_json_get(obj, "metrics"), *miss = gp_json_get(obj, "missing");
     const char *kernel = gp_json_string(gp_json_get(obj, "kernel"));
+    char what[128];
+    long dev, regs;
     size_t i;
     memset(l, 0, sizeof *l);
     if (!kernel) {
         snprintf(err, errlen, "launch record without a \"kernel\" string");
         return -1;
     }
-    if (gp_record_dim3(gp_json_get(obj, "grid"), l->grid) < 0 ||
-        gp_record_dim3(gp_json_get(obj, "block"), l->block) < 0 ||
-        gp_record_dim3(gp_json_get(obj, "cluster"), l->cluster) < 0) {
-        snprintf(err, errlen, "launch of %.80s: grid, block or cluster is not [x, y, z]", kernel);
+    snprintf(what, sizeof what, "launch of %.80s", kernel);
+    if (gp_record_dim3(obj, "grid", gp_record_dim_max[0], l->grid, what, err, errlen) < 0 ||
+        gp_record_dim3(obj, "block", gp_record_dim_max[1], l->block, what, err, errlen) < 0 ||
+        gp_record_dim3(obj, "cluster", gp_record_dim_max[2], l->cluster, what, err, errlen) < 0)
         return -1;
-    }
     if (m && m->type != GP_JSON_OBJECT) {
-        snprintf(err, errlen, "launch of %.80s: \"metrics\" is not an object", kernel);
+        snprintf(err, errlen, "%s: \"metrics\" is not an object", what);
         return -1;
     }
-    l->launch_id = gp_record_long(obj, "launch_id", 0);
-    l->device = (int)gp_record_long(obj, "device", 0);
-    l->regs_per_thread = (int)gp_record_long(obj, "regs_per_thread", 0);
-    l->static_smem = gp_record_long(obj, "static_smem", 0);
-    l->dynamic_smem = gp_record_long(obj, "dynamic_smem", 0);
-    l->local_bytes_per_thread = gp_record_long(obj, "local_bytes_per_thread", 0);
+    l->launch_id = gp_num_clamp(gp_json_number(gp_json_get(obj, "launch_id")), 0, LONG_MAX, 0);
+    if (gp_record_int(obj, "device", 0, 65535, 0, &dev, what, err, errlen) < 0 ||
+        gp_record_int(obj, "regs_per_thread", 0, 65535, 0, &regs, what, err, errlen) < 0 ||
+        gp_record_int(obj, "static_smem", 0, GP_RECORD_BIG, 0, &l->static_smem, what, err,
+                      errlen) < 0 ||
+        gp_record_int(obj, "dynamic_smem", 0, GP_RECORD_BIG, 0, &l->dynamic_smem, what, err,
+                      errlen) < 0 ||
+        gp_record_int(obj, "local_bytes_per_thread", 0, GP_RECORD_BIG, 0,
+                      &l->local_bytes_per_thread, what, err, errlen) < 0)
+        return -1;
+    l->device = (int)dev;
+    l->regs_per_thread = (int)regs;
     l->kernel = gp_record_strdup(kernel);
     if (!l->kernel)
         goto oom;
@@ -77,13 +128,22 @@ int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen)
             goto oom;
         for (i = 0; i < m->n; i++) {
             const char *reason = gp_json_string(gp_json_get(miss, m->keys[i]));
+            char bad[96];
+            double x = gp_json_number(&m->items[i]);
             l->names[i] = gp_record_strdup(m->keys[i]);
-            l->values[i] = gp_json_number(&m->items[i]);
             l->n_metrics = i + 1;
             if (!l->names[i])
                 goto oom;
+            /* counters and durations are never negative: such a value is
+             * corrupt, and shown as n/a with that reason, never used */
+            bad[0] = 0;
+            if (isinf(x) || x < 0)
+                snprintf(bad, sizeof bad, "invalid value %g in the record (negative or infinite)",
+                         x);
+            l->values[i] = bad[0] ? NAN : x;
             if (isnan(l->values[i])) {
-                l->missing[i] = gp_record_strdup(reason ? reason : "null in the profile");
+                l->missing[i] =
+                    gp_record_strdup(bad[0] ? bad : reason ? reason : "null in the profile");
                 if (!l->missing[i])
                     goto oom;
             }
@@ -110,55 +170,90 @@ void gp_record_launch_free(gp_launch *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The device facts a record may set, with their bounds (see above). */
+static const struct {
+    const char *key;
+    size_t off;
+    int is_long;
+    long lo, hi;
+} gp_record_device_fields[] = {
+#define GP_RECORD_I(f, lo, hi) {#f, offsetof(gp_device, f), 0, lo, hi}
+#define GP_RECORD_L(f, lo, hi) {#f, offsetof(gp_device, f), 1, lo, hi}
+    GP_RECORD_I(sm_count, 1, 65535),
+    GP_RECORD_I(max_threads_per_sm, 1, 1 << 20),
+    GP_RECORD_I(max_blocks_per_sm, 1, 1024),
+    GP_RECORD_I(max_warps_per_sm, 1, 1 << 16),
+    GP_RECORD_I(warp_size, 1, 1024),
+    GP_RECORD_I(max_threads_per_block, 1, 1 << 20),
+    GP_RECORD_I(regs_per_sm, 1, 1 << 24),
+    GP_RECORD_I(max_regs_per_block, 1, 1 << 24),
+    GP_RECORD_I(max_regs_per_thread, 1, 65535),
+    GP_RECORD_I(reg_alloc_unit, 1, 1 << 16),
+    GP_RECORD_I(warp_alloc_granularity, 1, 1024),
+    /* older GPUs reserve no shared memory per block: 0 is valid */
+    GP_RECORD_L(smem_per_sm, 0, GP_RECORD_BIG),
+    GP_RECORD_L(smem_per_block, 0, GP_RECORD_BIG),
+    GP_RECORD_L(smem_per_block_optin, 0, GP_RECORD_BIG),
+    GP_RECORD_L(smem_reserved_per_block, 0, GP_RECORD_BIG),
+#undef GP_RECORD_I
+#undef GP_RECORD_L
+};
+
 int gp_record_device(const gp_json *obj, gp_device *d, char *err, size_t errlen)
 {
+    static const char *const doubles[] = {"l2_bytes", "dram_bytes_per_s_theoretical",
+                                          "sm_clock_khz"};
     const char *s;
     const gp_json *cc = gp_json_get(obj, "cc");
+    char what[64];
+    long x;
+    size_t i;
     gp_device_h100(d);
     d->from_record = 1;
-    d->ordinal = (int)gp_record_long(obj, "device", 0);
+    if (gp_record_int(obj, "device", 0, 65535, 0, &x, "device record", err, errlen) < 0)
+        return -1;
+    d->ordinal = (int)x;
+    snprintf(what, sizeof what, "device record %d", d->ordinal);
     if ((s = gp_json_string(gp_json_get(obj, "name"))))
         snprintf(d->name, sizeof d->name, "%s", s);
     if ((s = gp_json_string(gp_json_get(obj, "chip"))))
         snprintf(d->chip, sizeof d->chip, "%s", s);
     if (cc && cc->type == GP_JSON_ARRAY && cc->n == 2) {
-        d->cc_major = (int)gp_json_number(&cc->items[0]);
-        d->cc_minor = (int)gp_json_number(&cc->items[1]);
+        long major, minor;
+        if (gp_num_in_range(gp_json_number(&cc->items[0]), 0, 1000, &major) < 0 ||
+            gp_num_in_range(gp_json_number(&cc->items[1]), 0, 1000, &minor) < 0) {
+            snprintf(err, errlen, "%s: \"cc\" is not [major, minor] within 0..1000", what);
+            return -1;
+        }
+        d->cc_major = (int)major;
+        d->cc_minor = (int)minor;
     }
-#define GP_RECORD_INT(field) d->field = (int)gp_record_long(obj, #field, d->field)
-#define GP_RECORD_LONG(field) d->field = gp_record_long(obj, #field, d->field)
-    GP_RECORD_INT(sm_count);
-    GP_RECORD_INT(max_threads_per_sm);
-    GP_RECORD_INT(max_blocks_per_sm);
-    GP_RECORD_INT(max_warps_per_sm);
-    GP_RECORD_INT(warp_size);
-    GP_RECORD_INT(max_threads_per_block);
-    GP_RECORD_INT(regs_per_sm);
-    GP_RECORD_INT(max_regs_per_block);
-    GP_RECORD_INT(max_regs_per_thread);
-    GP_RECORD_INT(reg_alloc_unit);
-    GP_RECORD_INT(warp_alloc_granularity);
-    GP_RECORD_LONG(smem_per_sm);
-    GP_RECORD_LONG(smem_per_block);
-    GP_RECORD_LONG(smem_per_block_optin);
-    GP_RECORD_LONG(smem_reserved_per_block);
-#undef GP_RECORD_INT
-#undef GP_RECORD_LONG
-    {
-        double x = gp_json_number(gp_json_get(obj, "l2_bytes"));
-        if (!isnan(x))
-            d->l2_bytes = x;
-        x = gp_json_number(gp_json_get(obj, "dram_bytes_per_s_theoretical"));
-        if (!isnan(x))
-            d->dram_bytes_per_s_theoretical = x;
-        x = gp_json_number(gp_json_get(obj, "sm_clock_khz"));
-        if (!isnan(x))
-            d->sm_clock_hz = x * 1e3;
+    for (i = 0; i < sizeof gp_record_device_fields / sizeof gp_record_device_fields[0]; i++) {
+        char *field = (char *)d + gp_record_device_fields[i].off;
+        int is_long = gp_record_device_fields[i].is_long;
+        long dflt = is_long ? *(long *)field : *(int *)field;
+        if (gp_record_int(obj, gp_record_device_fields[i].key, gp_record_device_fields[i].lo,
+                          gp_record_device_fields[i].hi, dflt, &x, what, err, errlen) < 0)
+            return -1;
+        if (is_long)
+            *(long *)field = x;
+        else
+            *(int *)field = (int)x;
     }
-    if (d->sm_count <= 0 || d->warp_size <= 0 || d->max_warps_per_sm <= 0 ||
-        d->reg_alloc_unit <= 0 || d->warp_alloc_granularity <= 0) {
-        snprintf(err, errlen, "device record %d has a zero or negative limit", d->ordinal);
-        return -1;
+    for (i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
+        double v = gp_json_number(gp_json_get(obj, doubles[i]));
+        if (isnan(v))
+            continue;
+        if (isinf(v) || v <= 0) {
+            snprintf(err, errlen, "%s: \"%s\" is %g, not a positive number", what, doubles[i], v);
+            return -1;
+        }
+        if (i == 0)
+            d->l2_bytes = v;
+        else if (i == 1)
+            d->dram_bytes_per_s_theoretical = v;
+        else
+            d->sm_clock_hz = v * 1e3;
     }
     return 0;
 }
@@ -179,12 +274,19 @@ int gp_record_counter(const gp_launch *l, const char *name, size_t len, double *
     return -1;
 }
 
+/* The products below cannot overflow for a record that passed the checks
+ * above; saturating keeps it so for a struct filled by other means. */
 long gp_record_threads_per_block(const gp_launch *l)
 {
-    return l->block[0] * l->block[1] * l->block[2];
+    return gp_num_mul_sat(gp_num_mul_sat(l->block[0], l->block[1]), l->block[2]);
 }
 
 long gp_record_blocks(const gp_launch *l)
 {
-    return l->grid[0] * l->grid[1] * l->grid[2];
+    return gp_num_mul_sat(gp_num_mul_sat(l->grid[0], l->grid[1]), l->grid[2]);
+}
+
+long gp_record_cluster_size(const gp_launch *l)
+{
+    return gp_num_mul_sat(gp_num_mul_sat(l->cluster[0], l->cluster[1]), l->cluster[2]);
 }

@@ -22,12 +22,16 @@ typedef struct {
 } gp_launch;
 
 /* Fills l from a launch object.  Returns 0, or -1 with a sentence in err
- * (l is then empty and needs no free). */
+ * (l is then empty and needs no free): a field of the wrong type, a shape
+ * beyond CUDA's limits, a negative size.  A negative or infinite metric
+ * value is kept as NaN with that reason. */
 int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen);
 void gp_record_launch_free(gp_launch *l);
 
 /* Fills d from a device object, starting from the H100 defaults for any field
- * the record lacks.  Returns 0 or -1. */
+ * the record lacks.  Returns 0, or -1 with a sentence naming the field and
+ * its value when a fact is not a number or is absurd (a zero warp size,
+ * 2^31 blocks per SM). */
 int gp_record_device(const gp_json *obj, gp_device *d, char *err, size_t errlen);
 
 /* Value of counter `name` (name[0..len)): 0 and *v (NaN with a reason when the
@@ -37,5 +41,6 @@ int gp_record_counter(const gp_launch *l, const char *name, size_t len, double *
 
 long gp_record_threads_per_block(const gp_launch *l);
 long gp_record_blocks(const gp_launch *l);
+long gp_record_cluster_size(const gp_launch *l);
 
 #endif

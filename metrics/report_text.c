@@ -4,6 +4,7 @@
 
 #include "format.h"
 #include "report.h"
+#include "util/textio.h"
 
 double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
 {
@@ -13,8 +14,12 @@ double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
 
 static void gp_report_text_device(const gp_device *d, size_t inputs, void *arg)
 {
-    fprintf(arg, "device %d: %s (%s, sm_%d%d, %d SMs)", d->ordinal, d->name, d->chip, d->cc_major,
-            d->cc_minor, d->sm_count);
+    /* names from the input are shown escaped: a kernel or device name must
+     * not be able to move the cursor or forge a line of the report */
+    char name[sizeof d->name * 4], chip[sizeof d->chip * 4];
+    fprintf(arg, "device %d: %s (%s, sm_%d%d, %d SMs)", d->ordinal,
+            gp_text_plain_buf(name, sizeof name, d->name),
+            gp_text_plain_buf(chip, sizeof chip, d->chip), d->cc_major, d->cc_minor, d->sm_count);
     if (inputs > 1)
         fprintf(arg, ", in %zu processes", inputs);
     fputc('\n', arg);
@@ -30,9 +35,13 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
     gp_report_each_device(r, gp_report_text_device, out);
     if (!r->n_devices)
         fprintf(out, "device: no device record in the input; H100 SXM limits assumed\n");
-    if (r->peaks.source[0])
-        fprintf(out, "measured ceilings: %s%s%s\n", r->peaks.source,
-                r->peaks.device[0] ? ", measured on " : "", r->peaks.device);
+    if (r->peaks.source[0]) {
+        char src[sizeof r->peaks.source * 4], dev[sizeof r->peaks.device * 4];
+        fprintf(out, "measured ceilings: %s%s%s\n",
+                gp_text_plain_buf(src, sizeof src, r->peaks.source),
+                r->peaks.device[0] ? ", measured on " : "",
+                gp_text_plain_buf(dev, sizeof dev, r->peaks.device));
+    }
     else
         fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
                      "architectural ceilings only\n");
@@ -53,9 +62,14 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     int missing = 0;
     const char *name = gp_report_kernel_name(r, k);
     int several = gp_report_n_models(r) > 1; /* then "device 0" alone is ambiguous */
-    fprintf(out, "\n#%zu %s\n", rank, name);
-    if (strcmp(name, a->kernel) != 0)
-        fprintf(out, "   demangled: %s\n", a->kernel);
+    fprintf(out, "\n#%zu ", rank);
+    gp_text_plain(out, name);
+    fputc('\n', out);
+    if (strcmp(name, a->kernel) != 0) {
+        fprintf(out, "   demangled: ");
+        gp_text_plain(out, a->kernel);
+        fputc('\n', out);
+    }
     fprintf(out,
             "   %s of kernel time, %s in %ld launch%s; device %d%s%s%s; main launch: %ld "
             "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
@@ -95,8 +109,11 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     if (missing) {
         fprintf(out, "   n/a because:\n");
         for (i = 0; i < GP_DERIVED_COUNT; i++)
-            if (isnan(a->row.v[i]))
-                fprintf(out, "     %-34s %s\n", gp_derived_defs[i].name, a->row.why[i]);
+            if (isnan(a->row.v[i])) {
+                fprintf(out, "     %-34s ", gp_derived_defs[i].name);
+                gp_text_plain(out, a->row.why[i]); /* reasons come from the records */
+                fputc('\n', out);
+            }
     }
 }
 
@@ -123,11 +140,15 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
         fprintf(out, "%s\n", r->n ? ":" : "");
     for (i = 0; i < r->n && (top_n <= 0 || i < (size_t)top_n); i++) {
         const gp_kernel_report *k = &r->kernels[i];
-        char name[61];
-        const char *full = gp_report_kernel_name(r, k);
-        snprintf(name, sizeof name, "%s", full);
-        if (strlen(full) > 60)
-            memcpy(name + 56, "...", 4);
+        char full[4096], name[64];
+        /* escaped, and cut to 60 columns at a character boundary */
+        const char *kn = gp_report_kernel_name(r, k);
+        if (strlen(gp_text_plain_buf(full, sizeof full, kn)) > 60) {
+            gp_text_plain_buf(name, 57, kn);
+            strcat(name, "...");
+        } else {
+            strcpy(name, full);
+        }
         fprintf(out, "  %6s %10s %6ldx  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
                 gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches, name);
         if (k->n_verdicts) {

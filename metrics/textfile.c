@@ -4,16 +4,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *gp_textfile_read(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL, *nb;
     size_t cap = 0, n = 0, got;
+    struct stat st;
     if (!f) {
         snprintf(err, errlen, "%s", strerror(errno));
         return NULL;
     }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "it is a directory");
+        fclose(f);
+        return NULL;
+    }
+    errno = 0;
     for (;;) {
         if (cap - n < 4096) {
             cap = cap ? cap * 2 : 65536;
@@ -32,7 +40,7 @@ char *gp_textfile_read(const char *path, size_t *len, char *err, size_t errlen)
             break;
     }
     if (ferror(f)) {
-        snprintf(err, errlen, "read error");
+        snprintf(err, errlen, "%s", errno ? strerror(errno) : "read error");
         free(buf);
         fclose(f);
         return NULL;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 /* Reads a whole file (NUL-terminated; *len excludes the NUL).  NULL with the
- * errno text in err on failure. */
+ * reason in err on failure ("it is a directory", the errno text). */
 char *gp_textfile_read(const char *path, size_t *len, char *err, size_t errlen);
 
 #endif

@@ -636,7 +636,7 @@ int gp_callbacks_subscribe(int crosscheck)
             cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
     }
     /* NVTX calls reach CUPTI only through NVTX_INJECTION64_PATH (set at
-     * start-up by gp_callbacks_nvtx_injection); they cost nothing to the
+     * cuInit by gp_callbacks_nvtx_injection); they cost nothing to the
      * program unless some NVTX expression asks for them. */
     if (cfg->n_nvtx_include || cfg->n_nvtx_exclude) {
         if (cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX) != CUPTI_SUCCESS)

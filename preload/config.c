@@ -10,6 +10,7 @@
 
 #include "preload/ranges.h"
 #include "util/log.h"
+#include "util/regex_safe.h"
 #include "util/strutil.h"
 
 struct parse_state {
@@ -100,11 +101,11 @@ static void parse_regex(struct parse_state *st, gp_env_lookup env, const char *v
     /* Nsight Compute's "regex:" prefix is accepted and ignored. */
     if (strncmp(v, "regex:", 6) == 0)
         v += 6;
-    int rc = regcomp(re, v, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, re, why, sizeof(why));
-        bad_value(st, var, v, "not a POSIX extended regular expression (%s)", why);
+    char why[400];
+    /* checked before compiling: a pattern like a+++++++++++++++++++++ would
+     * take seconds and gigabytes in every preloaded process */
+    if (gp_regex_compile(re, v, REG_EXTENDED | REG_NOSUB, why, sizeof(why)) != 0) {
+        bad_value(st, var, v, "%s", why);
         return;
     }
     *have = 1;
@@ -176,6 +177,10 @@ static void parse_format(struct parse_state *st, gp_env_lookup env, gp_config *c
     if (!v)
         return;
     char buf[128];
+    if (strlen(v) >= sizeof(buf)) { /* cut, it could read as something else */
+        bad_value(st, "GPUPROF_FORMAT", v, "accepted values: csv, json, csv,json, none");
+        return;
+    }
     snprintf(buf, sizeof(buf), "%s", v);
     char *items[4];
     size_t n = gp_split(buf, ',', items, 4);
@@ -276,13 +281,18 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_ENABLE", onoff, 2, &cfg->enabled);
     const char *out = env("GPUPROF_OUTPUT");
     if (out) {
-        char probe[1024];
-        if (!*out || gp_expand_path(out, 1, "host", probe, sizeof(probe)) != 0)
+        /* the longest expansion must fit: the largest process id (pid_max
+         * is at most 2^22) and a host name of the largest length */
+        char probe[sizeof(cfg->output)], host[GP_HOST_MAX];
+        memset(host, 'h', sizeof(host) - 1);
+        host[sizeof(host) - 1] = '\0';
+        if (!*out || strlen(out) >= sizeof(cfg->output) ||
+            gp_expand_path(out, 4194304, host, probe, sizeof(probe)) != 0)
             bad_value(&st, "GPUPROF_OUTPUT", out,
                       "expected a path (placeholders: %%p = process id, %%h = host name, "
                       "%%q{VAR} = the environment variable VAR, %%%% = a percent sign), shorter "
-                      "than %zu characters",
-                      sizeof(cfg->output));
+                      "than %zu characters once expanded (%%h counts as %d)",
+                      sizeof(cfg->output), GP_HOST_MAX - 1);
         else
             snprintf(cfg->output, sizeof(cfg->output), "%s", out);
     }
@@ -296,7 +306,10 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_long(&st, env, "GPUPROF_MAX_PER_KERNEL", 0, &cfg->max_per_kernel);
     parse_choice(&st, env, "GPUPROF_LOG_LEVEL", levels, 4, &cfg->log_level);
     const char *lf = env("GPUPROF_LOG_FILE");
-    if (lf)
+    if (lf && strlen(lf) >= sizeof(cfg->log_file))
+        bad_value(&st, "GPUPROF_LOG_FILE", lf, "expected a path shorter than %zu characters",
+                  sizeof(cfg->log_file));
+    else if (lf)
         snprintf(cfg->log_file, sizeof(cfg->log_file), "%s", lf);
     const char *sd = env("GPUPROF_SASS_DUMP");
     if (sd)

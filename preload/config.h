@@ -14,6 +14,8 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 #define GP_MAX_METRICS 256
 /* GPUPROF_NVTX_INCLUDE / _EXCLUDE: expressions per variable */
 #define GP_MAX_NVTX 32
+/* host names as %h expands them: HOST_NAME_MAX (64) and the NUL */
+#define GP_HOST_MAX 65
 /* GPUPROF_BATCH: default and largest number of launches in one range-profiler batch */
 #define GP_BATCH_DEFAULT 32
 #define GP_BATCH_MAX 256

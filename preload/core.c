@@ -43,6 +43,8 @@
 #include "replay/worker.h"
 #include "util/gp_uthash.h"
 #include "util/log.h"
+#include "util/safefile.h"
+#include "util/strindex.h"
 #include "util/strutil.h"
 
 /* ---- tables ------------------------------------------------------------ */
@@ -156,9 +158,12 @@ static struct {
     /* globals of loaded modules (names from every cubin) */
     gp_cubin_global *globals;
     int n_globals, cap_globals;
+    gp_strindex *globals_index; /* positions in globals by name */
     unsigned globals_gen;
-    /* output */
+    /* output: created under temporary names and renamed into place at once
+     * (never through a planted link, never truncating a file in place) */
     FILE *csv, *json;
+    gp_safefile csv_file, json_file;
     int outputs_opened, csv_header_done;
     char out_base[1100];
     char host[256];
@@ -295,12 +300,13 @@ int gp_core_init(void)
     int bad = gp_config_parse(&gp.cfg, env_lookup, err, sizeof(err));
     FILE *sink = NULL;
     if (gp.cfg.log_file[0]) {
-        sink = fopen(gp.cfg.log_file, "a");
+        char why[256];
+        sink = gp_safefile_append(gp.cfg.log_file, why, sizeof(why));
         if (!sink)
             fprintf(stderr,
-                    "[gpuprof %d] error: GPUPROF_LOG_FILE='%s' cannot be opened; "
+                    "[gpuprof %d] error: GPUPROF_LOG_FILE='%s' cannot be opened (%s); "
                     "logging to stderr\n",
-                    (int)getpid(), gp.cfg.log_file);
+                    (int)getpid(), gp.cfg.log_file, why);
     }
     gp_log_setup(gp.cfg.log_level, sink);
     if (bad) {
@@ -373,25 +379,29 @@ static void open_outputs(void)
         return;
     gp.outputs_opened = 1;
     char path[1200];
-    if (gp_expand_path(gp.cfg.output, (long)getpid(), gp.host, gp.out_base, sizeof(gp.out_base)) !=
-        0)
-        snprintf(gp.out_base, sizeof(gp.out_base), "gpuprof-%d", (int)getpid());
+    /* cannot fail: config.c checked the longest expansion */
+    gp_expand_path(gp.cfg.output, (long)getpid(), gp.host, gp.out_base, sizeof(gp.out_base));
     size_t l = strlen(gp.out_base);
     if (l > 4 && strcmp(gp.out_base + l - 4, ".csv") == 0)
         gp.out_base[l - 4] = '\0';
     else if (l > 6 && strcmp(gp.out_base + l - 6, ".jsonl") == 0)
         gp.out_base[l - 6] = '\0';
+    char why[1400];
     if (gp.cfg.write_json) {
         snprintf(path, sizeof(path), "%s.jsonl", gp.out_base);
-        gp.json = fopen(path, "w");
-        if (!gp.json)
-            gp_error("cannot write %s (GPUPROF_OUTPUT): %m", path);
+        if (gp_safefile_open(&gp.json_file, path, why, sizeof(why)) == 0 &&
+            gp_safefile_publish(&gp.json_file, why, sizeof(why)) == 0)
+            gp.json = gp.json_file.f;
+        else
+            gp_error("%s (GPUPROF_OUTPUT)", why);
     }
     if (gp.cfg.write_csv) {
         snprintf(path, sizeof(path), "%s.csv", gp.out_base);
-        gp.csv = fopen(path, "w");
-        if (!gp.csv)
-            gp_error("cannot write %s (GPUPROF_OUTPUT): %m", path);
+        if (gp_safefile_open(&gp.csv_file, path, why, sizeof(why)) == 0 &&
+            gp_safefile_publish(&gp.csv_file, why, sizeof(why)) == 0)
+            gp.csv = gp.csv_file.f;
+        else
+            gp_error("%s (GPUPROF_OUTPUT)", why);
     }
 }
 
@@ -410,13 +420,16 @@ void gp_core_shutdown(void)
     /* count, print and close; the process is exiting */
     pthread_mutex_lock(&gp.out_lock);
     gp.summary.profiler_s += gp.init_s;
+    char why[1400];
     if (gp.json) {
         gp_summary_write_json(&gp.summary, gp.json);
-        fclose(gp.json);
+        if (gp_safefile_commit(&gp.json_file, why, sizeof(why)) != 0)
+            gp_error("%s (GPUPROF_OUTPUT)", why);
         gp.json = NULL;
     }
     if (gp.csv) {
-        fclose(gp.csv);
+        if (gp_safefile_commit(&gp.csv_file, why, sizeof(why)) != 0)
+            gp_error("%s (GPUPROF_OUTPUT)", why);
         gp.csv = NULL;
     }
     if (gp.cfg.summary && gp.summary.launches_seen > 0) {
@@ -614,10 +627,8 @@ void gp_core_module_loaded(const void *cubin, size_t size)
     }
     pthread_mutex_lock(&gp.state_lock);
     for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int k = 0; k < gp.n_globals && !dup; k++)
-            dup = strcmp(gp.globals[k].name, g[i].name) == 0;
-        if (dup) {
+        /* by index: a scan of every known name made many modules quadratic */
+        if (gp_strindex_find(gp.globals_index, g[i].name, strlen(g[i].name)) >= 0) {
             free(g[i].name);
             continue;
         }
@@ -631,6 +642,8 @@ void gp_core_module_loaded(const void *cubin, size_t size)
             gp.globals = ng;
             gp.cap_globals = cap;
         }
+        /* without room in the index a later duplicate is only resolved twice */
+        gp_strindex_add(&gp.globals_index, g[i].name, strlen(g[i].name), (size_t)gp.n_globals);
         gp.globals[gp.n_globals++] = g[i];
     }
     gp.globals_gen++;
@@ -1195,8 +1208,16 @@ static launch_state *profile_enter(const gp_launch_event *ev, kernel_entry *k, u
     ls->kernel = k;
     ls->launch_id = id;
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (gp_drv.cuStreamIsCapturing(ev->exec.stream, &cap) != CUDA_SUCCESS ||
-        cap != CU_STREAM_CAPTURE_STATUS_NONE) {
+    CUresult cr = gp_drv.cuStreamIsCapturing(ev->exec.stream, &cap);
+    if (cr != CUDA_SUCCESS) {
+        /* after a fault the context is gone and every call fails: that is
+         * a failure to report as such, not a capture */
+        snprintf(whybuf, sizeof(whybuf), "the stream cannot be queried (%s)",
+                 gp_driver_strerror(cr));
+        why = whybuf;
+        goto not_profiled;
+    }
+    if (cap != CU_STREAM_CAPTURE_STATUS_NONE) {
         why = "launched during stream capture (it runs, and is profiled, when its graph does)";
         captured = 1;
         goto not_profiled;
@@ -1543,8 +1564,9 @@ static const char *graph_emulate(const gp_graph_plan *plan, gp_launch_event *evs
                                  CUstream stream, CUcontext ctx, char *buf, size_t len)
 {
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (gp_drv.cuStreamIsCapturing(stream, &cap) != CUDA_SUCCESS ||
-        cap != CU_STREAM_CAPTURE_STATUS_NONE)
+    if (gp_drv.cuStreamIsCapturing(stream, &cap) != CUDA_SUCCESS)
+        return "the stream cannot be queried (an earlier fault?)";
+    if (cap != CU_STREAM_CAPTURE_STATUS_NONE)
         return "the graph is launched into a stream capture";
     if (gp_drv.cuCtxSynchronize() != CUDA_SUCCESS)
         return "the context cannot be synchronized";

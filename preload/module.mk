@@ -4,22 +4,35 @@ CUPTI_CPPFLAGS := -Iinclude/private -I$(CUDA_HOME)/include
 CUDA_LIBDIR    := $(CUDA_HOME)/lib64
 CUPTI_LDLIBS   := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcupti
 
-LIB_SRCS := $(wildcard preload/*.c) $(wildcard replay/*.c) util/log.c util/strutil.c util/gp_uthash.c \
-            util/kname.c
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/lib/%.o)
+# Two libraries.  libgpuprof.so, the one users preload, is preload/entry.c
+# alone and needs nothing but the C library: a program that never starts
+# CUDA maps nothing else because of gpuprof.  The driver's call at cuInit
+# loads libgpuprof-core.so from the same directory: everything else, with
+# CUPTI and the C++ runtime.
+LIB_SRCS := $(filter-out preload/entry.c,$(wildcard preload/*.c)) $(wildcard replay/*.c) \
+            util/log.c util/strutil.c util/gp_uthash.c util/safefile.c util/regex_safe.c \
+            util/strindex.c util/kname.c
+# The report code (metrics/) prints the exit summary: compiled again here,
+# with hidden symbols and without the sanitizers (see SANITIZE in Makefile).
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/lib/%.o) \
+            $(patsubst %,$(BUILD)/lib/metrics/%.o,$(GP_METRICS_SRCS)) \
+            $(BUILD)/lib/util/textio.o $(BUILD)/lib/util/num.o
+LIB_CFLAGS := $(filter-out $(GP_SAN_FLAGS),$(CFLAGS))
 
 # order-only on check-deps: under make -j, uthash.h may have to be fetched first
-$(BUILD)/lib/%.o: %.c | check-deps
+$(BUILD)/lib/%.o: %.c | $(GP_METRICS_HDR) check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -fvisibility=hidden -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(LIB_CFLAGS) -fvisibility=hidden -c $< -o $@
 
-# The report code (metrics/) prints the exit summary; --exclude-libs keeps its
-# symbols out of the library's exports.
-$(BUILD)/libgpuprof.so: $(LIB_OBJS) $(GP_METRICS_LIB)
-	$(CC) -shared -o $@ $(LIB_OBJS) $(GP_METRICS_LIB) $(CUPTI_LDLIBS) -ldl -lpthread -lstdc++ -lm \
-	    -Wl,--exclude-libs,ALL -Wl,--no-undefined -Wl,-z,defs
+$(BUILD)/libgpuprof-core.so: $(LIB_OBJS)
+	$(CC) -shared -o $@ $(LIB_OBJS) $(CUPTI_LDLIBS) -ldl -lpthread -lstdc++ -lm \
+	    -Wl,--no-undefined -Wl,-z,defs
 
-ALL_TARGETS += $(BUILD)/libgpuprof.so
+# --as-needed: the C library only (dlopen and friends live there since glibc 2.34)
+$(BUILD)/libgpuprof.so: $(BUILD)/lib/preload/entry.o | $(BUILD)/libgpuprof-core.so
+	$(CC) -shared -o $@ $< -Wl,--as-needed -ldl -Wl,--no-undefined -Wl,-z,defs
+
+ALL_TARGETS += $(BUILD)/libgpuprof.so $(BUILD)/libgpuprof-core.so
 
 # Unit tests: each links only the modules it exercises.
 UT := $(BUILD)/tests
@@ -30,22 +43,25 @@ $(UT)/%: tests/unit/%.c | check-deps
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
 $(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/ranges.c \
-                   util/strutil.c util/log.c util/kname.c
+                   util/strutil.c util/log.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_config := -lpthread
 $(UT)/test_ranges: tests/unit/test_ranges.c preload/ranges.c preload/config.c preload/filter.c \
-                   util/strutil.c util/log.c util/kname.c
+                   util/strutil.c util/log.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_ranges := -lpthread
-$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/ranges.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/ranges.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_output := -lstdc++ -lpthread
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c \
                       preload/sass_derive.c metrics/counters.def
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
+# CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
+$(UT)/test_cupti_host: CFLAGS := $(LIB_CFLAGS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
 $(UT)/globals.cubin: tests/unit/globals.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -cubin -arch=sm_90 -o $@ $<
-$(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so
+$(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so $(BUILD)/libgpuprof-core.so
 TEST_LDLIBS_test_library := -ldl
+$(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
               $(UT)/test_cupti_host \

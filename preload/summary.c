@@ -29,6 +29,30 @@ void gp_summary_init(gp_summary *s)
     memset(s, 0, sizeof(*s));
 }
 
+void gp_summary_free(gp_summary *s)
+{
+    gp_corr *c, *ctmp;
+    gp_kernel_time *t, *ttmp;
+    for (int i = 0; i < s->n_reasons; i++)
+        free(s->reason[i]);
+    for (size_t i = 0; i < s->n_unprofiled; i++) {
+        free(s->unprofiled[i].kernel);
+        free(s->unprofiled[i].reason);
+    }
+    HASH_ITER(hh, s->corr, c, ctmp)
+    {
+        HASH_DEL(s->corr, c);
+        free(c);
+    }
+    HASH_ITER(hh, s->times, t, ttmp)
+    {
+        HASH_DEL(s->times, t);
+        free(t->name);
+        free(t);
+    }
+    gp_summary_init(s);
+}
+
 void gp_summary_skip(gp_summary *s, const char *reason)
 {
     for (int i = 0; i < s->n_reasons; i++) {
@@ -66,8 +90,13 @@ void gp_summary_unprofiled(gp_summary *s, uint64_t launch_id, const char *kernel
     u->kernel = strdup(kernel ? kernel : "?");
     u->reason = strdup(reason ? reason : "?");
     u->launch_id = launch_id;
-    if (u->kernel && u->reason)
+    if (u->kernel && u->reason) {
         s->n_unprofiled++;
+    } else {
+        free(u->kernel);
+        free(u->reason);
+        u->kernel = u->reason = NULL;
+    }
 }
 
 void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *kernel, int profiled)
@@ -254,16 +283,20 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
             size_t i = 0;
             for (gp_kernel_time *t = s->times; t; t = t->hh.next)
                 v[i++] = t;
-            qsort(v, n, sizeof(*v), by_time_desc);
+            if (n > 1)
+                qsort(v, n, sizeof(*v), by_time_desc);
             fprintf(f, "[gpuprof %d]   GPU time by kernel (program's own launches):\n", pid);
             for (i = 0; i < n && i < 5; i++) {
-                char shown[256], targs[256];
+                char shown[256], targs[256], both[320], esc[161];
                 char *d = gp_demangle(v[i]->name);
-                /* the short name, with template arguments to tell instances apart */
+                /* the short name, with template arguments to tell instances apart;
+                 * escaped: a kernel name must not forge a line on the terminal */
                 gp_kname_function(d ? d : v[i]->name, shown, sizeof(shown));
                 gp_kname_template_args(d ? d : v[i]->name, targs, sizeof(targs));
-                fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %.100s%.60s\n", pid,
-                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, shown, targs);
+                snprintf(both, sizeof(both), "%.100s%.60s", shown, targs);
+                gp_text_plain_buf(esc, sizeof(esc), both);
+                fprintf(f, "[gpuprof %d]     %10.3f ms %6llu x  %s\n", pid,
+                        v[i]->total_ns / 1e6, (unsigned long long)v[i]->count, esc);
                 free(d);
             }
             free(v);

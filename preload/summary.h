@@ -41,6 +41,9 @@ typedef struct gp_summary {
 } gp_summary;
 
 void gp_summary_init(gp_summary *s);
+/* Frees what the summary holds and empties it.  The library does not call
+ * it at exit: a thread of the program may still be reporting a launch. */
+void gp_summary_free(gp_summary *s);
 void gp_summary_skip(gp_summary *s, const char *reason);
 void gp_summary_unprofiled(gp_summary *s, uint64_t launch_id, const char *kernel,
                            const char *reason);

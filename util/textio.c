@@ -31,15 +31,100 @@ void gp_text_csv_field(FILE *f, const char *s)
 {
     if (!s)
         return;
-    if (!strpbrk(s, ",\"\n\r")) {
+    int formula = strchr("=+-@\t\r", s[0]) && s[0];
+    if (!formula && !strpbrk(s, ",\"\n\r")) {
         fputs(s, f);
         return;
     }
     fputc('"', f);
+    if (formula)
+        fputc('\'', f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+/* Length of the UTF-8 sequence at p and its code point, or 0 when the bytes
+ * are not one (overlong, surrogate, beyond U+10FFFF, cut short). */
+static size_t utf8_seq(const unsigned char *p, unsigned *cp)
+{
+    size_t n;
+    unsigned c;
+    if (p[0] < 0x80) {
+        *cp = p[0];
+        return 1;
+    }
+    if (p[0] >= 0xC2 && p[0] <= 0xDF)
+        n = 2, c = p[0] & 0x1F;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+        n = 3, c = p[0] & 0x0F;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+        n = 4, c = p[0] & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (p[i] & 0x3F);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+        (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+/* One character of s as it is shown: into out (at most 16 bytes with the
+ * NUL); returns how many bytes of s it took. */
+static size_t plain_next(const unsigned char *p, char out[16])
+{
+    unsigned cp;
+    size_t n = utf8_seq(p, &cp);
+    if (n == 0) {
+        snprintf(out, 16, "\\x%02x", p[0]);
+        return 1;
+    }
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029 ||
+               (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+        if (cp < 0x100)
+            snprintf(out, 16, "\\x%02x", cp);
+        else
+            snprintf(out, 16, "\\u{%04x}", cp);
+    } else {
+        memcpy(out, p, n);
+        out[n] = 0;
+    }
+    return n;
+}
+
+void gp_text_plain(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
+    char one[16];
+    while (*p) {
+        p += plain_next(p, one);
+        fputs(one, f);
+    }
+}
+
+char *gp_text_plain_buf(char *buf, size_t len, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
+    size_t o = 0;
+    char one[16];
+    if (!len)
+        return buf;
+    while (*p) {
+        size_t used = plain_next(p, one), l = strlen(one);
+        if (o + l >= len)
+            break;
+        memcpy(buf + o, one, l);
+        o += l;
+        p += used;
+    }
+    buf[o] = 0;
+    return buf;
 }

@@ -1,13 +1,26 @@
-/* textio.h - writing text formats correctly: JSON strings and CSV fields.
- * The one place these escapes are written (library, report, tools). */
+/* textio.h - writing text formats correctly: JSON strings, CSV fields and
+ * names shown on a terminal or in a text report.  The one place these
+ * escapes are written (library, report, tools). */
 #ifndef GP_TEXTIO_H
 #define GP_TEXTIO_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* s as a JSON string with quotes and escapes; NULL as null. */
 void gp_text_json_string(FILE *f, const char *s);
-/* s as one CSV field (RFC 4180: quoted when it holds , " CR or LF); NULL as empty. */
+/* s as one CSV field (RFC 4180: quoted when it holds , " CR or LF); NULL as
+ * empty.  A field that starts with = + - @ TAB or CR gets a leading ' so that
+ * a spreadsheet shows it as text instead of running it as a formula. */
 void gp_text_csv_field(FILE *f, const char *s);
+/* s for a terminal or a text report, where a name must not be able to move
+ * the cursor, change colours or start a line of its own: control characters
+ * (C0, DEL, C1), line and paragraph separators, bidirectional overrides and
+ * bytes that are not UTF-8 are written as \xNN or \u{NNNN}.  NULL as
+ * "(null)". */
+void gp_text_plain(FILE *f, const char *s);
+/* The same into buf (always terminated, cut at a character boundary when
+ * it does not fit); returns buf. */
+char *gp_text_plain_buf(char *buf, size_t len, const char *s);
 
 #endif

@@ -30,7 +30,7 @@ static void test_parse_ok(void)
                        "env = B=x=y\n"
                        "timeout = 2.5\n"
                        "compare = out.txt\n"
-                       "compare = /abs/out2.txt\n"
+                       "compare = sub/./out2.txt\n"
                        "ignore = ^Time:\n"
                        "ignore = ms$\n"
                        "   # indented comment\n"
@@ -50,7 +50,7 @@ static void test_parse_ok(void)
     GP_CHECK_STR(s.progs[0].env[1], "B=x=y");
     GP_CHECK(s.progs[0].timeout == 2.5);
     GP_CHECK(s.progs[0].n_compare == 2);
-    GP_CHECK_STR(s.progs[0].compare[1], "/abs/out2.txt");
+    GP_CHECK_STR(s.progs[0].compare[1], "sub/./out2.txt");
     GP_CHECK(s.progs[0].n_ignore == 2);
     GP_CHECK_STR(s.progs[1].name, "second.v2");
     GP_CHECK_STR(s.progs[1].cmd, "echo hi");
@@ -90,6 +90,19 @@ static void test_parse_errors(void)
         {"[a\ncmd = x\n", "t.suite:1:", "[name]"},
         {"[a]\ncmd =\n", "t.suite:2:", "needs a value"},
         {"# only comments\n", "t.suite", "no [program]"},
+        /* compare names an output inside the program's directory */
+        {"[a]\ncmd = x\ncompare = /etc/passwd\n", "t.suite:3:", "inside the program's directory"},
+        {"[a]\ncmd = x\ncompare = ../elsewhere.txt\n", "t.suite:3:", "without '..'"},
+        {"[a]\ncmd = x\ncompare = out/../../up.txt\n", "t.suite:3:", "without '..'"},
+        {"[a]\ncmd = x\ncompare = out/..\n", "t.suite:3:", "without '..'"},
+        {"[a]\ncmd = x\ncompare = outdir/\n", "t.suite:3:", "inside"},
+        /* an ignore rule that would hide every difference, or hang */
+        {"[a]\ncmd = x\nignore =\n", "t.suite:3:", "empty one would match every line"},
+        {"[a]\ncmd = x\nignore = .*\n", "t.suite:3:", "matches every line"},
+        {"[a]\ncmd = x\nignore = x*\n", "t.suite:3:", "matches every line"},
+        {"[a]\ncmd = x\nignore = a+++++++++++++++++++++\n", "t.suite:3:", "multiply"},
+        {"[a]\ncmd = x\nignore = ((a{50}){50}){50}\n", "t.suite:3:", "multiply"},
+        {"[a]\ncmd = x\nignore = (a*)\\1b\n", "t.suite:3:", "back-reference"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {

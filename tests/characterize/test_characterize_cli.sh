@@ -5,18 +5,7 @@
 # skip up-to-date results, --only/--index shards, --gpus slots, and a merge of
 # shards that writes the same summary bytes as the single run.
 suite=characterize-cli
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$1"; then ok; else ko "$2"; fi; }
-b=${BUILD:-build}
-tool=$b/gpuprof-characterize
-lib=$b/libgpuprof.so
-if [ ! -x "$tool" ] || [ ! -f "$lib" ]; then
-    ko "$tool or $lib not built"
-    echo "$suite: $pass passed, $fail failed, $skip skipped"; exit 1
-fi
-tool=$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")
+. tests/lib/characterize.sh
 fix=$(pwd)/tests/data/characterize
 rep=$(pwd)/tests/data/report
 tmp=$(mktemp -d)

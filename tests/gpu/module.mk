@@ -21,7 +21,7 @@ $(GT)/driver_api: tests/gpu/driver_api.c tests/gpu/drv_util.h $(GT)/drv_kernels.
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda
 $(GT)/no_cuda: tests/gpu/no_cuda.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -o $@ $<
 
 GPU_TESTS += $(GT)/replay_cases_static $(GT)/replay_cases_shared $(GT)/known_work \
              $(GT)/driver_api $(GT)/no_cuda

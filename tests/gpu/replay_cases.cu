@@ -644,6 +644,11 @@ static uint64_t case_fault(void)
     write_through<<<1, 32>>>((float *)(uintptr_t)0x10); /* an address nothing maps */
     cudaError_t e = cudaDeviceSynchronize();
     printf("after the faulting kernel: %s\n", cudaGetErrorName(e));
+    /* launches into the dead context fail: the profiler must count them as
+     * failed launches, not as launches during a stream capture */
+    for (int r = 0; r < 2; r++)
+        add_one<<<blocks(n), 256>>>(d, n);
+    printf("a launch after the fault: %s\n", cudaGetErrorName(cudaGetLastError()));
     free(h);
     return s;
 }

@@ -8,7 +8,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault crash \
+    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
              capture_ranges torch_ranges; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
@@ -148,7 +148,7 @@ elif [ "$adm" != 1 ]; then
     else bad "no permission (injected): rc=$rc plain '$exp' profiled '$got', $n messages"; head -5 "$OUT/permi.err"; fi
 else
     d=$(mktemp -d /tmp/gpuprof-perm.XXXXXX)
-    cp "$LIB" $G/replay_cases_static "$d/" && chmod -R a+rwX "$d"
+    cp "$LIB" "$(dirname "$LIB")/libgpuprof-core.so" $G/replay_cases_static "$d/" && chmod -R a+rwX "$d"
     nobody() { (cd "$d" && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
     exp=$(nobody ./replay_cases_static inplace 2>&1)
     got=$(nobody env GPUPROF_OUTPUT="$d/perm" LD_PRELOAD="$d/libgpuprof.so" ./replay_cases_static inplace 2>"$OUT/perm.err")
@@ -187,6 +187,10 @@ nwarn=$(grep -c "write_through.*not profiled" "$OUT/fault.err")
 if [ $rc -eq $erc ] && [ "$exp" = "$got" ] && [ "$nrec" = 3 ] && [ "$nwarn" = 1 ]; then
     ok "faulting kernel: output and status unchanged, 3 earlier records complete, one warning: $(grep -m1 'write_through' "$OUT/fault.err" | cut -c1-150)"
 else bad "faulting kernel: rc $rc (plain $erc), plain '$exp' profiled '$got', $nrec complete records, $nwarn warnings"; tail -4 "$OUT/fault.err"; fi
+# the launches into the dead context are failures, not stream captures
+if grep -q "not profiled:.*stream capture" "$OUT/fault.err"; then
+    bad "launches after a fault counted as stream capture: $(grep 'not profiled:' "$OUT/fault.err")"
+else ok "launches after a fault: not counted as stream capture"; fi
 
 # 13. a program that dies of SIGSEGV after profiled launches: same status and
 #     output, no hang

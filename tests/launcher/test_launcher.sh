@@ -108,11 +108,12 @@ else ko "env under gpuprof: rc $rc, $(grep -c GPUPROF "$tmp/env.out") variables,
 LD_PRELOAD=/lib/x86_64-linux-gnu/libm.so.6 "$gp" env >"$tmp/env2.out" 2>&1
 if grep -qx "LD_PRELOAD=$lib:/lib/x86_64-linux-gnu/libm.so.6" "$tmp/env2.out"; then ok
 else ko "an existing LD_PRELOAD is not kept: $(grep LD_PRELOAD "$tmp/env2.out")"; fi
-# with an NVTX expression the library points NVTX_INJECTION64_PATH at CUPTI at
-# start-up (so that the program's NVTX calls reach CUPTI's NVTX callbacks); not otherwise
+# with an NVTX expression the library points NVTX_INJECTION64_PATH at CUPTI
+# when the program initializes CUDA (the GPU tests check that the ranges are
+# seen); a program that never does, like env here, is left alone
 "$gp" --nvtx-include step/ env >"$tmp/nvtx.out" 2>"$tmp/nvtx.err"
-if grep -q "^NVTX_INJECTION64_PATH=.*/libcupti[^/]*$" "$tmp/nvtx.out" && [ ! -s "$tmp/nvtx.err" ]; then ok
-else ko "NVTX_INJECTION64_PATH not set to libcupti: $(grep NVTX "$tmp/nvtx.out") $(head -1 "$tmp/nvtx.err")"; fi
+if ! grep -q "^NVTX_INJECTION64_PATH=" "$tmp/nvtx.out" && [ ! -s "$tmp/nvtx.err" ]; then ok
+else ko "NVTX_INJECTION64_PATH set in a program without CUDA: $(grep NVTX "$tmp/nvtx.out") $(head -1 "$tmp/nvtx.err")"; fi
 if grep -q "^NVTX_INJECTION64_PATH=" "$tmp/env.out"; then ko "NVTX_INJECTION64_PATH set without NVTX expressions"; else ok; fi
 NVTX_INJECTION64_PATH=/opt/other/libtool.so "$gp" --nvtx-include step/ env >"$tmp/nvtx2.out" 2>&1
 if grep -qx "NVTX_INJECTION64_PATH=/opt/other/libtool.so" "$tmp/nvtx2.out"; then ok

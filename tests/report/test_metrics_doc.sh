@@ -22,7 +22,7 @@ n_doc=$(grep -c '^| `[a-z0-9_]*` | [^|]* | \(sum\|time\) |' "$tmp/list.md")
 t '[ "$n_def" -eq "$n_doc" ]' "list has $n_doc metrics, derived.def $n_def"
 # a broken definition file must stop the build
 # gen.c is copied next to the test definitions: quoted #include looks there first
-srcs="$tmp/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c metrics/textfile.c"
+srcs="$tmp/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c metrics/textfile.c util/num.c"
 for bad in 'GP_DERIVED("x_bad", "%", "compute", "time", "100 * dram_bytes /", "trailing operator")' \
            'GP_DERIVED("x_bad", "%", "compute", "time", "dram__bytes_raed.sum", "misspelt counter")' \
            'GP_DERIVED("x_bad", "%", "compute", "time", "x_later * 2", "used before defined")' \
@@ -30,7 +30,7 @@ for bad in 'GP_DERIVED("x_bad", "%", "compute", "time", "100 * dram_bytes /", "t
            'GP_DERIVED("x_bad", "%", "nosuch", "time", "1", "bad class")'; do
     { cat metrics/derived.def; echo "$bad"; echo 'GP_DERIVED("x_later", "%", "compute", "time", "1", "later")'; } >"$tmp/derived.def"
     cp metrics/gen.c metrics/facts.def metrics/counters.def "$tmp/"
-    if $CC -std=gnu11 -I"$tmp" -Imetrics -Iinclude $srcs -o "$tmp/gen" -lm 2>"$tmp/cc.log"; then
+    if $CC -std=gnu11 -I"$tmp" -I. -Imetrics -Iinclude $srcs -o "$tmp/gen" -lm 2>"$tmp/cc.log"; then
         "$tmp/gen" --header "$tmp/h.h" 2>"$tmp/err"; rc=$?
         t '[ "$rc" -ne 0 ] && grep -q "x_bad\|duration" "$tmp/err"' "accepted: $bad"
     else

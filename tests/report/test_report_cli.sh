@@ -108,5 +108,59 @@ else ko "missing reason for rf_g"; fi
 for f in text json ncu-csv; do
     if "$report" -f $f "$P" | grep -qi 'nan'; then ko "$f report prints nan"; else ok; fi
 done
+
+# bad input never crashes, hangs or misleads
+one() { printf '%s\n' "$@" >"$tmp/in.jsonl"; }
+one '{"type":"launch","kernel":"k","block":[32,1,1],"static_smem":-1024}'
+check 1 '"static_smem" is negative (-1024)' "$tmp/in.jsonl"
+one '{"type":"device","device":0,"smem_reserved_per_block":0}' '{"type":"launch","kernel":"k","block":[32,1,1]}'
+check 0 "#1 k" "$tmp/in.jsonl"
+one '{"type":"device","device":0,"warp_size":2147483647}' '{"type":"launch","kernel":"k","block":[32,1,1]}'
+check 0 '"warp_size" is 2147483647, outside 1..1024' "$tmp/in.jsonl"
+one '{"type":"launch","kernel":"k","block":[32,1,1],"regs_per_thread":1e99,"grid":[1e300]}'
+check 1 "within" "$tmp/in.jsonl"
+one '{"type":"launch","kernel":"k","block":[32,1,1],"metrics":{"gpu__time_duration.sum":-150}}'
+check 0 "invalid value -150 in the record" "$tmp/in.jsonl"
+if "$report" "$tmp/in.jsonl" 2>&1 | grep -q -- "-[0-9.]* \(ns\|us\|ms\|s\)\b\|about -"; then
+    fail=$((fail + 1)); echo "FAIL: a negative duration is printed" >&2; else pass=$((pass + 1)); fi
+# nothing usable: exit 1, not a report of nothing
+mkdir -p "$tmp/dir"
+check 1 "it is a directory" "$tmp/dir"
+check 1 "cannot read /proc/self/mem" /proc/self/mem
+printf 'not json\n{"no":"type"}\n' >"$tmp/junk.jsonl"
+check 1 "nothing usable read" "$tmp/junk.jsonl"
+: >"$tmp/empty.jsonl"
+check 1 "nothing usable read" "$tmp/empty.jsonl"
+check 1 "is a directory" --peaks "$tmp/dir" "$fix/h100-planted.jsonl"
+printf '{"fp32_flops_per_s":6e13,"dram_bytes_per_s":-3}\n' >"$tmp/negpeak.json"
+check 1 "the peak dram_bytes_per_s is -3" --peaks "$tmp/negpeak.json" "$fix/h100-planted.jsonl"
+# names cannot write terminal escapes or forge lines; CSV cells are no formulas
+one '{"type":"launch","kernel":"evil\n#9 forged\u001b[31m","block":[32,1,1]}' \
+    '{"type":"launch","kernel":"=HYPERLINK(1)","block":[32,1,1]}'
+"$report" "$tmp/in.jsonl" >"$tmp/text" 2>&1
+if grep -q "$(printf '\033')" "$tmp/text" || grep -q "^#9 forged" "$tmp/text" || ! grep -q 'evil\\x0a#9 forged\\x1b\[31m' "$tmp/text"; then
+    fail=$((fail + 1)); echo "FAIL: a kernel name reaches the text report raw" >&2; else pass=$((pass + 1)); fi
+"$report" --format csv "$tmp/in.jsonl" >"$tmp/csv" 2>&1
+if grep -q ',=HYPERLINK' "$tmp/csv" || ! grep -q ",\"'=HYPERLINK(1)\"," "$tmp/csv"; then
+    fail=$((fail + 1)); echo "FAIL: a CSV cell starting with = is not guarded" >&2; else pass=$((pass + 1)); fi
+# -o: a link another user planted is not written through; the file is 0644
+if [ "$(id -u)" = 0 ]; then
+    printf 'victim\n' >"$tmp/victim"; ln -s "$tmp/victim" "$tmp/planted"; chown -h 12345 "$tmp/planted"
+    check 1 "owned by another user" -o "$tmp/planted" "$fix/h100-planted.jsonl"
+    if grep -qx victim "$tmp/victim"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: -o wrote through a planted link" >&2; fi
+fi
+(umask 0; "$report" -o "$tmp/r0.txt" "$fix/h100-planted.jsonl")
+if [ "$(stat -c %a "$tmp/r0.txt")" = 644 ] && [ -z "$(ls -a "$tmp" | grep '^\.r0')" ]; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: -o mode $(stat -c %a "$tmp/r0.txt") with umask 0, or a temporary file left" >&2; fi
+check 0 "gpuprof report" -o /dev/stdout "$fix/h100-planted.jsonl"
+# many distinct kernels: time grows with their number, not its square (a
+# linear scan made 50,000 take 25 s and 1.3 GB): 8 times the kernels must take
+# well under 8 x 8 times as long
+kernels() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "{\"type\":\"launch\",\"kernel\":\"kernel_%d\",\"block\":[128,1,1],\"metrics\":{\"gpu__time_duration.sum\":%d}}\n", i, 1000 + i }' >"$tmp/many.jsonl"; }
+timed() { s0=$(date +%s%N); "$report" --format csv -o "$tmp/many.csv" "$tmp/many.jsonl" 2>/dev/null; echo $(( ($(date +%s%N) - s0) / 1000000 )); }
+kernels 5000; t1=$(timed)
+kernels 40000; t8=$(timed)
+if [ "$(wc -l <"$tmp/many.csv")" -eq 40001 ] && [ "$t8" -lt $((11 * t1 + 300)) ]; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: 5,000 kernels in $t1 ms, 40,000 in $t8 ms: not linear" >&2; fi
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

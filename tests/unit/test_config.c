@@ -9,6 +9,7 @@
 #include "util/strutil.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 static int parse(const char *const *table, gp_config *cfg, char *err, size_t len)
 {
@@ -79,6 +80,40 @@ int main(void)
     GP_CHECK(lines == 8);
     /* malformed values keep their defaults */
     GP_CHECK(c.launch_count == -1 && c.batch == GP_BATCH_DEFAULT && c.snapshot_where == GP_SNAP_AUTO && !c.have_include);
+    gp_config_free(&c);
+
+    /* a regex that would take seconds and gigabytes to compile is refused at
+     * once, naming the variable; values cut to fit would mean something else */
+    static char longpath[1100], longfmt[200], longout[1000];
+    memset(longpath, 'a', sizeof(longpath) - 1);
+    memcpy(longfmt, "csv,json,", 9);
+    memset(longfmt + 9, ' ', sizeof(longfmt) - 10);
+    memset(longout, 'o', sizeof(longout) - 4);
+    memcpy(longout + sizeof(longout) - 4, "-%h", 3);
+    static const char *hostile[] = {"GPUPROF_KERNEL_INCLUDE", "a+++++++++++++++++++++",
+                                    "GPUPROF_KERNEL_EXCLUDE", "((a{50}){50}){50}",
+                                    "GPUPROF_LOG_FILE", longpath, "GPUPROF_FORMAT", longfmt,
+                                    "GPUPROF_OUTPUT", longout, NULL};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int nbad = parse(hostile, &c, err, sizeof(err));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    GP_CHECK_MSG(nbad == 5 && took < 1.0, "%d malformed in %.2f s: %s", nbad, took, err);
+    GP_CHECK(strstr(err, "GPUPROF_KERNEL_INCLUDE='a+++++++++++++++++++++' is not valid: not accepted") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_KERNEL_EXCLUDE='((a{50}){50}){50}' is not valid") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_LOG_FILE='aaaa") != NULL && c.log_file[0] == '\0');
+    GP_CHECK(strstr(err, "GPUPROF_FORMAT='csv,json,") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_OUTPUT='oooo") != NULL && strcmp(c.output, "gpuprof-%p") == 0);
+    gp_config_free(&c);
+    /* a back-reference makes matching exponential; an ordinary pattern passes */
+    static const char *const backref[] = {"GPUPROF_KERNEL_INCLUDE", "(a+)\\1b", NULL};
+    GP_CHECK(parse(backref, &c, err, sizeof(err)) == 1 && strstr(err, "back-reference"));
+    gp_config_free(&c);
+    static const char *const fine[] = {"GPUPROF_KERNEL_INCLUDE", "^(gemm|conv)_[a-z0-9_]+(<.*>)?$",
+                                       "GPUPROF_OUTPUT", "results/%h-%p", NULL};
+    GP_CHECK_MSG(parse(fine, &c, err, sizeof(err)) == 0, "%s", err);
+    GP_CHECK(gp_filter_name_matches(&c, "gemm_tile<float>") && !gp_filter_name_matches(&c, "x"));
     gp_config_free(&c);
 
     /* filters, as Nsight Compute counts them: skip and count over matching launches */

@@ -122,5 +122,16 @@ int main(void)
     GP_CHECK(strstr(sp, "results: out/base.jsonl, out/base.csv") != NULL);
     GP_CHECK(strstr(sp, "1 x  kernel\n") != NULL); /* demangled, parameters dropped */
     free(sp);
+    /* a kernel name cannot write escapes or lines of its own on the terminal */
+    gp_summary_kernel_seen(&s, 13, "evil", 1);
+    gp_summary_activity(&s, 13, 5000, "evil\n[gpuprof 1] forged\x1b[2J", 0);
+    sp = capture(w_print, &s);
+    /* the short name (after the last space), escaped */
+    GP_CHECK(strstr(sp, "x  forged\\x1b[2J\n") != NULL);
+    GP_CHECK(strchr(sp, '\x1b') == NULL && strstr(sp, "\n[gpuprof 1] forged") == NULL);
+    free(sp);
+    /* everything the summary holds is freed (the sanitizer build checks) */
+    gp_summary_free(&s);
+    GP_CHECK(s.n_reasons == 0 && s.n_unprofiled == 0 && s.times == NULL && s.corr == NULL);
     return gp_test_finish("output");
 }

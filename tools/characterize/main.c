@@ -76,11 +76,11 @@ static int gpc_mkdirs(const char *path)
     for (p = tmp + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+            if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
                 return -1;
             *p = '/';
         }
-    return mkdir(tmp, 0777) < 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* The GPUs to spread programs over: CUDA_VISIBLE_DEVICES entries when set,
@@ -273,19 +273,8 @@ static int gpc_report_done(const char *prog_dir, const char *name, size_t done, 
     if (r.status == GPC_PROFILER_DEFECT) {
         defect = 1;
         fprintf(stderr, "\n*** PROFILER DEFECT in %s: %s ***\n", name, r.message);
-        for (i = 0; i < r.n_diffs; i++) {
-            const gpc_diff *d = &r.diffs[i];
-            if (d->line)
-                fprintf(stderr,
-                        "    %s: first difference at line %ld (profiled line %ld); %ld "
-                        "compared lines differ\n",
-                        d->what, d->line, d->line_prof, d->n_differ);
-            else
-                fprintf(stderr, "    %s:\n", d->what);
-            fprintf(stderr, "      native:   %s\n      profiled: %s\n",
-                    d->native ? d->native : "(end of output)",
-                    d->profiled ? d->profiled : "(end of output)");
-        }
+        for (i = 0; i < r.n_diffs; i++)
+            gpc_diff_text(&r.diffs[i], stderr);
         fprintf(stderr, "    outputs: %s/{native,profiled}.{stdout,stderr}\n\n", prog_dir);
     }
     not_ok = r.status != GPC_OK;
@@ -496,6 +485,10 @@ static int gpc_cmd_run(int argc, char **argv)
         }
         snprintf(libpath, sizeof libpath, "%s", real);
         lib = libpath;
+        if (gpc_lib_check(lib, err, sizeof err) < 0) {
+            fprintf(stderr, GPC_PROG ": %s\n", err);
+            goto out_suite;
+        }
     }
     if (gpc_mkdirs(out) < 0 || !realpath(out, outdir)) {
         fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
@@ -535,7 +528,9 @@ static int gpc_cmd_run(int argc, char **argv)
         if ((only && strcmp(only, suite.progs[p].name) != 0) || (index >= 0 && (long)p != index))
             continue;
         snprintf(path, sizeof path, "%s/%s", dirs[p], GPC_RESULT_FILE);
-        if (!force && stat(path, &rst) == 0 && gpc_newer(&rst.st_mtim, &sst.st_mtim)) {
+        /* lstat: a result is ours only as a plain file, never through a link */
+        if (!force && lstat(path, &rst) == 0 && S_ISREG(rst.st_mode) &&
+            gpc_newer(&rst.st_mtim, &sst.st_mtim)) {
             int x = gpc_report_done(dirs[p], suite.progs[p].name, ++done, total, t0, 0, 0, 1);
             defect |= x == 3;
             not_ok |= x == 4;
@@ -677,9 +672,12 @@ static int gpc_cmd_merge(int argc, char **argv)
         free(dirs);
         return gpc_usage(stderr);
     }
-    if (gpc_load_peaks(peaks_path, &peaks) < 0 || gpc_mkdirs(out) < 0) {
-        if (errno)
-            fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
+    if (gpc_load_peaks(peaks_path, &peaks) < 0) { /* it said why */
+        free(dirs);
+        return 1;
+    }
+    if (gpc_mkdirs(out) < 0) {
+        fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
         free(dirs);
         return 1;
     }

@@ -23,5 +23,5 @@ $(BUILD)/tests/characterize/test_characterize: $(BUILD)/tests/characterize/test_
 UNIT_TESTS += $(BUILD)/tests/characterize/test_characterize
 # the scripts need the command (`make test` builds only UNIT_TESTS): order-only
 $(BUILD)/tests/characterize/test_characterize: | $(BUILD)/gpuprof-characterize
-TEST_SCRIPTS += tests/characterize/test_characterize_cli.sh \
+TEST_SCRIPTS += tests/characterize/test_characterize_cli.sh tests/characterize/test_characterize_hostile.sh \
                 tests/characterize/test_characterize_html.sh

@@ -2,13 +2,17 @@
 #include "result.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "json.h"
+#include "suite.h"
 #include "textfile.h"
+#include "util/num.h"
+#include "util/safefile.h"
 #include "util/textio.h"
 
 static const char *const gpc_status_names[GPC_STATUS_COUNT] = {"ok", "native_failed",
@@ -90,15 +94,14 @@ static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
 
 int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errlen)
 {
-    char tmp[4096], path[4096];
+    char path[4096];
+    gp_safefile sf;
     FILE *f;
     size_t i;
     snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%ld", dir, GPC_RESULT_FILE, (long)getpid());
-    if (!(f = fopen(tmp, "w"))) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    if (gp_safefile_open(&sf, path, err, errlen) < 0)
         return -1;
-    }
+    f = sf.f;
     fprintf(f, "{\n  \"format\": \"%s\",\n  \"name\": ", GPC_RESULT_FORMAT);
     gpc_json_str(f, r->name);
     fputs(",\n  \"status\": ", f);
@@ -133,17 +136,7 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
         gpc_json_str(f, r->jsonl[i]);
     }
     fputs("]\n}\n", f);
-    if (ferror(f) | fclose(f)) {
-        snprintf(err, errlen, "cannot write %s", tmp);
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) < 0) {
-        snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return gp_safefile_commit(&sf, err, errlen);
 }
 
 static int gpc_exec_load(const gp_json *v, gpc_exec *e)
@@ -155,11 +148,13 @@ static int gpc_exec_load(const gp_json *v, gpc_exec *e)
     if (v->type != GP_JSON_OBJECT)
         return -1;
     e->ran = 1;
-    e->exit_code = (int)gp_json_number(gp_json_get(v, "exit"));
-    e->signal = (int)gp_json_number(gp_json_get(v, "signal"));
+    e->exit_code = (int)gp_num_clamp(gp_json_number(gp_json_get(v, "exit")), -1, 255, -1);
+    e->signal = (int)gp_num_clamp(gp_json_number(gp_json_get(v, "signal")), 0, 255, 0);
     t = gp_json_get(v, "timed_out");
     e->timed_out = t && t->type == GP_JSON_BOOL && t->num != 0;
     e->wall_s = gp_json_number(gp_json_get(v, "wall_s"));
+    if (!(e->wall_s >= 0) || isinf(e->wall_s))
+        e->wall_s = NAN; /* a negative or absurd time is shown as n/a */
     return 0;
 }
 
@@ -173,19 +168,30 @@ int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
 {
     char path[4096], why[256];
     char *text;
-    size_t len, i;
-    gp_json *doc;
-    const gp_json *a;
-    const char *st, *fmt;
-    int rc = -1, s;
+    size_t len;
+    int rc;
     memset(r, 0, sizeof *r);
     snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
     if (!(text = gp_textfile_read(path, &len, why, sizeof why))) {
         snprintf(err, errlen, "cannot read %s: %s", path, why);
         return -1;
     }
-    doc = gp_json_parse(text, len, why, sizeof why);
+    rc = gpc_result_parse(r, text, len, path, err, errlen);
     free(text);
+    return rc;
+}
+
+int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *path, char *err,
+                     size_t errlen)
+{
+    char why[256];
+    size_t i;
+    gp_json *doc;
+    const gp_json *a;
+    const char *st, *fmt;
+    int rc = -1, s;
+    memset(r, 0, sizeof *r);
+    doc = gp_json_parse(text, len, why, sizeof why);
     if (!doc) {
         snprintf(err, errlen, "%s: not JSON: %s", path, why);
         return -1;
@@ -209,6 +215,11 @@ int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%s: no name or an unknown status", path);
         goto out;
     }
+    if (!gpc_suite_name_ok(r->name)) {
+        snprintf(err, errlen, "%s: the name is not a program name (letters, digits, '.', '_', '-')",
+                 path);
+        goto out;
+    }
     if (gpc_exec_load(gp_json_get(doc, "native"), &r->native) < 0 ||
         gpc_exec_load(gp_json_get(doc, "profiled"), &r->profiled) < 0) {
         snprintf(err, errlen, "%s: malformed native/profiled record", path);
@@ -218,12 +229,14 @@ int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
         for (i = 0; i < a->n; i++) {
             const gp_json *d = &a->items[i];
             const char *what = gp_json_string(gp_json_get(d, "what"));
-            if (gpc_result_add_diff(r, what ? what : "?",
-                                    (long)gp_json_number(gp_json_get(d, "line")),
-                                    (long)gp_json_number(gp_json_get(d, "line_profiled")),
-                                    gp_json_string(gp_json_get(d, "native")),
-                                    gp_json_string(gp_json_get(d, "profiled")),
-                                    (long)gp_json_number(gp_json_get(d, "differing_lines"))) < 0) {
+            if (gpc_result_add_diff(
+                    r, what ? what : "?",
+                    gp_num_clamp(gp_json_number(gp_json_get(d, "line")), 0, LONG_MAX, 0),
+                    gp_num_clamp(gp_json_number(gp_json_get(d, "line_profiled")), 0, LONG_MAX, 0),
+                    gp_json_string(gp_json_get(d, "native")),
+                    gp_json_string(gp_json_get(d, "profiled")),
+                    gp_num_clamp(gp_json_number(gp_json_get(d, "differing_lines")), 0, LONG_MAX,
+                                 0)) < 0) {
                 snprintf(err, errlen, "out of memory");
                 goto out;
             }

@@ -64,6 +64,9 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
 
 /* Reads dir/result.json.  Returns 0, or -1 with the reason in err. */
 int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen);
+/* The same from the file's text; path names it in messages. */
+int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *path, char *err,
+                     size_t errlen);
 
 /* JSON and CSV string writers shared by the outputs. */
 void gpc_json_str(FILE *out, const char *s);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "textfile.h"
+#include "util/regex_safe.h"
+#include "util/safefile.h"
 
 volatile sig_atomic_t gpc_run_stop;
 
@@ -40,7 +42,9 @@ static int gpc_next_line(const gpc_program *p, const char *buf, size_t len, size
         *pos += n + (nl ? 1 : 0);
         (*lineno)++;
         if (p && p->n_ignore) {
-            char *tmp = strndup(s, n);
+            /* the rules see the first GP_REGEX_TEXT_MAX bytes: glibc's search
+             * time grows with the square of the text */
+            char *tmp = strndup(s, n < GP_REGEX_TEXT_MAX ? n : GP_REGEX_TEXT_MAX);
             if (!tmp)
                 return -1;
             for (i = 0; i < p->n_ignore && !skip; i++)
@@ -101,7 +105,7 @@ oom:
 
 /* In the child: environment, files, directory, then the shell. */
 static void gpc_exec_child(const gpc_program *p, const char *const *extra_env,
-                           const char *prepend_preload, const char *out_path, const char *err_path)
+                           const char *prepend_preload, int out_fd, int err_fd)
 {
     int fd;
     size_t i;
@@ -110,14 +114,8 @@ static void gpc_exec_child(const gpc_program *p, const char *const *extra_env,
         dup2(fd, 0);
         close(fd);
     }
-    if ((fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+    if (dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
         _exit(126);
-    dup2(fd, 1);
-    close(fd);
-    if ((fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
-        _exit(126);
-    dup2(fd, 2);
-    close(fd);
     for (i = 0; i < p->n_env; i++)
         putenv(p->env[i]);
     for (i = 0; extra_env && extra_env[i]; i++)
@@ -144,17 +142,27 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
                      gpc_exec *e, char *err, size_t errlen)
 {
     double t0 = gpc_now(), kill_at = 0;
-    int status, killed = 0;
+    int status, killed = 0, rc;
     pid_t pid, w;
     struct timespec tick = {0, 1000 * 1000};
+    gp_safefile out, errf;
     memset(e, 0, sizeof *e);
+    /* the captured outputs are created here, safely, and renamed at the end */
+    if (gp_safefile_open(&out, out_path, err, errlen) < 0)
+        return -1;
+    if (gp_safefile_open(&errf, err_path, err, errlen) < 0) {
+        gp_safefile_discard(&out);
+        return -1;
+    }
     fflush(NULL);
     if ((pid = fork()) < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
+        gp_safefile_discard(&out);
+        gp_safefile_discard(&errf);
         return -1;
     }
     if (pid == 0)
-        gpc_exec_child(p, extra_env, prepend_preload, out_path, err_path);
+        gpc_exec_child(p, extra_env, prepend_preload, fileno(out.f), fileno(errf.f));
     setpgid(pid, pid); /* also here, so the kill below cannot miss the group */
     for (;;) {
         double now;
@@ -163,6 +171,8 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
             break;
         if (w < 0 && errno != EINTR) {
             snprintf(err, errlen, "waitpid: %s", strerror(errno));
+            gp_safefile_discard(&out);
+            gp_safefile_discard(&errf);
             return -1;
         }
         now = gpc_now();
@@ -184,8 +194,13 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
     }
     e->wall_s = gpc_now() - t0;
     kill(-pid, SIGKILL); /* what the command left running in the background */
+    rc = gp_safefile_commit(&out, err, errlen);
+    if (gp_safefile_commit(&errf, rc < 0 ? NULL : err, rc < 0 ? 0 : errlen) < 0)
+        rc = -1;
     if (gpc_run_stop)
         return -2;
+    if (rc < 0)
+        return -1;
     e->ran = 1;
     if (WIFEXITED(status)) {
         e->exit_code = WEXITSTATUS(status);
@@ -211,7 +226,32 @@ static void gpc_exec_describe(const gpc_exec *e, double timeout, char *buf, size
         snprintf(buf, len, "exit status %d", e->exit_code);
 }
 
-/* Removes what a previous run left: the profiler's files and the result. */
+/* 1 when name is one of ours: the profiler's files, the result, the captured
+ * outputs, the compare copies (native.N.*, profiled.N.*), or a temporary
+ * file of any of them that an interrupted run left (".NAME.XXXXXX"). */
+static int gpc_run_ours(const char *name)
+{
+    size_t n;
+    const char *p;
+    if (name[0] == '.')
+        name++;
+    n = strlen(name);
+    if (strncmp(name, "gpuprof-", 8) == 0 || strncmp(name, GPC_RESULT_FILE, strlen(GPC_RESULT_FILE)) == 0)
+        return 1;
+    p = strncmp(name, "native.", 7) == 0     ? name + 7
+        : strncmp(name, "profiled.", 9) == 0 ? name + 9
+                                             : NULL;
+    if (!p || n == 0)
+        return 0;
+    if (strncmp(p, "stdout", 6) == 0 || strncmp(p, "stderr", 6) == 0)
+        return 1;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == '.' && p[-1] >= '0' && p[-1] <= '9';
+}
+
+/* Removes what a previous run left in the program's result directory (one
+ * gpc_run_program created and checked is no link). */
 static void gpc_run_clean(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -220,14 +260,12 @@ static void gpc_run_clean(const char *dir)
     if (!d)
         return;
     while ((de = readdir(d))) {
-        size_t n = strlen(de->d_name);
-        int prof = strncmp(de->d_name, "gpuprof-", 8) == 0 &&
-                   ((n > 6 && strcmp(de->d_name + n - 6, ".jsonl") == 0) ||
-                    (n > 4 && strcmp(de->d_name + n - 4, ".csv") == 0));
-        if (prof || strcmp(de->d_name, GPC_RESULT_FILE) == 0) {
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (!gpc_run_ours(de->d_name))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
             unlink(path);
-        }
     }
     closedir(d);
 }
@@ -269,20 +307,95 @@ static char *gpc_read_or_null(const char *path, size_t *len)
     return gp_textfile_read(path, len, why, sizeof why);
 }
 
+/* The first compare file that exists before the native run, or NULL: the
+ * command must create them, since characterize takes them away after each
+ * run and must never delete a file it did not see created. */
+static const char *gpc_compare_present(const gpc_program *p)
+{
+    char path[4096];
+    struct stat st;
+    size_t i;
+    for (i = 0; i < p->n_compare; i++) {
+        snprintf(path, sizeof path, "%s/%s", p->dir, p->compare[i]);
+        if (lstat(path, &st) == 0 || errno != ENOENT)
+            return p->compare[i];
+    }
+    return NULL;
+}
+
+/* Reads what the last run wrote under each compare name (texts[i], NULL
+ * when nothing readable) and moves it into prog_dir as which.N.BASENAME,
+ * where it can be looked at: the program's directory is left as it was
+ * before the study, and the next run must write the files again.  Returns
+ * 0, or -1 when out of memory. */
+static int gpc_compare_collect(const gpc_program *p, const char *prog_dir, const char *which,
+                               char **texts, size_t *lens)
+{
+    char path[4096], dst[4096], why[256];
+    struct stat st;
+    size_t i;
+    for (i = 0; i < p->n_compare; i++) {
+        const char *base = strrchr(p->compare[i], '/');
+        free(texts[i]);
+        texts[i] = NULL;
+        lens[i] = 0;
+        snprintf(path, sizeof path, "%s/%s", p->dir, p->compare[i]);
+        if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode))
+            continue; /* not written (a directory is not an output file) */
+        texts[i] = gpc_read_or_null(path, &lens[i]);
+        if (!texts[i] && errno == ENOMEM)
+            return -1;
+        snprintf(dst, sizeof dst, "%s/%s.%zu.%s", prog_dir, which, i + 1,
+                 base ? base + 1 : p->compare[i]);
+        if (rename(path, dst) == 0)
+            continue;
+        /* another file system: a copy, then the original goes */
+        if (texts[i]) {
+            gp_safefile f;
+            if (gp_safefile_open(&f, dst, why, sizeof why) == 0) {
+                fwrite(texts[i], 1, lens[i], f.f);
+                gp_safefile_commit(&f, why, sizeof why);
+            }
+        }
+        unlink(path);
+    }
+    return 0;
+}
+
+static void gpc_compare_free(char **texts, size_t n)
+{
+    size_t i;
+    for (i = 0; texts && i < n; i++)
+        free(texts[i]);
+    free(texts);
+}
+
+int gpc_lib_check(const char *lib, char *err, size_t errlen)
+{
+    if (strpbrk(lib, " \t\n:")) {
+        snprintf(err, errlen,
+                 "the profiler library's path '%s' holds a space, tab, newline or colon, where "
+                 "the dynamic loader splits LD_PRELOAD (the programs would run unprofiled): use "
+                 "a path without them, e.g. a symbolic link, with --lib",
+                 lib);
+        return -1;
+    }
+    return 0;
+}
+
 int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib, const char *gpu,
                     char *err, size_t errlen)
 {
     gpc_result r;
     char path[4096], path2[4096], msg[1024], how[128], how2[128];
-    char *envs[3] = {NULL, NULL, NULL}, **natives = NULL;
-    size_t *nat_len = NULL, i;
+    char *envs[3] = {NULL, NULL, NULL}, **natives = NULL, **profs = NULL;
+    size_t *nat_len = NULL, *prof_len = NULL, i;
+    const char *there;
     int rc = -1, ne = 0, x;
     memset(&r, 0, sizeof r);
     msg[0] = 0;
-    if (mkdir(prog_dir, 0777) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot create %s: %s", prog_dir, strerror(errno));
+    if (gp_safedir(prog_dir, err, errlen) < 0)
         return -1;
-    }
     gpc_run_clean(prog_dir);
     if (!(r.name = strdup(p->name)) || !(r.cmd = strdup(p->cmd)) || !(r.dir = strdup(p->dir)) ||
         (gpu && !(r.gpu = strdup(gpu))))
@@ -290,6 +403,21 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
     if (gpu && asprintf(&envs[ne++], "CUDA_VISIBLE_DEVICES=%s", gpu) < 0)
         goto oom;
     r.status = GPC_OK;
+    natives = calloc(p->n_compare + 1, sizeof *natives);
+    profs = calloc(p->n_compare + 1, sizeof *profs);
+    nat_len = calloc(p->n_compare + 1, sizeof *nat_len);
+    prof_len = calloc(p->n_compare + 1, sizeof *prof_len);
+    if (!natives || !profs || !nat_len || !prof_len)
+        goto oom;
+    if ((there = gpc_compare_present(p))) {
+        snprintf(msg, sizeof msg,
+                 "compare file %s exists before the run: characterize compares only files the "
+                 "command creates, and never deletes or changes one it did not create; remove "
+                 "it, or leave it out of compare",
+                 there);
+        r.status = GPC_ERROR;
+        goto save;
+    }
 
     /* 1. natively */
     snprintf(path, sizeof path, "%s/native.stdout", prog_dir);
@@ -302,6 +430,8 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         r.status = GPC_ERROR;
         goto save;
     }
+    if (gpc_compare_collect(p, prog_dir, "native", natives, nat_len) < 0)
+        goto oom;
     if (gpc_exec_failed(&r.native)) {
         gpc_exec_describe(&r.native, p->timeout, how, sizeof how);
         snprintf(msg, sizeof msg, "fails without the profiler (%s; see native.stderr): skipped",
@@ -309,21 +439,14 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         r.status = GPC_NATIVE_FAILED;
         goto save;
     }
-    natives = calloc(p->n_compare + 1, sizeof *natives);
-    nat_len = calloc(p->n_compare + 1, sizeof *nat_len);
-    if (!natives || !nat_len)
-        goto oom;
-    for (i = 0; i < p->n_compare; i++) {
-        snprintf(path, sizeof path, "%s/%s", p->dir, p->compare[i]);
-        if (!(natives[i] = gpc_read_or_null(path, &nat_len[i]))) {
+    for (i = 0; i < p->n_compare; i++)
+        if (!natives[i]) {
             snprintf(msg, sizeof msg,
                      "wrote no %s without the profiler (listed under compare): skipped",
                      p->compare[i]);
             r.status = GPC_NATIVE_FAILED;
             goto save;
         }
-        unlink(path); /* the profiled run must write it again */
-    }
 
     /* 2. under the profiler */
     snprintf(path, sizeof path, "%s/gpuprof-%%p", prog_dir);
@@ -339,6 +462,8 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         r.status = GPC_ERROR;
         goto save;
     }
+    if (gpc_compare_collect(p, prog_dir, "profiled", profs, prof_len) < 0)
+        goto oom;
 
     /* 3. the same? */
     if (gpc_exec_failed(&r.profiled) || r.profiled.exit_code != r.native.exit_code) {
@@ -364,18 +489,14 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         }
     }
     for (i = 0; i < p->n_compare; i++) {
-        size_t pl = 0;
-        char what[512], *prof;
-        snprintf(path, sizeof path, "%s/%s", p->dir, p->compare[i]);
+        char what[512];
         snprintf(what, sizeof what, "file %s", p->compare[i]);
-        if (!(prof = gpc_read_or_null(path, &pl))) {
+        if (!profs[i]) {
             if (gpc_result_add_diff(&r, what, 1, 1, "(the file)", NULL, 1) < 0)
                 goto oom;
             continue;
         }
-        x = gpc_compare_text(p, what, natives[i], nat_len[i], prof, pl, &r);
-        free(prof);
-        if (x < 0)
+        if (gpc_compare_text(p, what, natives[i], nat_len[i], profs[i], prof_len[i], &r) < 0)
             goto oom;
     }
     if (r.n_diffs) {
@@ -397,10 +518,10 @@ interrupted:
     snprintf(err, errlen, "interrupted");
     rc = -2;
 out:
-    for (i = 0; natives && i < p->n_compare; i++)
-        free(natives[i]);
-    free(natives);
+    gpc_compare_free(natives, p->n_compare);
+    gpc_compare_free(profs, p->n_compare);
     free(nat_len);
+    free(prof_len);
     free(envs[0]);
     free(envs[1]);
     gpc_result_free(&r);

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "textfile.h"
+#include "util/regex_safe.h"
+#include "util/strindex.h"
 
 __attribute__((format(printf, 5, 6))) static int
 gpc_suite_err(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
@@ -87,16 +89,14 @@ void gpc_suite_free(gpc_suite *s)
     free(s->progs);
     free(s->path);
     free(s->base);
+    gp_strindex_free(&s->by_name);
     memset(s, 0, sizeof *s);
 }
 
 const gpc_program *gpc_suite_find(const gpc_suite *s, const char *name)
 {
-    size_t i;
-    for (i = 0; i < s->n; i++)
-        if (strcmp(s->progs[i].name, name) == 0)
-            return &s->progs[i];
-    return NULL;
+    long at = gp_strindex_find(s->by_name, name, strlen(name));
+    return at >= 0 ? &s->progs[at] : NULL;
 }
 
 static char *gpc_join(const char *base, const char *rel)
@@ -109,6 +109,19 @@ static char *gpc_join(const char *base, const char *rel)
     if ((d = malloc(n)))
         snprintf(d, n, "%s/%s", base, rel);
     return d;
+}
+
+/* 1 when re leaves out every line: it matches the empty line and a few
+ * lines that share no character (".*", "x*", "^"). */
+static int gpc_matches_all(const regex_t *re)
+{
+    static const char *const probes[] = {"", "gpuprof", "0 1.5e-3 ms", "\t#{}[]()|\\^$?*+.",
+                                         "\x01\x7f\xc3\xa9"};
+    size_t i;
+    for (i = 0; i < sizeof probes / sizeof probes[0]; i++)
+        if (regexec(re, probes[i], 0, NULL, 0) != 0)
+            return 0;
+    return 1;
 }
 
 /* One key = value line of the current program. */
@@ -146,23 +159,42 @@ static int gpc_suite_key(gpc_suite *s, gpc_program *p, const char *key, const ch
         return 0;
     }
     if (strcmp(key, "compare") == 0) {
+        const char *c;
         if (!val[0])
             return gpc_suite_err(err, errlen, path, line, "compare needs a file name");
+        /* an output of the program, inside its directory: characterize
+         * moves it away after each run, so it must not name anything else */
+        for (c = val; *c; c = strchr(c, '/') ? strchr(c, '/') + 1 : c + strlen(c))
+            if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || !c[2]))
+                break;
+        if (val[0] == '/' || *c || val[strlen(val) - 1] == '/')
+            return gpc_suite_err(err, errlen, path, line,
+                                 "compare '%s' must name a file inside the program's directory "
+                                 "(a relative path without '..')",
+                                 val);
         return gpc_push(&p->compare, &p->n_compare, val)
                    ? gpc_suite_err(err, errlen, path, line, "out of memory")
                    : 0;
     }
     if (strcmp(key, "ignore") == 0) {
         regex_t *nr = realloc(p->ignore_re, (p->n_ignore + 1) * sizeof *nr);
-        int rc;
+        char why[400];
         if (!nr)
             return gpc_suite_err(err, errlen, path, line, "out of memory");
         p->ignore_re = nr;
-        if ((rc = regcomp(&nr[p->n_ignore], val, REG_EXTENDED | REG_NOSUB)) != 0) {
-            char why[128];
-            regerror(rc, &nr[p->n_ignore], why, sizeof why);
+        if (!val[0])
+            return gpc_suite_err(err, errlen, path, line,
+                                 "ignore needs a regular expression (an empty one would match "
+                                 "every line, and nothing would be compared)");
+        if (gp_regex_compile(&nr[p->n_ignore], val, REG_EXTENDED | REG_NOSUB, why, sizeof why) < 0)
             return gpc_suite_err(err, errlen, path, line, "ignore: bad regular expression '%s': %s",
                                  val, why);
+        if (gpc_matches_all(&nr[p->n_ignore])) {
+            regfree(&nr[p->n_ignore]);
+            return gpc_suite_err(err, errlen, path, line,
+                                 "ignore '%s' matches every line (it matches an empty line and "
+                                 "lines of any content), so nothing would be compared",
+                                 val);
         }
         if (gpc_push(&p->ignore, &p->n_ignore, val)) {
             regfree(&nr[p->n_ignore]);
@@ -217,7 +249,7 @@ int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const 
         }
         if (*b == '[') {
             gpc_program *np;
-            size_t i;
+            long at;
             if (e[-1] != ']' || e - b < 3) {
                 free(l);
                 gpc_suite_err(err, errlen, path, line, "a program header is [name]");
@@ -233,24 +265,31 @@ int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const 
                 free(l);
                 goto out;
             }
-            for (i = 0; i < s->n; i++)
-                if (strcmp(s->progs[i].name, b) == 0) {
-                    gpc_suite_err(err, errlen, path, line,
-                                  "program [%s] already defined at line %d", b, s->progs[i].line);
-                    free(l);
-                    goto out;
-                }
+            if ((at = gp_strindex_find(s->by_name, b, strlen(b))) >= 0) {
+                gpc_suite_err(err, errlen, path, line, "program [%s] already defined at line %d",
+                              b, s->progs[at].line);
+                free(l);
+                goto out;
+            }
             if (cur && gpc_suite_close(s, cur, path, err, errlen) < 0) {
                 free(l);
                 goto out;
             }
-            np = realloc(s->progs, (s->n + 1) * sizeof *np);
-            if (!np) {
+            if (s->n == s->cap) {
+                size_t nc = s->cap ? 2 * s->cap : 16;
+                if (!(np = realloc(s->progs, nc * sizeof *np))) {
+                    free(l);
+                    snprintf(err, errlen, "out of memory");
+                    goto out;
+                }
+                s->progs = np;
+                s->cap = nc;
+            }
+            if (gp_strindex_add(&s->by_name, b, strlen(b), s->n) < 0) {
                 free(l);
                 snprintf(err, errlen, "out of memory");
                 goto out;
             }
-            s->progs = np;
             cur = &s->progs[s->n++];
             memset(cur, 0, sizeof *cur);
             cur->line = line;

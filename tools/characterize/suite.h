@@ -28,7 +28,8 @@ typedef struct {
     char *path;         /* the suite file as given */
     char *base;         /* its directory, absolute */
     gpc_program *progs; /* in file order */
-    size_t n;
+    size_t n, cap;
+    struct gp_strindex *by_name; /* positions in progs */
 } gpc_suite;
 
 /* Parses text (the file's contents) as the suite file at path; base_dir is

@@ -11,6 +11,9 @@
 
 #include "format.h"
 #include "report.h"
+#include "util/safefile.h"
+#include "util/strindex.h"
+#include "util/textio.h"
 
 /* The study's classes and the thresholds the text summary counts against:
  * one table, documented in docs/characterize.md. */
@@ -146,6 +149,7 @@ void gpc_summary_free(gpc_summary *s)
         }
     }
     free(s->progs);
+    gp_strindex_free(&s->by_name);
     memset(s, 0, sizeof *s);
 }
 
@@ -161,31 +165,35 @@ static int gpc_summary_add_one(gpc_summary *s, const char *dir, char *err, size_
 {
     gpc_prog *np;
     gpc_result r;
-    size_t i;
+    long at;
     if (gpc_result_load(&r, dir, err, errlen) < 0)
         return -1;
-    for (i = 0; i < s->n; i++)
-        if (strcmp(s->progs[i].res.name, r.name) == 0) {
-            snprintf(err, errlen, "program '%s' has two results: %s and %s (merge each once)",
-                     r.name, s->progs[i].dir, dir);
-            gpc_result_free(&r);
-            return -1;
-        }
-    if (!(np = realloc(s->progs, (s->n + 1) * sizeof *np))) {
+    if ((at = gp_strindex_find(s->by_name, r.name, strlen(r.name))) >= 0) {
+        snprintf(err, errlen, "program '%s' has two results: %s and %s (merge each once)", r.name,
+                 s->progs[at].dir, dir);
         gpc_result_free(&r);
-        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    s->progs = np;
-    memset(&np[s->n], 0, sizeof *np);
-    np[s->n].res = r;
-    if (!(np[s->n].dir = strdup(dir))) {
-        gpc_result_free(&r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 16;
+        if (!(np = realloc(s->progs, nc * sizeof *np)))
+            goto oom;
+        s->progs = np;
+        s->cap = nc;
     }
+    np = &s->progs[s->n];
+    memset(np, 0, sizeof *np);
+    if (!(np->dir = strdup(dir)) || gp_strindex_add(&s->by_name, r.name, strlen(r.name), s->n) < 0) {
+        free(np->dir);
+        goto oom;
+    }
+    np->res = r;
     s->n++;
     return 0;
+oom:
+    gpc_result_free(&r);
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }
 
 static int gpc_cmp_name(const void *a, const void *b)
@@ -249,8 +257,9 @@ static int gpc_cmp_prog(const void *a, const void *b)
 int gpc_summary_finish(gpc_summary *s, FILE *warn)
 {
     size_t i, j;
-    if (s->n)
+    if (s->n > 1)
         qsort(s->progs, s->n, sizeof *s->progs, gpc_cmp_prog);
+    gp_strindex_free(&s->by_name); /* positions changed */
     s->n_kernels = 0;
     s->kernel_time = 0;
     for (i = 0; i < s->n; i++) {
@@ -260,11 +269,11 @@ int gpc_summary_finish(gpc_summary *s, FILE *warn)
         if (!(p->rep = malloc(sizeof *p->rep)))
             return -1;
         gp_report_init(p->rep, &s->peaks);
+        p->rep->tool = "gpuprof-characterize";
         for (j = 0; j < p->res.n_jsonl; j++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", p->dir, p->res.jsonl[j]);
-            if (gp_report_load(p->rep, path, warn) < 0 && warn)
-                fprintf(warn, "gpuprof-characterize: %s: cannot read %s\n", p->res.name, path);
+            gp_report_load(p->rep, path, warn); /* says why on warn when it fails */
         }
         gp_report_finish(p->rep);
         s->n_kernels += p->rep->n;
@@ -495,8 +504,29 @@ static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FIL
     fprintf(out, "    below %s (%s): %ld   between: %ld   above %s (%s): %ld\n",
             gp_fmt(&fb, c->low, c->unit), c->low_means, below, mid, gp_fmt(&fb, c->high, c->unit),
             c->high_means, above);
-    fprintf(out, "    lowest  %-12s %s: %s\n", gp_fmt(&fb, lo, c->unit), lo_p, lo_k);
-    fprintf(out, "    highest %-12s %s: %s\n", gp_fmt(&fb, hi, c->unit), hi_p, hi_k);
+    fprintf(out, "    lowest  %-12s %s: ", gp_fmt(&fb, lo, c->unit), lo_p);
+    gp_text_plain(out, lo_k);
+    fprintf(out, "\n    highest %-12s %s: ", gp_fmt(&fb, hi, c->unit), hi_p);
+    gp_text_plain(out, hi_k);
+    fputc('\n', out);
+}
+
+void gpc_diff_text(const gpc_diff *d, FILE *out)
+{
+    if (d->line)
+        fprintf(out,
+                "    %s: first difference at line %ld (profiled line %ld); %ld compared line%s "
+                "differ%s\n",
+                d->what, d->line, d->line_prof, d->n_differ, d->n_differ == 1 ? "" : "s",
+                d->n_differ == 1 ? "s" : "");
+    else
+        fprintf(out, "    %s:\n", d->what);
+    /* the program's own output: shown escaped, it cannot forge lines */
+    fputs("      native:   ", out);
+    gp_text_plain(out, d->native ? d->native : "(end of output)");
+    fputs("\n      profiled: ", out);
+    gp_text_plain(out, d->profiled ? d->profiled : "(end of output)");
+    fputc('\n', out);
 }
 
 int gpc_summary_text(const gpc_summary *s, FILE *out)
@@ -527,8 +557,11 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
                 gpc_status_name(p->res.status),
                 gp_fmt(&fb, p->res.native.ran ? p->res.native.wall_s : NAN, "s"),
                 gp_fmt(&fb, p->res.profiled.ran ? p->res.profiled.wall_s : NAN, "s"), sd, nk);
-        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT)
-            fprintf(out, "      %s\n", p->res.message);
+        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT) {
+            fputs("      ", out);
+            gp_text_plain(out, p->res.message);
+            fputc('\n', out);
+        }
     }
     if (st[GPC_PROFILER_DEFECT]) {
         fprintf(out, "\nPROFILER DEFECTS (the program failed or differed only under the "
@@ -537,21 +570,11 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             const gpc_result *r = &s->progs[i].res;
             if (r->status != GPC_PROFILER_DEFECT)
                 continue;
-            fprintf(out, "  PROFILER DEFECT in %s: %s\n", r->name, r->message);
-            for (j = 0; j < r->n_diffs; j++) {
-                const gpc_diff *d = &r->diffs[j];
-                if (d->line)
-                    fprintf(out,
-                            "    %s: first difference at line %ld (profiled line %ld); "
-                            "%ld compared line%s differ%s\n",
-                            d->what, d->line, d->line_prof, d->n_differ,
-                            d->n_differ == 1 ? "" : "s", d->n_differ == 1 ? "s" : "");
-                else
-                    fprintf(out, "    %s:\n", d->what);
-                fprintf(out, "      native:   %s\n      profiled: %s\n",
-                        d->native ? d->native : "(end of output)",
-                        d->profiled ? d->profiled : "(end of output)");
-            }
+            fprintf(out, "  PROFILER DEFECT in %s: ", r->name);
+            gp_text_plain(out, r->message);
+            fputc('\n', out);
+            for (j = 0; j < r->n_diffs; j++)
+                gpc_diff_text(&r->diffs[j], out);
         }
     }
     fprintf(out,
@@ -580,8 +603,10 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         for (j = 0; j < r->n; j++) {
             const gp_kernel_report *k = &r->kernels[j];
             fb.next = 0;
-            fprintf(out, "  %7s %10s  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
-                    gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.kernel);
+            fprintf(out, "  %7s %10s  ", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
+                    gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"));
+            gp_text_plain(out, k->agg.kernel);
+            fputc('\n', out);
             if (!k->n_verdicts)
                 fprintf(out, "      no bottleneck rule fired\n");
             for (v = 0; v < k->n_verdicts; v++) {
@@ -605,24 +630,21 @@ int gpc_summary_write(const gpc_summary *s, const char *out_dir, char *err, size
                 {"summary.txt", gpc_summary_text},
                 {"summary.html", gpc_summary_html}};
     size_t i;
-    if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot create %s: %s", out_dir, strerror(errno));
+    if (gp_safedir(out_dir, err, errlen) < 0)
         return -1;
-    }
     for (i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         char path[4096];
-        FILE *f;
-        int rc;
+        gp_safefile f;
         snprintf(path, sizeof path, "%s/%s", out_dir, outs[i].file);
-        if (!(f = fopen(path, "w"))) {
-            snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        if (gp_safefile_open(&f, path, err, errlen) < 0)
             return -1;
-        }
-        rc = outs[i].write(s, f);
-        if (fclose(f) != 0 || rc < 0) {
+        if (outs[i].write(s, f.f) < 0) {
+            gp_safefile_discard(&f);
             snprintf(err, errlen, "cannot write %s", path);
             return -1;
         }
+        if (gp_safefile_commit(&f, err, errlen) < 0)
+            return -1;
     }
     return 0;
 }

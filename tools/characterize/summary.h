@@ -21,6 +21,8 @@ typedef struct {
 typedef struct {
     gpc_prog *progs; /* sorted by name after gpc_summary_finish */
     size_t n;
+    size_t cap;
+    struct gp_strindex *by_name; /* positions in progs until finish sorts them */
     gp_peaks peaks;
     size_t n_kernels;
     double kernel_time; /* s, over all kernels with a duration */
@@ -62,6 +64,9 @@ int gpc_summary_kernels_csv(const gpc_summary *s, FILE *out);
 int gpc_summary_kernels_json(const gpc_summary *s, FILE *out);
 int gpc_summary_programs_csv(const gpc_summary *s, FILE *out);
 int gpc_summary_text(const gpc_summary *s, FILE *out);
+/* One difference as the text summary and the terminal show it: what, where,
+ * the first differing lines (escaped). */
+void gpc_diff_text(const gpc_diff *d, FILE *out);
 int gpc_summary_html(const gpc_summary *s, FILE *out);
 
 /* Writes every file above into out_dir (created).  Returns 0, or -1 with

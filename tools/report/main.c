@@ -14,6 +14,7 @@
 #include "baseline.h"
 #include "gpuprof.h"
 #include "report.h"
+#include "util/safefile.h"
 
 #define GP_REPORT_PROG "gpuprof-report"
 
@@ -92,6 +93,7 @@ int main(int argc, char **argv)
     int format = GP_FMT_TEXT, name_base = -1, c, rc = 1;
     gp_peaks peaks;
     gp_report *r = NULL, *old = NULL;
+    gp_safefile sf = {0};
     FILE *out = stdout;
 
     baseline = calloc((size_t)argc, sizeof *baseline);
@@ -171,12 +173,18 @@ int main(int argc, char **argv)
     }
     if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "") < 0)
         goto out;
+    if (!r->records) {
+        fprintf(stderr, GP_REPORT_PROG ": nothing usable read: no valid record in the input\n");
+        goto out;
+    }
     if (gp_report_peaks_mismatch(r, err, sizeof err))
         fprintf(stderr, GP_REPORT_PROG ": warning: %s\n", err);
-    if (out_path && !(out = fopen(out_path, "w"))) {
-        perror(out_path);
-        out = stdout;
-        goto out;
+    if (out_path) {
+        if (gp_safefile_open(&sf, out_path, err, sizeof err) < 0) {
+            fprintf(stderr, GP_REPORT_PROG ": %s\n", err);
+            goto out;
+        }
+        out = sf.f;
     }
     if (old) {
         gp_baseline b;
@@ -195,8 +203,10 @@ int main(int argc, char **argv)
         fprintf(stderr, GP_REPORT_PROG ": writing the report failed\n");
     rc = rc < 0 ? 1 : 0;
 out:
-    if (out != stdout && fclose(out) != 0) {
-        perror(out_path);
+    if (sf.f && rc != 0)
+        gp_safefile_discard(&sf);
+    else if (sf.f && gp_safefile_commit(&sf, err, sizeof err) < 0) {
+        fprintf(stderr, "gpuprof-report: %s\n", err);
         rc = 1;
     }
     if (r)

@@ -1,0 +1,30 @@
+/* fuzz_jsonl.c - the report's JSON-lines reader and everything after it:
+ * records, validity checks, occupancy, derived metrics, aggregation,
+ * verdicts, and the text, CSV and HTML writers and the exit summary. */
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FILE *in = fmemopen((void *)data, size, "r");
+    gp_report *r;
+    if (!in)
+        return 0;
+    if (!(r = malloc(sizeof *r))) {
+        fclose(in);
+        return 0;
+    }
+    gp_report_init(r, NULL);
+    gp_report_load_stream(r, in, "fuzz.jsonl", NULL);
+    fclose(in);
+    gp_report_finish(r);
+    gp_report_text(r, gp_fuzz_sink());
+    gp_report_csv(r, gp_fuzz_sink());
+    gp_report_html(r, gp_fuzz_sink());
+    gp_report_summary(r, gp_fuzz_sink(), 5);
+    gp_report_free(r);
+    free(r);
+    return 0;
+}

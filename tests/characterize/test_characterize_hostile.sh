@@ -1,0 +1,152 @@
+#!/bin/sh
+# test_characterize_hostile.sh - gpuprof-characterize given what a careless
+# or hostile user gives it: compare files it did not create (never deleted or
+# changed), a library path LD_PRELOAD cannot carry, ignore rules that would
+# hide every difference or hang, links planted in the output folder (never
+# written through), file modes, escapes in a program's output, misleading
+# messages, and a suite of 100,000 programs.
+suite=characterize-hostile
+. tests/lib/characterize.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset LD_PRELOAD GPUPROF_OUTPUT
+export CUDA_VISIBLE_DEVICES=0
+mkdir "$tmp/work"
+status_of() { sed -n 's/^  "status": "\(.*\)",$/\1/p' "$1/result.json"; }
+
+# 1. a compare file the command only reads: refused, left exactly as it was
+printf 'input data\n' >"$tmp/work/input.dat"
+touch -d '2001-02-03 04:05:06' "$tmp/work/input.dat"
+before=$(stat -c '%i %s %Y %a' "$tmp/work/input.dat")
+cat >"$tmp/reads.suite" <<'S'
+[reads]
+dir = work
+cmd = cat input.dat
+compare = input.dat
+S
+"$tool" run --no-gpu-check "$tmp/reads.suite" -o "$tmp/out1" 2>"$tmp/err1"; rc=$?
+check '[ "$rc" -eq 4 ] && [ "$(status_of "$tmp/out1/reads")" = error ]' \
+    "compare of an existing file: exit $rc, status '$(status_of "$tmp/out1/reads")', want 4 and error"
+check 'grep -q "input.dat exists before the run" "$tmp/err1"' "no clear message for an existing compare file"
+check '[ -f "$tmp/work/input.dat" ] && [ "$(stat -c "%i %s %Y %a" "$tmp/work/input.dat")" = "$before" ] && grep -qx "input data" "$tmp/work/input.dat"' \
+    "input.dat was deleted or changed"
+
+# 2. a compare file outside the program's directory: refused at parsing
+printf 'keep me\n' >"$tmp/elsewhere.txt"
+cat >"$tmp/outside.suite" <<'S'
+[outside]
+dir = work
+cmd = echo x > ../elsewhere.txt
+compare = ../elsewhere.txt
+S
+"$tool" run --no-gpu-check "$tmp/outside.suite" -o "$tmp/out2" 2>"$tmp/err2"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "outside.suite:4: compare .*without" "$tmp/err2"' "compare = ../x: exit $rc, $(cat "$tmp/err2")"
+check 'grep -qx "keep me" "$tmp/elsewhere.txt"' "../elsewhere.txt was changed"
+
+# 3. compare files the command writes: compared, then moved into the result
+# folder, so that the program's directory is as before and a re-run works
+cat >"$tmp/writes.suite" <<'S'
+[writes]
+dir = work
+cmd = echo "result 7" > out.txt
+compare = out.txt
+S
+"$tool" run --no-gpu-check "$tmp/writes.suite" -o "$tmp/out3" 2>"$tmp/err3"; rc=$?
+check '[ "$rc" -eq 0 ] && [ ! -e "$tmp/work/out.txt" ]' "writes: exit $rc, or out.txt left in the program's directory"
+check 'grep -qx "result 7" "$tmp/out3/writes/native.1.out.txt" && grep -qx "result 7" "$tmp/out3/writes/profiled.1.out.txt"' \
+    "the compared files are not kept in the result folder"
+"$tool" run --no-gpu-check "$tmp/writes.suite" -o "$tmp/out3" --force 2>"$tmp/err3b"; rc=$?
+check '[ "$rc" -eq 0 ]' "a re-run of a compare program fails (exit $rc)"
+
+# 4. a library path with a space: refused, not run unprofiled as "ok"
+mkdir "$tmp/my tools"
+cp "$lib" "$tmp/my tools/libgpuprof.so"
+cat >"$tmp/echo.suite" <<'S'
+[echo]
+dir = work
+cmd = echo hello
+S
+"$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out4" --lib "$tmp/my tools/libgpuprof.so" 2>"$tmp/err4"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "splits LD_PRELOAD" "$tmp/err4" && [ ! -e "$tmp/out4/echo/result.json" ]' \
+    "--lib with a space: exit $rc, $(head -c 300 "$tmp/err4")"
+
+# 5. ignore rules that hide everything or take the matcher out of bounds
+for rule in '' '.*' 'a+++++++++++++++++++++' '(x)\1'; do
+    printf '[p]\ncmd = echo x\nignore = %s\n' "$rule" >"$tmp/ign.suite"
+    start=$(date +%s)
+    "$tool" list "$tmp/ign.suite" >/dev/null 2>"$tmp/err5"; rc=$?
+    took=$(( $(date +%s) - start ))
+    check '[ "$rc" -eq 1 ] && [ "$took" -lt 5 ] && grep -q "ign.suite:3: ignore" "$tmp/err5"' \
+        "ignore = '$rule': exit $rc after $took s: $(cat "$tmp/err5")"
+done
+printf '[p]\ncmd = echo x\nignore = ^$\n' >"$tmp/ign.suite"
+check '"$tool" list "$tmp/ign.suite" >/dev/null 2>&1' "ignore = ^\$ (blank lines) refused"
+
+# 6. links planted in the output folder are not written through
+printf 'victim\n' >"$tmp/victim"
+mkdir -p "$tmp/out6/echo" "$tmp/victimdir"
+ln -s "$tmp/victim" "$tmp/out6/echo/native.stdout"
+ln -s "$tmp/victim" "$tmp/out6/echo/result.json"
+ln -s "$tmp/victimdir" "$tmp/out6/summary"
+"$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out6" 2>"$tmp/err6"; rc=$?
+check 'grep -qx victim "$tmp/victim" && [ -z "$(ls "$tmp/victimdir")" ]' "a planted link was written through"
+check '[ "$rc" -eq 1 ] && grep -q "summary is a symbolic link" "$tmp/err6"' "a linked summary folder: exit $rc, $(cat "$tmp/err6")"
+check '[ -f "$tmp/out6/echo/native.stdout" ] && [ ! -L "$tmp/out6/echo/native.stdout" ] && grep -qx hello "$tmp/out6/echo/native.stdout"' \
+    "the program's output did not replace the planted link"
+mkdir -p "$tmp/out6b"
+ln -s "$tmp/victimdir" "$tmp/out6b/echo"
+"$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out6b" 2>"$tmp/err6b"; rc=$?
+check '[ -z "$(ls "$tmp/victimdir")" ] && grep -q "echo is a symbolic link" "$tmp/err6b"' \
+    "a linked program folder was written into: $(cat "$tmp/err6b")"
+# a link someone else owns, in a folder the summary writes: refused (needs root to plant)
+mkdir -p "$tmp/out6c/summary"
+ln -s "$tmp/victim" "$tmp/out6c/summary/summary.txt"
+if chown -h 12345 "$tmp/out6c/summary/summary.txt" 2>/dev/null; then
+    "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out6c" 2>"$tmp/err6c"; rc=$?
+    check '[ "$rc" -eq 1 ] && grep -qx victim "$tmp/victim" && grep -q "owned by another user" "$tmp/err6c"' \
+        "another user's link in the summary folder: exit $rc, $(cat "$tmp/err6c")"
+else
+    skip=$((skip + 1)); echo "SKIP another user's link: chown needs root" >&2
+fi
+
+# 7. modes: nothing world-writable even with umask 0
+(umask 0; "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out7" >/dev/null 2>&1)
+bad=$(find "$tmp/out7" -perm -o+w | head -3)
+check '[ -z "$bad" ] && [ "$(stat -c %a "$tmp/out7/echo/result.json")" = 644 ] && [ "$(stat -c %a "$tmp/out7/echo")" = 755 ]' \
+    "world-writable or wrong modes with umask 0: $bad $(stat -c '%a %n' "$tmp/out7/echo/result.json" "$tmp/out7/echo")"
+
+# 8. terminal escapes in a program's output are shown escaped
+cat >"$tmp/esc.suite" <<'S'
+[esc]
+dir = work
+cmd = if [ -n "$LD_PRELOAD" ]; then printf 'a\033[2J\033[31mforged\n'; else echo a; fi
+S
+"$tool" run --no-gpu-check "$tmp/esc.suite" -o "$tmp/out8" 2>"$tmp/err8"
+check '! grep -q "$(printf "\033")" "$tmp/err8" "$tmp/out8/summary/summary.txt" && grep -q "a\\\\x1b\[2J" "$tmp/err8"' \
+    "an escape sequence reached the terminal or summary.txt raw"
+
+# 9. messages that name the problem
+"$tool" merge "$tmp/out3" --peaks "$tmp/nonexistent" -o "$tmp/out9" 2>"$tmp/err9"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "cannot read peaks file" "$tmp/err9" && ! grep -q "cannot create" "$tmp/err9"' \
+    "merge --peaks /nonexistent: $(cat "$tmp/err9")"
+"$tool" merge "$tmp/out3" --peaks "$tmp/work" -o "$tmp/out9" 2>"$tmp/err9"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "is a directory" "$tmp/err9"' "a directory as peaks file: $(cat "$tmp/err9")"
+"$tool" list "$tmp/work" 2>"$tmp/err9"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "is a directory" "$tmp/err9"' "a directory as suite file: $(cat "$tmp/err9")"
+mkdir -p "$tmp/out9b/bad"
+printf '{"format":"gpuprof-characterize-result/1","name":"bad","status":"ok","jsonl":["gpuprof-1.jsonl"]}\n' \
+    >"$tmp/out9b/bad/result.json"
+printf 'not json\n' >"$tmp/out9b/bad/gpuprof-1.jsonl"
+"$tool" merge "$tmp/out9b" -o "$tmp/out9c" 2>"$tmp/err9"
+check 'grep -q "^gpuprof-characterize: .*gpuprof-1.jsonl:1: malformed" "$tmp/err9" && ! grep -q "gpuprof-report" "$tmp/err9"' \
+    "characterize speaks under another name: $(cat "$tmp/err9")"
+
+# 10. 100,000 programs: listed in seconds, not minutes
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "[p%d]\ncmd = true\n", i }' >"$tmp/big.suite"
+start=$(date +%s)
+n=$("$tool" list "$tmp/big.suite" | wc -l)
+took=$(( $(date +%s) - start ))
+check '[ "$n" -eq 100000 ] && [ "$took" -lt 10 ]' "list of 100,000 programs: $n lines in $took s"
+
+echo "$suite: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,227 @@
+/* test_util.c - the helpers every reader and writer relies on: the clamped
+ * number-to-integer conversion and saturating arithmetic, output files that
+ * cannot be redirected (planted links, modes, temporary names), text escapes
+ * for terminals and spreadsheets, the regular expression checks, and the
+ * name index. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/unit/gp_test.h"
+#include "util/num.h"
+#include "util/regex_safe.h"
+#include "util/safefile.h"
+#include "util/strindex.h"
+#include "util/textio.h"
+
+static void test_num(void)
+{
+    long x;
+    GP_CHECK(gp_num_clamp(NAN, 0, 10, 7) == 7);
+    GP_CHECK(gp_num_clamp(1e300, 0, 10, 7) == 10 && gp_num_clamp(-1e300, 0, 10, 7) == 0);
+    GP_CHECK(gp_num_clamp(INFINITY, LONG_MIN, LONG_MAX, 0) == LONG_MAX);
+    GP_CHECK(gp_num_clamp(-INFINITY, LONG_MIN, LONG_MAX, 0) == LONG_MIN);
+    GP_CHECK(gp_num_clamp(9.3e18, LONG_MIN, LONG_MAX, 0) == LONG_MAX); /* above 2^63 */
+    GP_CHECK(gp_num_clamp(3.9, 0, 10, 0) == 3 && gp_num_clamp(-3.9, -10, 10, 0) == -3);
+    GP_CHECK(gp_num_in_range(32, 1, 1024, &x) == 0 && x == 32);
+    GP_CHECK(gp_num_in_range(2147483647.0, 1, 1024, &x) < 0 && x == 1024);
+    GP_CHECK(gp_num_in_range(NAN, 1, 1024, &x) < 0 && x == 1);
+    GP_CHECK(gp_num_in_range(-1024, 0, 10, &x) < 0 && x == 0);
+    GP_CHECK(gp_num_mul_sat(LONG_MAX / 2, 3) == LONG_MAX && gp_num_mul_sat(-LONG_MAX, 2) == LONG_MIN);
+    GP_CHECK(gp_num_mul_sat(1L << 31, 1L << 31) == 1L << 62);
+    GP_CHECK(gp_num_add_sat(LONG_MAX, 1) == LONG_MAX && gp_num_add_sat(LONG_MIN, -1) == LONG_MIN);
+}
+
+static int file_is(const char *path, const char *text)
+{
+    char buf[256] = "";
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    return f && strcmp(buf, text) == 0;
+}
+
+static void test_safefile(void)
+{
+    char dir[] = "/tmp/gp-test-util.XXXXXX", path[512], victim[512], link[512], err[512];
+    gp_safefile sf;
+    struct stat st;
+    FILE *f;
+    if (!mkdtemp(dir)) {
+        gp_test_skip("safefile", "no temporary directory");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(link, sizeof link, "%s/planted", dir);
+    /* written under a temporary name, renamed at commit, mode 0644 whatever the umask */
+    mode_t old = umask(0);
+    GP_CHECK(gp_safefile_open(&sf, path, err, sizeof err) == 0);
+    umask(old);
+    if (sf.f) {
+        fputs("new\n", sf.f);
+        GP_CHECK(access(path, F_OK) != 0 && sf.tmp && access(sf.tmp, F_OK) == 0);
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+    }
+    GP_CHECK(file_is(path, "new\n") && stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+    /* an existing file is replaced whole; a discarded one leaves no trace */
+    GP_CHECK(gp_safefile_open(&sf, path, err, sizeof err) == 0);
+    if (sf.f) {
+        fputs("half", sf.f);
+        gp_safefile_discard(&sf);
+    }
+    GP_CHECK(file_is(path, "new\n"));
+    /* published: under its final name at once, still open for the records to come */
+    GP_CHECK(gp_safefile_open(&sf, path, err, sizeof err) == 0);
+    if (sf.f) {
+        GP_CHECK(gp_safefile_publish(&sf, err, sizeof err) == 0 && sf.tmp == NULL);
+        fputs("rec1\n", sf.f);
+        fflush(sf.f);
+        GP_CHECK(file_is(path, "rec1\n"));
+        fputs("rec2\n", sf.f);
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+    }
+    GP_CHECK(file_is(path, "rec1\nrec2\n"));
+    /* a link another user planted is refused, the file it points at untouched */
+    f = fopen(victim, "w");
+    if (f) {
+        fputs("victim\n", f);
+        fclose(f);
+    }
+    if (symlink(victim, link) == 0 && geteuid() == 0 && lchown(link, 12345, 12345) == 0) {
+        GP_CHECK(gp_safefile_open(&sf, link, err, sizeof err) < 0 &&
+                 strstr(err, "owned by another user"));
+        GP_CHECK(file_is(victim, "victim\n"));
+    } else {
+        gp_test_skip("planted link of another user", "needs root to plant it");
+    }
+    /* the user's own link is followed: the file it names is replaced */
+    unlink(link);
+    if (symlink(victim, link) == 0 && gp_safefile_open(&sf, link, err, sizeof err) == 0) {
+        fputs("through\n", sf.f);
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+        GP_CHECK(file_is(victim, "through\n") && lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    }
+    /* a device is written where it is; a directory is refused */
+    GP_CHECK(gp_safefile_open(&sf, "/dev/null", err, sizeof err) == 0 && sf.tmp == NULL);
+    if (sf.f)
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+    GP_CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    GP_CHECK(gp_safefile_open(&sf, dir, err, sizeof err) < 0 && strstr(err, "directory"));
+    /* the append mode of logs: no link followed, no FIFO */
+    unlink(link);
+    GP_CHECK(symlink(victim, link) == 0 && gp_safefile_append(link, err, sizeof err) == NULL &&
+             strstr(err, "symbolic link"));
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    GP_CHECK(mkfifo(path, 0600) == 0 && gp_safefile_append(path, err, sizeof err) == NULL);
+    snprintf(path, sizeof path, "%s/log", dir);
+    f = gp_safefile_append(path, err, sizeof err);
+    GP_CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    GP_CHECK(stat(path, &st) == 0 && (st.st_mode & 0022) == 0);
+    /* directories: created 0755, a link to one refused */
+    snprintf(path, sizeof path, "%s/sub", dir);
+    GP_CHECK(gp_safedir(path, err, sizeof err) == 0 && gp_safedir(path, err, sizeof err) == 0);
+    snprintf(link, sizeof link, "%s/linkdir", dir);
+    GP_CHECK(symlink(path, link) == 0 && gp_safedir(link, err, sizeof err) < 0 &&
+             strstr(err, "symbolic link"));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    GP_CHECK(system(cmd) == 0);
+}
+
+static void test_text(void)
+{
+    char buf[128], *out = NULL;
+    size_t len = 0;
+    FILE *f;
+    GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "k<float>(int*)"), "k<float>(int*)");
+    GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "a\nb\x1b[2J\tc\x7f"), "a\\x0ab\\x1b[2J\\x09c\\x7f");
+    GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "caf\xc3\xa9 \xe2\x80\xae x \xc2\x9b \xff"),
+                 "caf\xc3\xa9 \\u{202e} x \\x9b \\xff");
+    GP_CHECK_STR(gp_text_plain_buf(buf, 6, "ab\ncd"), "ab"); /* cut before a whole escape */
+    GP_CHECK_STR(gp_text_plain_buf(buf, 4, "\xc3\xa9\xc3\xa9"), "\xc3\xa9");
+    f = open_memstream(&out, &len);
+    gp_text_csv_field(f, "=cmd|' /C calc'!A0");
+    fputc('|', f);
+    gp_text_csv_field(f, "+1");
+    fputc('|', f);
+    gp_text_csv_field(f, "plain name");
+    fputc('|', f);
+    gp_text_csv_field(f, "a,\"b\"");
+    fclose(f);
+    GP_CHECK_STR(out, "\"'=cmd|' /C calc'!A0\"|\"'+1\"|plain name|\"a,\"\"b\"\"\"");
+    free(out);
+}
+
+static void test_regex(void)
+{
+    static const char *const refused[] = {"a+++++++++++++++++++++", "((a{50}){50}){50}",
+                                          "((){50}*){50}", "((()|()){15}*){15}", "(a*)*",
+                                          "(x?){9}", "(a)\\1", "a{2001}"};
+    static const char *const accepted[] = {"^gemm", "small$", "^(gemm|conv)_[a-z0-9_]+(<.*>)?$",
+                                           "[0-9.]+ ms$", "(_[a-z]+)+", "^$", "a{1000}",
+                                           "[[:alpha:]]{1,100}x", "\\bword\\b"};
+    char why[400];
+    regex_t re;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        int rc = gp_regex_compile(&re, refused[i], REG_EXTENDED | REG_NOSUB, why, sizeof why);
+        GP_CHECK_MSG(rc < 0 && strncmp(why, "not accepted", 12) == 0, "%s: %s", refused[i],
+                     rc ? why : "accepted");
+        if (rc == 0)
+            regfree(&re);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    GP_CHECK((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9 < 1.0);
+    for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+        int rc = gp_regex_compile(&re, accepted[i], REG_EXTENDED | REG_NOSUB, why, sizeof why);
+        GP_CHECK_MSG(rc == 0, "%s: %s", accepted[i], why);
+        if (rc == 0)
+            regfree(&re);
+    }
+    GP_CHECK(gp_regex_compile(&re, "([", REG_EXTENDED, why, sizeof why) < 0 &&
+             strstr(why, "not a POSIX extended regular expression"));
+    char longpat[GP_REGEX_MAX_LEN + 2];
+    memset(longpat, 'a', sizeof longpat - 1);
+    longpat[sizeof longpat - 1] = 0;
+    GP_CHECK(gp_regex_compile(&re, longpat, REG_EXTENDED, why, sizeof why) < 0 &&
+             strstr(why, "longer than"));
+}
+
+static void test_strindex(void)
+{
+    gp_strindex *ix = NULL;
+    char key[32];
+    int ok = 1;
+    for (size_t i = 0; i < 100000; i++) {
+        snprintf(key, sizeof key, "kernel_%zu", i);
+        ok &= gp_strindex_add(&ix, key, strlen(key), i) == 0;
+    }
+    GP_CHECK(ok);
+    GP_CHECK(gp_strindex_find(ix, "kernel_77777", 12) == 77777);
+    GP_CHECK(gp_strindex_find(ix, "kernel_100000", 13) == -1);
+    GP_CHECK(gp_strindex_add(&ix, "kernel_5", 8, 9) == 0 && gp_strindex_find(ix, "kernel_5", 8) == 5);
+    GP_CHECK(gp_strindex_add(&ix, "", 0, 42) == 0 && gp_strindex_find(ix, "", 0) == 42);
+    gp_strindex_free(&ix);
+    GP_CHECK(ix == NULL && gp_strindex_find(ix, "kernel_5", 8) == -1);
+}
+
+int main(void)
+{
+    test_num();
+    test_safefile();
+    test_text();
+    test_regex();
+    test_strindex();
+    return gp_test_finish("util");
+}
