@@ -56,6 +56,7 @@ ifeq ($(SANITIZE),1)
 # programs, which run only on a GPU machine, except the one the preload test
 # runs (built without the flags, as what gpuprof is preloaded into)
 UNIT_TESTS := $(filter-out $(GPK_TESTS),$(UNIT_TESTS))
+TEST_SCRIPTS := $(filter-out tests/gpupeak/%,$(TEST_SCRIPTS))
 GPU_TESTS  := $(filter %/no_cuda,$(GPU_TESTS))
 endif
 
