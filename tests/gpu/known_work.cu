@@ -14,14 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "rt_check.h"
 
 __global__ void fma_sp(float *out, int iters, float b, float c)
 {

@@ -8,14 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "../rt_check.h"
 
 static const char *only;
 static int want(const char *name) { return !only || strcmp(only, name) == 0; }
