@@ -25,7 +25,7 @@
 
 #define GP_ENTRY_CORE "libgpuprof-core.so"
 
-static char gp_entry_self[PATH_MAX]; /* this file, resolved */
+static char gp_entry_self[PATH_MAX];  /* this file, resolved */
 static char gp_entry_other[PATH_MAX]; /* CUDA_INJECTION64_PATH when it names another library */
 static int gp_entry_injected;         /* the driver called InitializeInjection */
 
@@ -101,4 +101,7 @@ GP_EXPORT int InitializeInjection(void)
     return init ? init() : 1;
 }
 
-GP_EXPORT const char *gpuprof_version(void) { return GPUPROF_VERSION; }
+GP_EXPORT const char *gpuprof_version(void)
+{
+    return GPUPROF_VERSION;
+}

@@ -30,4 +30,7 @@ GP_EXPORT int InitializeInjection(void)
     return 1;
 }
 
-GP_EXPORT const char *gpuprof_version(void) { return GPUPROF_VERSION; }
+GP_EXPORT const char *gpuprof_version(void)
+{
+    return GPUPROF_VERSION;
+}

@@ -130,7 +130,7 @@ static double regex_piece(regex_scan *s, int depth, int *nullable)
         } else if (q == '+') {
             s->p++;
             c = 2 * c + 1; /* x+ is compiled as x x* */
-        } else { /* regex_interval moved past the braces */
+        } else {           /* regex_interval moved past the braces */
             c = (count < 0 ? min + 1 : count < 1 ? 1 : count) * c + 1;
             *nullable = min == 0;
         }

@@ -50,8 +50,8 @@ static int safefile_temp(gp_safefile *sf, const char *target, const char *shown,
     for (int tries = 0; tries < 100; tries++) {
         char sfx[7];
         safefile_suffix(sfx);
-        snprintf(sf->tmp, dirlen + baselen + 10, "%.*s.%.*s.%s", (int)dirlen, target,
-                 (int)baselen, base, sfx);
+        snprintf(sf->tmp, dirlen + baselen + 10, "%.*s.%.*s.%s", (int)dirlen, target, (int)baselen,
+                 base, sfx);
         fd = open(sf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd >= 0 || errno != EEXIST)
             break;

@@ -20,10 +20,10 @@ static void check_surface(const char *path)
     GP_CHECK_MSG(dlsym(h, "InitializeInjection") != NULL, "%s: no InitializeInjection", path);
     const char *(*version)(void) = (const char *(*)(void))dlsym(h, "gpuprof_version");
     GP_CHECK(version && strcmp(version(), GPUPROF_VERSION) == 0);
-    const char *internals[] = {"gp_core_init",    "gp_alloc_add", "gp_config_parse",
-                               "gp_log",          "gp_drv",       "gp_text_json_string",
-                               "gp_report_summarize_jsonl", "gp_safefile_open",
-                               "gp_regex_compile", "gp_strindex_find"};
+    const char *internals[] = {
+        "gp_core_init",     "gp_alloc_add",        "gp_config_parse",           "gp_log",
+        "gp_drv",           "gp_text_json_string", "gp_report_summarize_jsonl", "gp_safefile_open",
+        "gp_regex_compile", "gp_strindex_find"};
     for (size_t i = 0; i < sizeof(internals) / sizeof(internals[0]); i++)
         GP_CHECK_MSG(dlsym(h, internals[i]) == NULL, "%s: %s is exported", path, internals[i]);
 }

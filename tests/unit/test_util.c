@@ -32,7 +32,8 @@ static void test_num(void)
     GP_CHECK(gp_num_in_range(2147483647.0, 1, 1024, &x) < 0 && x == 1024);
     GP_CHECK(gp_num_in_range(NAN, 1, 1024, &x) < 0 && x == 1);
     GP_CHECK(gp_num_in_range(-1024, 0, 10, &x) < 0 && x == 0);
-    GP_CHECK(gp_num_mul_sat(LONG_MAX / 2, 3) == LONG_MAX && gp_num_mul_sat(-LONG_MAX, 2) == LONG_MIN);
+    GP_CHECK(gp_num_mul_sat(LONG_MAX / 2, 3) == LONG_MAX &&
+             gp_num_mul_sat(-LONG_MAX, 2) == LONG_MIN);
     GP_CHECK(gp_num_mul_sat(1L << 31, 1L << 31) == 1L << 62);
     GP_CHECK(gp_num_add_sat(LONG_MAX, 1) == LONG_MAX && gp_num_add_sat(LONG_MIN, -1) == LONG_MIN);
 }
@@ -144,7 +145,8 @@ static void test_text(void)
     size_t len = 0;
     FILE *f;
     GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "k<float>(int*)"), "k<float>(int*)");
-    GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "a\nb\x1b[2J\tc\x7f"), "a\\x0ab\\x1b[2J\\x09c\\x7f");
+    GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "a\nb\x1b[2J\tc\x7f"),
+                 "a\\x0ab\\x1b[2J\\x09c\\x7f");
     GP_CHECK_STR(gp_text_plain_buf(buf, sizeof buf, "caf\xc3\xa9 \xe2\x80\xae x \xc2\x9b \xff"),
                  "caf\xc3\xa9 \\u{202e} x \\x9b \\xff");
     GP_CHECK_STR(gp_text_plain_buf(buf, 6, "ab\ncd"), "ab"); /* cut before a whole escape */
@@ -164,12 +166,23 @@ static void test_text(void)
 
 static void test_regex(void)
 {
-    static const char *const refused[] = {"a+++++++++++++++++++++", "((a{50}){50}){50}",
-                                          "((){50}*){50}", "((()|()){15}*){15}", "(a*)*",
-                                          "(x?){9}", "(a)\\1", "a{2001}"};
-    static const char *const accepted[] = {"^gemm", "small$", "^(gemm|conv)_[a-z0-9_]+(<.*>)?$",
-                                           "[0-9.]+ ms$", "(_[a-z]+)+", "^$", "a{1000}",
-                                           "[[:alpha:]]{1,100}x", "\\bword\\b"};
+    static const char *const refused[] = {"a+++++++++++++++++++++",
+                                          "((a{50}){50}){50}",
+                                          "((){50}*){50}",
+                                          "((()|()){15}*){15}",
+                                          "(a*)*",
+                                          "(x?){9}",
+                                          "(a)\\1",
+                                          "a{2001}"};
+    static const char *const accepted[] = {"^gemm",
+                                           "small$",
+                                           "^(gemm|conv)_[a-z0-9_]+(<.*>)?$",
+                                           "[0-9.]+ ms$",
+                                           "(_[a-z]+)+",
+                                           "^$",
+                                           "a{1000}",
+                                           "[[:alpha:]]{1,100}x",
+                                           "\\bword\\b"};
     char why[400];
     regex_t re;
     struct timespec t0, t1;
@@ -210,7 +223,8 @@ static void test_strindex(void)
     GP_CHECK(ok);
     GP_CHECK(gp_strindex_find(ix, "kernel_77777", 12) == 77777);
     GP_CHECK(gp_strindex_find(ix, "kernel_100000", 13) == -1);
-    GP_CHECK(gp_strindex_add(&ix, "kernel_5", 8, 9) == 0 && gp_strindex_find(ix, "kernel_5", 8) == 5);
+    GP_CHECK(gp_strindex_add(&ix, "kernel_5", 8, 9) == 0 &&
+             gp_strindex_find(ix, "kernel_5", 8) == 5);
     GP_CHECK(gp_strindex_add(&ix, "", 0, 42) == 0 && gp_strindex_find(ix, "", 0) == 42);
     gp_strindex_free(&ix);
     GP_CHECK(ix == NULL && gp_strindex_find(ix, "kernel_5", 8) == -1);
