@@ -90,4 +90,4 @@ format:
 clean:
 	rm -rf $(BUILD) $(CLEAN_FILES)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) $(BUILD)-fuzz -name '*.d' 2>/dev/null)

@@ -13,6 +13,9 @@ FUZZ_TARGETS := jsonl peaks suite result config
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
 GP_FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# apart from $(BUILD), which is carried to the GPU machine: fuzzing leaves
+# hundreds of megabytes of inputs behind
+FUZZ_OUT     := $(BUILD)-fuzz
 
 FUZZ_REPORT_SRCS := $(GP_METRICS_SRCS:%=metrics/%.c) \
                     $(patsubst %,util/%.c,textio num safefile regex_safe strindex gp_uthash kname)
@@ -25,7 +28,7 @@ FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload
 FUZZ_CPPFLAGS := $(CPPFLAGS) -Imetrics -Itools/characterize -Ifuzz
 
 # replay objects: $(CC) with the sanitizers
-FUZZ_ROBJ := $(BUILD)/fuzz/robj
+FUZZ_ROBJ := $(FUZZ_OUT)/robj
 $(FUZZ_ROBJ)/%.o: %.c | $(GP_METRICS_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) $(GP_FUZZ_SAN) -c $< -o $@
@@ -35,26 +38,27 @@ $(FUZZ_ROBJ)/replay-%.o: fuzz/replay.c
 	    -DGP_FUZZ_NAME='"$*"' -c $< -o $@
 
 # libFuzzer objects: clang
-FUZZ_COBJ := $(BUILD)/fuzz/cobj
+FUZZ_COBJ := $(FUZZ_OUT)/cobj
 $(FUZZ_COBJ)/%.o: %.c | $(GP_METRICS_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) -O1 -g -std=gnu11 -fPIC \
 	    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -c $< -o $@
 
 define GP_FUZZ_TARGET
-$(BUILD)/fuzz/replay-$(1): $(FUZZ_ROBJ)/replay-$(1).o $(FUZZ_ROBJ)/fuzz/fuzz_common.o \
+$(FUZZ_OUT)/replay-$(1): $(FUZZ_ROBJ)/replay-$(1).o $(FUZZ_ROBJ)/fuzz/fuzz_common.o \
                            $(patsubst %.c,$(FUZZ_ROBJ)/%.o,$(FUZZ_SRCS_$(1)))
 	$$(CC) $(GP_FUZZ_SAN) $$^ -o $$@ -lm
-$(BUILD)/fuzz/fuzz-$(1): $(FUZZ_COBJ)/fuzz/fuzz_common.o $(patsubst %.c,$(FUZZ_COBJ)/%.o,$(FUZZ_SRCS_$(1)))
+$(FUZZ_OUT)/fuzz-$(1): $(FUZZ_COBJ)/fuzz/fuzz_common.o $(patsubst %.c,$(FUZZ_COBJ)/%.o,$(FUZZ_SRCS_$(1)))
 	$$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $$^ -o $$@ -lm
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call GP_FUZZ_TARGET,$(t))))
 
-UNIT_TESTS += $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay-%)
+UNIT_TESTS += $(FUZZ_TARGETS:%=$(FUZZ_OUT)/replay-%)
 
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz needs clang (libFuzzer): apt-get install -y clang" >&2; exit 1; }
-	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz-%)
 fuzz: fuzz-build
-	@BUILD=$(BUILD) FUZZ_TIME=$(FUZZ_TIME) sh fuzz/run.sh $(FUZZ_TARGETS)
+	@FUZZ_OUT=$(FUZZ_OUT) FUZZ_TIME=$(FUZZ_TIME) sh fuzz/run.sh $(FUZZ_TARGETS)
+CLEAN_FILES += $(FUZZ_OUT)
