@@ -1397,9 +1397,8 @@ static void profile_exit(launch_state *ls, const gp_launch_event *ev, CUresult s
                     ? NAN
                     : hw_values[k];
         if (ls->rs.sass) {
-            gp_sass_derive(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL, gp.metric_names,
-                           gp.n_metrics, values);
-            ls->sass_code_missing = gp_sass_code_missing(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL);
+            ls->sass_code_missing = gp_sass_derive(ls->rs.sass, ls->rs.n_sass, code_lookup, NULL,
+                                                   gp.metric_names, gp.n_metrics, values);
             sass_dump(ls);
         }
         if (ls->rs.batched) { /* the hardware values come when the batch closes */

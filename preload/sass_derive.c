@@ -128,16 +128,6 @@ void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n
     }
 }
 
-int gp_sass_code_missing(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t size = 0;
-        if (!lookup || !lookup(r[i].function, &size, arg))
-            return 1;
-    }
-    return 0;
-}
-
 int gp_sass_needs_code(const char *name)
 {
     for (size_t i = 0; i < N_FP; i++)
@@ -246,13 +236,13 @@ static void add_memory(const gp_sass_record *r, mem_sums *m)
     }
 }
 
-void gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_lookup lookup,
+int gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_lookup lookup,
                     void *arg, const char *const *names, size_t n_names, double *values)
 {
     size_t n = 0;
     gp_sass_record *r = merge_by_instruction(records, n_records, &n);
     if (!r)
-        return;
+        return 0;
     double fp[GP_OP_HFMA + 1] = {0};
     double sums[GP_SASS_N] = {0};
     mem_sums mem;
@@ -293,4 +283,5 @@ void gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_loo
             values[k] = sums[m];
     }
     free(r);
+    return code_missing;
 }

@@ -78,10 +78,6 @@ typedef const uint8_t *(*gp_code_lookup)(const char *function, size_t *size, voi
 void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n,
                   gp_code_lookup lookup, void *arg);
 
-/* 1 when some instruction's function has no machine code to look up (its
- * module held none gpuprof can read); 0 otherwise. */
-int gp_sass_code_missing(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg);
-
 /* 1 if `name` is counted by opcode, so needs the machine code. */
 int gp_sass_needs_code(const char *name);
 
@@ -90,7 +86,9 @@ int gp_sass_derivable(const char *name);
 
 /* Computes every derivable name of names[] into values[] (others untouched).
  * A metric whose inputs are absent (no global loads, say) gets NaN. */
-void gp_sass_derive(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg,
+/* Returns 1 when some instruction's function had no machine code to look up
+ * (its module held none gpuprof can read: the opcode counts are then NaN), else 0. */
+int gp_sass_derive(const gp_sass_record *r, size_t n, gp_code_lookup lookup, void *arg,
                     const char *const *names, size_t n_names, double *values);
 
 #endif
