@@ -213,7 +213,7 @@ pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))
 if command -v ncu >/dev/null 2>&1; then
     XC_OUT=$OUT/xcheck sh tests/gpu/xcheck/run.sh >"$OUT/xcheck.log" 2>&1
     grep -E "^(PASS|FAIL|SKIP) " "$OUT/xcheck.log"
-    grep -E "^agreement" "$OUT/xcheck.log"
+    grep -E "^(agreement|all pairs)" "$OUT/xcheck.log"
     p=$(grep -c "^PASS " "$OUT/xcheck.log"); f=$(grep -c "^FAIL " "$OUT/xcheck.log"); s=$(grep -c "^SKIP " "$OUT/xcheck.log")
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
     # the agreement threshold: at least 99% of (launch, metric) pairs
