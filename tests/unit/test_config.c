@@ -78,6 +78,28 @@ int main(void)
     for (const char *p = err; *p; p++)
         lines += *p == '\n';
     GP_CHECK(lines == 8);
+
+    /* a list as long as Nsight Compute's full set: every name kept, no limit */
+    {
+        size_t names = 2000, len = 0;
+        char *list = malloc(names * 24);
+        GP_CHECK(list != NULL);
+        for (size_t i = 0; list && i < names; i++)
+            len += (size_t)sprintf(list + len, "%sm%zu__x.sum", i ? "," : "", i);
+        const char *long_list[] = {"GPUPROF_METRICS", list, NULL};
+        GP_CHECK(list && parse(long_list, &c, err, sizeof(err)) == 0 && c.n_metrics == names &&
+                 strcmp(c.metrics[names - 1], "m1999__x.sum") == 0);
+        gp_config_free(&c);
+        /* one bad item in it: named by position, the list itself not echoed whole */
+        if (list)
+            list[len - 4] = '$';
+        GP_CHECK(list && parse(long_list, &c, err, sizeof(err)) == 1);
+        GP_CHECK_MSG(strstr(err, "item 2000, 'm1999__x$sum', is not a metric name") != NULL, "%s", err);
+        GP_CHECK_MSG(strstr(err, "characters) is not valid") != NULL && strlen(err) < 600, "%s", err);
+        GP_CHECK(c.n_metrics == names - 1);
+        gp_config_free(&c);
+        free(list);
+    }
     /* malformed values keep their defaults */
     GP_CHECK(c.launch_count == -1 && c.batch == GP_BATCH_DEFAULT && c.snapshot_where == GP_SNAP_AUTO && !c.have_include);
     gp_config_free(&c);
