@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "format.h"
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/safefile.h"
 #include "util/strindex.h"
 #include "util/textio.h"

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "format.h"
-#include "report.h"
+#include "metrics/report/report.h"
+#include "metrics/report/svg_roofline.h"
 #include "summary.h"
-#include "svg_roofline.h"
 
 #define GPC_W 720 /* roofline size, px */
 #define GPC_H 460

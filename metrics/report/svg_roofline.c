@@ -4,7 +4,7 @@
  * roof (labelled at both ends), and a numbered circle per point. */
 #include <math.h>
 
-#include "format.h"
+#include "metrics/format.h"
 #include "svg_roofline.h"
 
 #define GP_SVG_L 70 /* plot margins: room for tick labels and axis titles */

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "format.h"
+#include "metrics/baseline.h"
+#include "metrics/format.h"
 #include "report.h"
 #include "svg_roofline.h"
 #include "util/textio.h"

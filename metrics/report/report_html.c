@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "metrics/format.h"
 #include "report.h"
 #include "svg_roofline.h"
 
