@@ -1,6 +1,6 @@
-/* textio.h - writing text formats correctly: JSON strings, CSV fields and
- * names shown on a terminal or in a text report.  The one place these
- * escapes are written (library, report, tools). */
+/* textio.h - writing text formats correctly: JSON strings, CSV fields, HTML
+ * and SVG text, and names shown on a terminal or in a text report.  The one
+ * place these escapes are written (library, report, tools). */
 #ifndef GP_TEXTIO_H
 #define GP_TEXTIO_H
 
@@ -13,6 +13,9 @@ void gp_text_json_string(FILE *f, const char *s);
  * empty.  A field that starts with = + - @ TAB or CR gets a leading ' so that
  * a spreadsheet shows it as text instead of running it as a formula. */
 void gp_text_csv_field(FILE *f, const char *s);
+/* s as HTML or SVG (XML) text or as a double-quoted attribute value: & < >
+ * and " as entities, every other byte as it is.  NULL writes nothing. */
+void gp_text_html(FILE *f, const char *s);
 /* s for a terminal or a text report, where a name must not be able to move
  * the cursor, change colours or start a line of its own: control characters
  * (C0, DEL, C1), line and paragraph separators, bidirectional overrides and
