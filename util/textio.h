@@ -13,9 +13,6 @@ void gp_text_json_string(FILE *f, const char *s);
  * empty.  A field that starts with = + - @ TAB or CR gets a leading ' so that
  * a spreadsheet shows it as text instead of running it as a formula. */
 void gp_text_csv_field(FILE *f, const char *s);
-/* s as HTML or SVG (XML) text or as a double-quoted attribute value: & < >
- * and " as entities, every other byte as it is.  NULL writes nothing. */
-void gp_text_html(FILE *f, const char *s);
 /* s for a terminal or a text report, where a name must not be able to move
  * the cursor, change colours or start a line of its own: control characters
  * (C0, DEL, C1), line and paragraph separators, bidirectional overrides and
@@ -25,5 +22,8 @@ void gp_text_plain(FILE *f, const char *s);
 /* The same into buf (always terminated, cut at a character boundary when
  * it does not fit); returns buf. */
 char *gp_text_plain_buf(char *buf, size_t len, const char *s);
+/* s as HTML or SVG (XML) text or as a double-quoted attribute value: & < >
+ * and " as entities, every other byte as it is.  NULL writes nothing. */
+void gp_text_html(FILE *f, const char *s);
 
 #endif

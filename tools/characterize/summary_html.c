@@ -239,8 +239,8 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
                 "</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
                 "<td class=\"num\">",
                 gpc_status_name(p->res.status),
-                gp_fmt(&fb, p->res.native.ran ? p->res.native.wall_s : NAN, "s"),
-                gp_fmt(&fb, p->res.profiled.ran ? p->res.profiled.wall_s : NAN, "s"));
+                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"));
         if (p->rep)
             fprintf(out, "%zu", p->rep->n);
         fputs("</td><td>", out);
