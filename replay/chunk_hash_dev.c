@@ -59,9 +59,8 @@ static int ensure(gp_chunk_dev *d, uint64_t bytes, uint64_t n_chunks)
     return 0;
 }
 
-int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n,
-                      uint64_t chunk_bytes, uint64_t n_chunks, gp_chunk_digest *out, char *err,
-                      size_t errlen)
+int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n, uint64_t chunk_bytes,
+                      uint64_t n_chunks, gp_chunk_digest *out, char *err, size_t errlen)
 {
     if (n_chunks == 0)
         return 0;
@@ -86,8 +85,8 @@ int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n,
     if (r == CUDA_SUCCESS) {
         void *args[] = {&dspans, &n, &chunk_bytes, &dh, &dz};
         what = "the chunk hash kernel";
-        r = gp_drv.cuLaunchKernel(d->fn, (unsigned)n_chunks, 1, 1, GP_CH_BLOCK, 1, 1, 0, NULL,
-                                  args, NULL);
+        r = gp_drv.cuLaunchKernel(d->fn, (unsigned)n_chunks, 1, 1, GP_CH_BLOCK, 1, 1, 0, NULL, args,
+                                  NULL);
     }
     if (r == CUDA_SUCCESS) {
         what = "synchronizing after the chunk hash";

@@ -26,9 +26,8 @@ typedef struct gp_chunk_dev {
 /* Hashes spans[0..n) (sorted by first_chunk, first_chunk of span 0 is 0,
  * n_chunks in all) in chunks of chunk_bytes into out[n_chunks], and
  * synchronizes.  Returns 0, or -1 with a sentence in err. */
-int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n,
-                      uint64_t chunk_bytes, uint64_t n_chunks, gp_chunk_digest *out, char *err,
-                      size_t errlen);
+int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n, uint64_t chunk_bytes,
+                      uint64_t n_chunks, gp_chunk_digest *out, char *err, size_t errlen);
 /* Unloads the module and frees the buffers (context teardown). */
 void gp_chunk_dev_free(gp_chunk_dev *d);
 

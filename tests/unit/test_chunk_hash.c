@@ -44,7 +44,7 @@ static void test_vectors(void)
     gp_chunk_digest d0 = H(b, 0), d1 = H(b, 1), d19 = H(b, 19);
     GP_CHECK(d0.zero && !d1.zero && !d19.zero);
     GP_CHECK(d0.h[0] == 0 && d0.h[1] == 0); /* empty: both sums and the length are 0 */
-    
+
     GP_CHECK(d1.h[0] == 0xd95fd422865d0234ull && d1.h[1] == 0x89e739b3b38efb4eull);
     GP_CHECK(d19.h[0] == 0xb2273e46a1ea9d01ull && d19.h[1] == 0x605990886fc2a162ull);
 }
