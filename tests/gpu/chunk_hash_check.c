@@ -56,8 +56,8 @@ static void check_spans(gp_chunk_dev *d, CUdeviceptr base, const unsigned char *
                               gp_chunk_len(len[i], GP_CHUNK_BYTES, k), &ref);
             const gp_chunk_digest *g = &out[sp[i].first_chunk + k];
             if (!gp_chunk_same(&ref, g) && bad++ < 5)
-                fprintf(stderr, "%s: span %u (offset %llu, %llu bytes) chunk %llu differs\n",
-                        what, i, (unsigned long long)off[i], (unsigned long long)len[i],
+                fprintf(stderr, "%s: span %u (offset %llu, %llu bytes) chunk %llu differs\n", what,
+                        i, (unsigned long long)off[i], (unsigned long long)len[i],
                         (unsigned long long)k);
         }
     GP_CHECK_MSG(bad == 0, "%s: %d chunks differ from the CPU reference", what, bad);
@@ -127,8 +127,8 @@ static void bench_hash(void)
             break;
         best = now() - t < best ? now() - t : best;
     }
-    printf("chunk hash: %.2f GB in %.2f ms = %.0f GB/s (digests read back included)\n",
-           bytes / 1e9, best * 1e3, bytes / best / 1e9);
+    printf("chunk hash: %.2f GB in %.2f ms = %.0f GB/s (digests read back included)\n", bytes / 1e9,
+           best * 1e3, bytes / best / 1e9);
     free(out);
     gp_chunk_dev_free(&dev);
     gp_drv.cuMemFree(d);
@@ -150,8 +150,7 @@ static void put(buf *b, uint64_t off, uint64_t n, int value) /* value < 0: rando
 static int same(const buf *b)
 {
     unsigned char *g = malloc(b->size);
-    int r = gp_drv.cuMemcpyDtoH(g, b->d, b->size) == CUDA_SUCCESS &&
-            memcmp(g, b->h, b->size) == 0;
+    int r = gp_drv.cuMemcpyDtoH(g, b->d, b->size) == CUDA_SUCCESS && memcmp(g, b->h, b->size) == 0;
     free(g);
     return r;
 }
@@ -185,8 +184,8 @@ static void test_snapshot(int incremental)
     gp_snapshot_configure(&s, incremental, 1);
     char err[300] = "";
     uint64_t total = b[0].size + b[1].size + b[2].size;
-    GP_CHECK_MSG(gp_snapshot_save(&s, r, 3, total, 1, 1, 0, err, sizeof(err)) == 0, "%s: %s",
-                 mode, err);
+    GP_CHECK_MSG(gp_snapshot_save(&s, r, 3, total, 1, 1, 0, err, sizeof(err)) == 0, "%s: %s", mode,
+                 err);
     uint64_t a_chunks = gp_chunk_count(b[0].size, C), z_chunks = gp_chunk_count(b[1].size, C);
     if (incremental) {
         GP_CHECK(s.stats.incremental && s.stats.ranges_new == 3);
@@ -217,17 +216,17 @@ static void test_snapshot(int incremental)
     put(&b[1], 0, 10, 0x55);
     gp_range r2[3] = {r[0], r[1], r[3]};
     total = b[0].size + b[1].size + b[3].size;
-    GP_CHECK_MSG(gp_snapshot_save(&s, r2, 3, total, 1, 1, 0, err, sizeof(err)) == 0, "%s: %s",
-                 mode, err);
+    GP_CHECK_MSG(gp_snapshot_save(&s, r2, 3, total, 1, 1, 0, err, sizeof(err)) == 0, "%s: %s", mode,
+                 err);
     if (incremental) {
         GP_CHECK(s.stats.ranges_new == 1 && s.stats.ranges_dropped == 1);
         GP_CHECK_MSG(s.stats.chunks_saved == 1 + 1 + 1, "%llu chunks saved",
                      (unsigned long long)s.stats.chunks_saved);
         GP_CHECK(s.stats.chunks_zero_tagged == 5); /* D: 5 of its 6 chunks */
     }
-    scribble(&b[0], 7 * C, C, 0);      /* a chunk cleared by the pass */
-    scribble(&b[1], 0, 10, 0);         /* the program's new bytes undone by the pass */
-    scribble(&b[3], 5 * C, 3, 0x77);   /* D's 3-byte tail */
+    scribble(&b[0], 7 * C, C, 0);    /* a chunk cleared by the pass */
+    scribble(&b[1], 0, 10, 0);       /* the program's new bytes undone by the pass */
+    scribble(&b[3], 5 * C, 3, 0x77); /* D's 3-byte tail */
     GP_CHECK_MSG(gp_snapshot_restore(&s, err, sizeof(err)) == 0, "%s: %s", mode, err);
     GP_CHECK(same(&b[0]) && same(&b[1]) && same(&b[3]));
     GP_CHECK(s.stats.verify_mismatches == 0);
