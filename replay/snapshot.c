@@ -634,6 +634,7 @@ int gp_snapshot_save(gp_snapshot *s, const gp_range *ranges, size_t n, uint64_t 
     gp_log_once(GP_LOG_WARN, "snapshot-hash", "%s; replay snapshots copy all tracked memory", err);
     s->use_full = 1;
     s->stats.incremental = 0;
+    store_clear(s);
     return save_full_timed(s, total, allow_device, allow_host, reserve_bytes, err, errlen);
 }
 
