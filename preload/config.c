@@ -275,6 +275,7 @@ static void set_defaults(gp_config *cfg)
     cfg->log_level = GP_LOG_WARN;
     cfg->reserve_mb = 1024;
     cfg->snapshot_where = GP_SNAP_AUTO;
+    cfg->snapshot_incremental = 1;
     cfg->flush_caches = 1;
     cfg->summary = 1;
     cfg->crosscheck = 1;
@@ -336,6 +337,8 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
         snprintf(cfg->sass_dump, sizeof(cfg->sass_dump), "%s", sd);
     parse_long(&st, env, "GPUPROF_SNAPSHOT_RESERVE_MB", 0, &cfg->reserve_mb);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT", wheres, 4, &cfg->snapshot_where);
+    parse_choice(&st, env, "GPUPROF_SNAPSHOT_INCREMENTAL", onoff, 2, &cfg->snapshot_incremental);
+    parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);

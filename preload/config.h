@@ -38,6 +38,8 @@ typedef struct gp_config {
     long reserve_mb;            /* GPUPROF_SNAPSHOT_RESERVE_MB */
     long batch;                 /* GPUPROF_BATCH: launches whose counters are decoded together */
     int snapshot_where;         /* GPUPROF_SNAPSHOT */
+    int snapshot_incremental;   /* GPUPROF_SNAPSHOT_INCREMENTAL: only changed chunks copied */
+    int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL */
     int summary;                /* GPUPROF_SUMMARY */
     int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
