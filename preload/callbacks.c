@@ -612,6 +612,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 int gp_callbacks_subscribe(int crosscheck)
 {
+    /* what the policy asks of CUPTI, handed over before any callback can
+     * reach it (it never calls this file) */
+    static const gp_core_boundary boundary = {tracing, stream_id};
+    gp_core_set_boundary(&boundary);
     CUptiResult r = cuptiSubscribe(&subscriber, on_callback, NULL);
     if (r != CUPTI_SUCCESS) {
         const char *s = NULL;
@@ -656,9 +660,6 @@ int gp_callbacks_subscribe(int crosscheck)
         else
             gp_warn("CUPTI activity records are unavailable: the launch cross-check is off");
     }
-    /* what the policy asks of CUPTI, handed over (it never calls back here) */
-    static const gp_core_boundary boundary = {tracing, stream_id};
-    gp_core_set_boundary(&boundary);
     return 0;
 }
 

@@ -66,7 +66,7 @@ $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
               $(UT)/test_cupti_host \
               $(UT)/test_cubin $(UT)/test_library
-TEST_SCRIPTS += tests/unit/test_preload.sh
+TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh
 $(UT)/test_sass_derive: tests/unit/test_sass_derive.c replay/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
 $(UT)/fp_ops.cubin: tests/unit/fp_ops.cu
 	@mkdir -p $(dir $@)
