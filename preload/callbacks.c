@@ -23,6 +23,7 @@
 #include "util/log.h"
 
 static CUpti_SubscriberHandle subscriber;
+static void tracing(int on);
 static int activity_on;
 static char nvtx_injection_why[768]; /* why NVTX calls will not reach gpuprof, "" if they will */
 
@@ -81,7 +82,7 @@ static int classify(const char *name)
     return CB_OTHER;
 }
 
-uint64_t gp_cupti_stream_id(CUcontext ctx, CUstream stream, int per_thread)
+static uint64_t stream_id(CUcontext ctx, CUstream stream, int per_thread)
 {
     uint32_t id = 0;
     if (cuptiGetStreamIdEx(ctx, stream, (uint8_t)per_thread, &id) != CUPTI_SUCCESS)
@@ -611,6 +612,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 int gp_callbacks_subscribe(int crosscheck)
 {
+    /* what the policy asks of CUPTI, handed over before any callback can
+     * reach it (it never calls this file) */
+    static const gp_core_boundary boundary = {tracing, stream_id};
+    gp_core_set_boundary(&boundary);
     CUptiResult r = cuptiSubscribe(&subscriber, on_callback, NULL);
     if (r != CUPTI_SUCCESS) {
         const char *s = NULL;
@@ -681,7 +686,8 @@ void gp_callbacks_nvtx_injection(void)
                  cur, info.dli_fname);
 }
 
-void gp_callbacks_tracing(int on)
+/* Pauses (0) or resumes (1) kernel activity records around a profiled launch. */
+static void tracing(int on)
 {
     if (!activity_on)
         return;

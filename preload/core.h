@@ -12,8 +12,8 @@
 typedef struct gp_launch_event {
     CUcontext ctx;
     uint32_t ctx_id;
-    const char *symbol;  /* mangled name, from CUPTI */
-    const char *api;     /* driver entry point name */
+    const char *symbol; /* mangled name, from CUPTI */
+    const char *api;    /* driver entry point name */
     int per_thread_stream;
     uint64_t correlation;
     unsigned cluster[3];
@@ -32,6 +32,20 @@ int gp_core_crosscheck(void);
 /* The configuration read at start-up (for the boundary's subscriptions). */
 struct gp_config;
 const struct gp_config *gp_core_config(void);
+/* True when the configuration is valid and NVTX expressions select
+ * launches: the boundary must then see the program's NVTX calls. */
+int gp_core_wants_nvtx(void);
+
+/* What the policy needs from the CUPTI boundary, handed over once it has
+ * subscribed (the boundary calls the core, never the reverse).  Until then
+ * activity tracing is off and every stream id is 0. */
+typedef struct gp_core_boundary {
+    /* pauses (0) or resumes (1) kernel activity records around a profiled launch */
+    void (*tracing)(int on);
+    /* CUPTI's id of a stream (per_thread: the per-thread default stream) */
+    uint64_t (*stream_id)(CUcontext ctx, CUstream stream, int per_thread);
+} gp_core_boundary;
+void gp_core_set_boundary(const gp_core_boundary *b);
 
 /* The calls made by the profiler itself re-enter the callbacks: this
  * thread-local flag tells the boundary to ignore them. */
@@ -78,8 +92,5 @@ typedef struct gp_activity_kernel {
 } gp_activity_kernel;
 /* Kernel executions from CUPTI activity records, n at a time (one lock). */
 void gp_core_activity_kernels(const gp_activity_kernel *k, size_t n);
-
-/* Provided by the boundary (callbacks.c). */
-uint64_t gp_cupti_stream_id(CUcontext ctx, CUstream stream, int per_thread);
 
 #endif

@@ -22,7 +22,11 @@ GP_EXPORT int InitializeInjection(void)
     if (done)
         return 1;
     done = 1;
-    if (gp_core_init() != 0 || gp_core_cuda_ready() != 0)
+    if (gp_core_init() != 0)
+        return 1;
+    if (gp_core_wants_nvtx())
+        gp_callbacks_nvtx_injection();
+    if (gp_core_cuda_ready() != 0)
         return 1;
     if (gp_callbacks_subscribe(gp_core_crosscheck()) != 0)
         return 1;

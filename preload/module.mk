@@ -51,7 +51,7 @@ TEST_LDLIBS_test_ranges := -lpthread
 $(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/ranges.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_output := -lstdc++ -lpthread
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c util/strutil.c \
-                      preload/sass_derive.c metrics/counters.def
+                      replay/sass_derive.c metrics/counters.def
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS)
 # CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
 $(UT)/test_cupti_host: CFLAGS := $(LIB_CFLAGS)
@@ -66,8 +66,8 @@ $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
               $(UT)/test_cupti_host \
               $(UT)/test_cubin $(UT)/test_library
-TEST_SCRIPTS += tests/unit/test_preload.sh
-$(UT)/test_sass_derive: tests/unit/test_sass_derive.c preload/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
+TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh
+$(UT)/test_sass_derive: tests/unit/test_sass_derive.c replay/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
 $(UT)/fp_ops.cubin: tests/unit/fp_ops.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -cubin -O3 -arch=sm_90 -o $@ $<

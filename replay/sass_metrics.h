@@ -7,9 +7,9 @@
 #include <cuda.h>
 #include <stddef.h>
 
-#include "preload/sass_derive.h"
+#include "replay/sass_derive.h"
 
-/* Configures the per-instruction counters of preload/sass_derive.h for a
+/* Configures the per-instruction counters of sass_derive.h for a
  * device (once per device).  Returns 0 or -1 with a sentence in err. */
 int gp_sass_setup(int device, const char *chip, char *err, size_t errlen);
 /* Drops the device's configuration (its context is going away). */

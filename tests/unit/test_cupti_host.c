@@ -2,7 +2,7 @@
  * GPU): every counter of counters.def resolves, the default set takes 2
  * passes (hardware counters in one, SASS-instrumented ones in another), and an
  * unknown name gets one message with close matches. */
-#include "preload/sass_derive.h"
+#include "replay/sass_derive.h"
 #include "replay/cupti_host.h"
 #include "tests/unit/gp_test.h"
 

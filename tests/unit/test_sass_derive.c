@@ -2,7 +2,7 @@
  * nvcc output for sm_90, metric sums by opcode, global/shared efficiency from
  * per-instruction records, NaN when a kernel has no access of a kind. */
 #include "preload/cubin.h"
-#include "preload/sass_derive.h"
+#include "replay/sass_derive.h"
 #include "tests/unit/gp_test.h"
 
 #include <stdlib.h>

@@ -18,7 +18,7 @@
  * (docs/metrics-list.md, docs/measurements.md).  The requested bytes alone
  * (nvprof's gld/gst/shared_efficiency, above 100% on broadcast) are kept
  * under gpuprof__ names for the nvprof-meaning metrics. */
-#include "preload/sass_derive.h"
+#include "replay/sass_derive.h"
 
 #include <math.h>
 #include <stdlib.h>

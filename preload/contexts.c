@@ -1,0 +1,181 @@
+/* contexts.c - see contexts.h.  gp_core_context_destroying() (core.h) ends a
+ * context's batch and frees what gpuprof kept for it. */
+#include "preload/contexts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "preload/batch.h"
+#include "preload/kernels.h"
+#include "preload/metric_set.h"
+#include "util/log.h"
+
+static void device_facts(int dev, gp_device_facts *d, const char *chip)
+{
+    memset(d, 0, sizeof(*d));
+    d->ordinal = dev;
+    gp_collect_device_name(dev, d->name, sizeof(d->name));
+    snprintf(d->chip, sizeof(d->chip), "%s", chip);
+#define ATTR(field, a) d->field = gp_collect_device_attr(dev, a)
+    ATTR(cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    ATTR(cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    ATTR(sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    ATTR(max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    ATTR(max_blocks_per_sm, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    ATTR(warp_size, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    ATTR(regs_per_sm, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    ATTR(max_regs_per_block, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    ATTR(smem_per_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    ATTR(smem_per_block, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    ATTR(smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    ATTR(smem_reserved_per_block, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    ATTR(l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    ATTR(mem_bus_width_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    ATTR(mem_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    ATTR(sm_clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+#undef ATTR
+}
+
+static const char *const permission_advice =
+    "cannot read GPU performance counters: permission denied (ERR_NVGPUCTRPERM). Run the "
+    "program as root, or let all users profile: put 'options nvidia "
+    "NVreg_RestrictProfilingToAdminUsers=0' in a file under /etc/modprobe.d/ and reload the "
+    "driver (or reboot). Launches are counted, not profiled; the program runs on unchanged";
+
+/* The profiler starts with the first profiled launch: inside cuInit, where
+ * the injection entry point runs, it cannot. */
+static void profiler_start(void)
+{
+    if (gp_core.profiler_started || gp_core.counters_off)
+        return;
+    char err[256];
+    gp_core.profiler_started = 1;
+    if (gp_collect_start(gp_core.cfg.inject == GP_INJECT_NO_PERMISSION, err, sizeof(err)) != 0) {
+        gp_core.counters_off = 1;
+        snprintf(gp_core.counters_why, sizeof(gp_core.counters_why), "%s", err);
+        gp_error("cannot start the CUPTI profiler (%s); launches are counted, not profiled", err);
+    }
+}
+
+/* Learns the chip, checks the metric names, then enables collection. */
+static void context_setup(gp_context *cs)
+{
+    int errclass = 0;
+    char err[768] = "", chip[64] = "";
+    if (gp_collect_probe(cs->ctx, cs->device, chip, sizeof(chip), &errclass, err, sizeof(err)) !=
+        0) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "%s", err);
+        if (errclass == GP_RP_ERR_PERMISSION) {
+            gp_core.counters_off = 1;
+            snprintf(gp_core.counters_why, sizeof(gp_core.counters_why),
+                     "no permission to read counters");
+            snprintf(cs->why, sizeof(cs->why), "no permission to read counters");
+            gp_log_once(GP_LOG_ERROR, "perm", "%s", permission_advice);
+        } else {
+            gp_log_once(GP_LOG_ERROR, "ctx-unusable",
+                        "device %d: %s; launches are counted, not "
+                        "profiled",
+                        cs->device, err);
+        }
+        return;
+    }
+    device_facts(cs->device, &cs->facts, chip);
+    gp_metric_set_check(chip);
+    if (gp_core.n_metrics == 0) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "no valid metric to collect");
+        return;
+    }
+    if (!(cs->col = gp_collect_open(cs->ctx, cs->device))) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "out of memory");
+        return;
+    }
+    if (gp_core.n_hw) {
+        /* a batch holds up to three kernels per launch: SASS pass, L2 flush, launch */
+        size_t max_ranges = gp_core.cfg.batch > 1 ? 3 * (size_t)gp_core.cfg.batch : 1;
+        if (gp_collect_counters(cs->col, &gp_core.set, max_ranges,
+                                gp_core.cfg.replay_mode == GP_REPLAY_CUPTI, &errclass, err,
+                                sizeof(err)) != 0) {
+            cs->unusable = 1;
+            snprintf(cs->why, sizeof(cs->why), "%s", err);
+            gp_log_once(GP_LOG_ERROR, "ctx-config",
+                        "device %d: %s; launches are counted, not "
+                        "profiled",
+                        cs->device, err);
+            return;
+        }
+        cs->batching = gp_core.cfg.batch > 1 && gp_core.cfg.replay_mode == GP_REPLAY_PROFILER &&
+                       gp_collect_passes(cs->col) == 1;
+    }
+    if (gp_core.has_sass) {
+        cs->sass_ok = gp_collect_sass(cs->col, cs->facts.chip, err, sizeof(err)) == 0;
+        if (!cs->sass_ok) {
+            snprintf(cs->sass_why, sizeof(cs->sass_why), "SASS pass unavailable: %s", err);
+            gp_log_once(GP_LOG_WARN, "sass-setup",
+                        "device %d: %s; the SASS metrics are left "
+                        "empty",
+                        cs->device, cs->sass_why);
+        }
+    }
+    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s%s", cs->device, cs->facts.name,
+            cs->facts.chip, gp_core.n_metrics, gp_collect_passes(cs->col),
+            cs->sass_ok ? " + 1 SASS pass" : "",
+            cs->batching ? "; counters decoded in batches of launches" : "");
+}
+
+gp_context *gp_contexts_get(CUcontext ctx)
+{
+    gp_context *cs;
+    HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);
+    if (cs)
+        return cs;
+    cs = calloc(1, sizeof(*cs));
+    if (!cs)
+        return NULL;
+    cs->ctx = ctx;
+    cs->pending_tail = &cs->pending;
+    cs->device = gp_collect_current_device();
+    gp_uthash_oom = 0;
+    HASH_ADD(hh, gp_core.contexts, ctx, sizeof(cs->ctx), cs);
+    if (gp_uthash_oom) {
+        free(cs);
+        return NULL;
+    }
+    profiler_start();
+    if (gp_core.counters_off) {
+        cs->unusable = 1;
+        snprintf(cs->why, sizeof(cs->why), "%s", gp_core.counters_why);
+        return cs;
+    }
+    context_setup(cs);
+    return cs;
+}
+
+void gp_core_context_destroying(CUcontext ctx)
+{
+    if (!gp_core.cuda_ready)
+        return;
+    pthread_rwlock_wrlock(&gp_core.launch_lock);
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_context *cs;
+    HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);
+    if (cs && gp_collect_batch_is_open(cs->col)) { /* waiting launches get their counters */
+        pthread_mutex_unlock(&gp_core.state_lock);
+        gp_t_in_profiler++;
+        gp_batch_close(cs);
+        gp_t_in_profiler--;
+        pthread_mutex_lock(&gp_core.state_lock);
+    }
+    if (cs) {
+        HASH_DEL(gp_core.contexts, cs);
+        gp_t_in_profiler++;
+        gp_collect_close(cs->col);
+        gp_t_in_profiler--;
+        free(cs);
+    }
+    gp_kernels_forget(ctx);
+    pthread_mutex_unlock(&gp_core.state_lock);
+    pthread_rwlock_unlock(&gp_core.launch_lock);
+}

@@ -1,0 +1,213 @@
+/* finish.c - see finish.h. */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include "preload/finish.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metrics/report_api.h"
+#include "preload/output.h"
+#include "util/log.h"
+#include "util/strutil.h"
+
+void gp_finish_unprofiled(uint64_t launch_id, const char *kernel, const char *reason)
+{
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_summary_unprofiled(&gp_core.summary, launch_id, kernel, reason);
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
+/* Caller holds out_lock. */
+static void open_outputs(void)
+{
+    if (gp_core.outputs_opened)
+        return;
+    gp_core.outputs_opened = 1;
+    char path[1200];
+    char *base = gp_core.out_base;
+    /* cannot fail: config.c checked the longest expansion */
+    gp_expand_path(gp_core.cfg.output, (long)getpid(), gp_core.host, base,
+                   sizeof(gp_core.out_base));
+    size_t l = strlen(base);
+    if (l > 4 && strcmp(base + l - 4, ".csv") == 0)
+        base[l - 4] = '\0';
+    else if (l > 6 && strcmp(base + l - 6, ".jsonl") == 0)
+        base[l - 6] = '\0';
+    char why[1400];
+    if (gp_core.cfg.write_json) {
+        snprintf(path, sizeof(path), "%s.jsonl", base);
+        if (gp_safefile_open(&gp_core.json_file, path, why, sizeof(why)) == 0 &&
+            gp_safefile_publish(&gp_core.json_file, why, sizeof(why)) == 0)
+            gp_core.json = gp_core.json_file.f;
+        else
+            gp_error("%s (GPUPROF_OUTPUT)", why);
+    }
+    if (gp_core.cfg.write_csv) {
+        snprintf(path, sizeof(path), "%s.csv", base);
+        if (gp_safefile_open(&gp_core.csv_file, path, why, sizeof(why)) == 0 &&
+            gp_safefile_publish(&gp_core.csv_file, why, sizeof(why)) == 0)
+            gp_core.csv = gp_core.csv_file.f;
+        else
+            gp_error("%s (GPUPROF_OUTPUT)", why);
+    }
+}
+
+static void write_record(gp_launch *ls, const gp_launch_event *ev, const double *values,
+                         const char **missing)
+{
+    gp_kernel *k = ls->kernel;
+    gp_launch_record r;
+    memset(&r, 0, sizeof(r));
+    r.launch_id = ls->launch_id;
+    r.pid = (long)getpid();
+    r.host = gp_core.host;
+    r.process = program_invocation_short_name;
+    r.rank = gp_core.cfg.rank;
+    r.device = ls->cs->device;
+    r.context = ev->ctx_id;
+    r.stream = ls->stream_id;
+    r.kernel = k->name->demangled;
+    r.mangled = k->name->mangled;
+    r.api = ev->api;
+    for (int i = 0; i < 3; i++) {
+        r.grid[i] = ev->exec.grid[i];
+        r.block[i] = ev->exec.block[i];
+        r.cluster[i] = ev->cluster[i]            ? ev->cluster[i]
+                       : k->attrs.req_cluster[i] ? k->attrs.req_cluster[i]
+                                                 : 1;
+    }
+    r.regs_per_thread = k->attrs.regs;
+    r.static_smem = k->attrs.static_smem;
+    r.dynamic_smem = ev->exec.smem;
+    r.local_bytes_per_thread = k->attrs.local_bytes;
+    r.passes = ls->rs.passes;
+    r.snapshot = gp_collect_snapshot_where(&ls->rs);
+    r.bytes_saved = ls->rs.bytes_saved;
+    r.bytes_restored = ls->rs.bytes_restored;
+    r.replay_ms = ls->rs.ms;
+    r.caches_flushed = ls->rs.flushed;
+    r.n_metrics = gp_core.n_metrics;
+    r.metric_names = gp_core.metric_names;
+    r.metric_units = gp_core.metric_units;
+    r.values = values;
+    r.missing = missing;
+
+    pthread_mutex_lock(&gp_core.out_lock);
+    open_outputs();
+    if (gp_core.json && !ls->cs->facts_written)
+        gp_json_write_device(gp_core.json, &ls->cs->facts);
+    ls->cs->facts_written = 1;
+    if (gp_core.json) {
+        gp_json_write_launch(gp_core.json, &r);
+        fflush(gp_core.json);
+    }
+    if (gp_core.csv) {
+        if (!gp_core.csv_header_done)
+            gp_csv_write_header(gp_core.csv, &r);
+        gp_core.csv_header_done = 1;
+        gp_csv_write_launch(gp_core.csv, &r);
+        fflush(gp_core.csv);
+    }
+    pthread_mutex_unlock(&gp_core.out_lock);
+    gp_info("profiled %s (launch %llu, device %d): %d pass%s, %.1f ms", k->name->demangled,
+            (unsigned long long)r.launch_id, r.device, r.passes, r.passes == 1 ? "" : "es",
+            r.replay_ms);
+}
+
+void gp_finish_abandon(gp_launch *ls, const char *why)
+{
+    if (gp_core
+            .counters_off) { /* one error has said so already: a reason like the later launches' */
+        gp_finish_unprofiled(ls->launch_id, ls->kernel->name->demangled, gp_core.counters_why);
+        pthread_mutex_lock(&gp_core.state_lock);
+        gp_summary_skip(&gp_core.summary, gp_core.counters_why);
+        pthread_mutex_unlock(&gp_core.state_lock);
+        return;
+    }
+    gp_log_once(GP_LOG_WARN, ls->kernel->name->mangled, "kernel %s (launch %llu) not profiled: %s",
+                ls->kernel->name->demangled, (unsigned long long)ls->launch_id, why);
+    gp_finish_unprofiled(ls->launch_id, ls->kernel->name->demangled, why);
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.failed++;
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
+/* Why values[i] (NaN) is missing. */
+static const char *missing_why(const gp_launch *ls, size_t i, const char *hw_why)
+{
+    int sass = gp_collect_is_sass(gp_core.metric_names[i]);
+    if (ls->rs.snapshot_failed)
+        return "not collected: no memory for a replay snapshot, one pass only";
+    if (sass && ls->rs.sass_dropped)
+        return "not collected: SASS metrics need GPUPROF_REPLAY=profiler";
+    if (sass && !ls->cs->sass_ok)
+        return ls->cs->sass_why;
+    if (sass && ls->sass_code_missing && gp_collect_needs_code(gp_core.metric_names[i]))
+        return "counted by opcode, and the kernel's machine code is not readable here "
+               "(its module holds no plain sm_90 code: the driver finalizes it at load)";
+    if (sass)
+        return "the kernel executed no instruction of this kind";
+    return hw_why ? hw_why : "CUPTI returned no value for this launch";
+}
+
+void gp_finish_launch(gp_launch *ls, double *values, const char *hw_why)
+{
+    size_t nv = gp_core.n_metrics + 1;
+    const char **missing = calloc(nv, sizeof(char *));
+    if (!missing) {
+        gp_finish_abandon(ls, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < gp_core.n_metrics; i++)
+        if (isnan(values[i]))
+            missing[i] = missing_why(ls, i, hw_why);
+    write_record(ls, &ls->ev, values, missing);
+    free(missing);
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.launches_profiled++;
+    gp_core.summary.passes += (uint64_t)ls->rs.passes;
+    gp_core.summary.bytes_saved += ls->rs.bytes_saved;
+    gp_core.summary.bytes_restored += ls->rs.bytes_restored;
+    if (ls->rs.snapshot_failed)
+        gp_core.summary.reduced++;
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
+void gp_finish_close(void)
+{
+    /* count, print and close; the process is exiting */
+    pthread_mutex_lock(&gp_core.out_lock);
+    gp_core.summary.profiler_s += gp_core.init_s;
+    char why[1400];
+    if (gp_core.json) {
+        gp_summary_write_json(&gp_core.summary, gp_core.json);
+        if (gp_safefile_commit(&gp_core.json_file, why, sizeof(why)) != 0)
+            gp_error("%s (GPUPROF_OUTPUT)", why);
+        gp_core.json = NULL;
+    }
+    if (gp_core.csv) {
+        if (gp_safefile_commit(&gp_core.csv_file, why, sizeof(why)) != 0)
+            gp_error("%s (GPUPROF_OUTPUT)", why);
+        gp_core.csv = NULL;
+    }
+    if (gp_core.cfg.summary && gp_core.summary.launches_seen > 0) {
+        gp_summary_print(&gp_core.summary, stderr, gp_core.outputs_opened ? gp_core.out_base : NULL,
+                         gp_core.cfg.write_json, gp_core.cfg.write_csv, gp_core.cfg.crosscheck);
+        if (gp_core.summary.launches_profiled && gp_core.cfg.write_json) {
+            char path[1200];
+            snprintf(path, sizeof(path), "%s.jsonl", gp_core.out_base);
+            fprintf(stderr,
+                    "[gpuprof %d] top kernels and their bottlenecks "
+                    "(gpuprof-report %s for the full report):\n",
+                    (int)getpid(), path);
+            if (gp_report_summarize_jsonl(path, stderr, 5) != 0)
+                fprintf(stderr, "[gpuprof %d]   (no summary: %s could not be read back)\n",
+                        (int)getpid(), path);
+        }
+    }
+    pthread_mutex_unlock(&gp_core.out_lock);
+}

@@ -1,0 +1,135 @@
+/* launch.c - see launch.h.  A launch that is not profiled takes the shared
+ * lock and goes on (the cost of an excluded launch: keep it small); a
+ * profiled one runs in the exclusive section from its entry to its exit
+ * callback, around the program's own launch (profile.h). */
+#include "preload/launch.h"
+
+#include "preload/batch.h"
+#include "preload/finish.h"
+#include "preload/kernels.h"
+#include "preload/profile.h"
+#include "preload/ranges.h"
+#include "preload/serialize.h"
+
+uint64_t gp_launch_next_id(void)
+{
+    return atomic_fetch_add(&gp_core.launch_seq, 1) + 1;
+}
+
+const char *gp_launch_blocked(void)
+{
+    if (!gp_core.cfg.enabled)
+        return "profiling disabled (GPUPROF_ENABLE=0)";
+    if (gp_t_api_depth > 0) /* it could not take the exclusive lock */
+        return "launched from inside another CUDA call";
+    return NULL;
+}
+
+int gp_launch_decide(gp_kernel *k, int capture, const char **reason)
+{
+    int decision = -1;
+    *reason = NULL;
+    if (!k) {
+        *reason = "out of memory for the kernel table";
+    } else if (!(*reason = gp_launch_blocked())) {
+        decision = gp_filter_decide(&gp_core.cfg, &gp_core.filter, k->name->name_matches, capture,
+                                    &k->name->profiled);
+        if (decision == GP_PROFILE && gp_core.counters_off) {
+            *reason = gp_core.counters_why;
+            decision = -1;
+        }
+    }
+    if (decision != GP_PROFILE)
+        gp_summary_skip(&gp_core.summary, decision >= 0 ? gp_decision_name(decision) : *reason);
+    return decision;
+}
+
+void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
+{
+    *slot = GP_SLOT_NONE;
+    if (!gp_core.cuda_ready)
+        return;
+    uint64_t id = gp_launch_next_id();
+    const char *reason = NULL;
+    int capture = gp_ranges_decide(&gp_core.cfg);
+
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.launches_seen++;
+    gp_kernel *k = gp_kernels_lookup(ev);
+    int decision = gp_launch_decide(k, capture, &reason);
+    if (k && gp_core.cfg.crosscheck) /* only the cross-check needs each launch's id */
+        gp_summary_kernel_seen(&gp_core.summary, ev->correlation, k->name->demangled,
+                               decision == GP_PROFILE);
+    pthread_mutex_unlock(&gp_core.state_lock);
+
+    if (decision != GP_PROFILE) {
+        if (decision < 0 && k)
+            gp_finish_unprofiled(id, k->name->demangled, reason);
+        gp_batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
+        gp_serialize_shared(slot);
+        return;
+    }
+    gp_serialize_exclusive_begin();
+    gp_launch *ls = gp_profile_enter(ev, k, id);
+    if (ls) {
+        gp_t_in_profiler--; /* the program's launch follows: its exit must be seen */
+        *slot = (uint64_t)(uintptr_t)ls;
+        return;
+    }
+    gp_serialize_exclusive_end();
+    gp_serialize_shared(slot);
+}
+
+void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot)
+{
+    if (*slot == GP_SLOT_NONE) {
+        if (gp_t_api_depth > 0 && gp_core.cuda_ready)
+            gp_t_api_depth--; /* nested call: enter took no lock */
+        return;
+    }
+    if (*slot == GP_SLOT_SHARED) {
+        gp_serialize_shared_end(slot);
+        return;
+    }
+    gp_launch *ls = (gp_launch *)(uintptr_t)*slot;
+    *slot = GP_SLOT_NONE;
+    gp_t_in_profiler++;
+    gp_profile_exit(ls, ev, status);
+    gp_serialize_exclusive_end();
+}
+
+void gp_core_launch_unprofilable(const char *what, int is_graph)
+{
+    if (!gp_core.active)
+        return;
+    uint64_t id = gp_launch_next_id();
+    const char *why = is_graph ? "graph launch: kernels inside CUDA graphs are not profiled"
+                               : "a launch API gpuprof does not replay (legacy cuLaunch*)";
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.launches_seen++;
+    if (is_graph) {
+        gp_core.summary.graph_launches++;
+        gp_core.summary.graph_seen++;
+    }
+    gp_summary_skip(&gp_core.summary, is_graph ? "graph launch" : "launch API not replayed");
+    pthread_mutex_unlock(&gp_core.state_lock);
+    gp_finish_unprofiled(id, what, why);
+    gp_batch_close_all(); /* its kernels must not run inside a batch */
+}
+
+void gp_core_count_internal_launch(void)
+{
+    atomic_fetch_add(&gp_core.summary.internal_launches, 1);
+}
+
+void gp_core_activity_kernels(const gp_activity_kernel *k, size_t n)
+{
+    if (!gp_core.active || n == 0)
+        return;
+    pthread_mutex_lock(&gp_core.state_lock);
+    for (size_t i = 0; i < n; i++)
+        gp_summary_activity(&gp_core.summary, k[i].correlation,
+                            k[i].end_ns > k[i].start_ns ? k[i].end_ns - k[i].start_ns : 0,
+                            k[i].name, k[i].in_graph);
+    pthread_mutex_unlock(&gp_core.state_lock);
+}

@@ -1,0 +1,50 @@
+/* memory.c - the program's memory operations (core.h): allocations, frees
+ * and host writes into the allocation table the snapshot saves, and the
+ * operation counts of the summary. */
+#include "preload/core_state.h"
+#include "util/log.h"
+
+void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx)
+{
+    if (!gp_core.active || !base)
+        return;
+    if (gp_alloc_add(gp_core.allocs, base, size, kind, (uint64_t)(uintptr_t)ctx) != 0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
+void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uint64_t layers,
+                         CUcontext ctx)
+{
+    if (!gp_core.active || !handle)
+        return;
+    if (gp_alloc_add_array(gp_core.allocs, handle, row_bytes, rows, layers,
+                           (uint64_t)(uintptr_t)ctx) != 0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
+void gp_core_array_free(uint64_t handle)
+{
+    if (gp_core.active && handle)
+        gp_alloc_remove_array(gp_core.allocs, handle);
+}
+
+void gp_core_mem_free(uint64_t base)
+{
+    if (gp_core.active && base)
+        gp_alloc_remove(gp_core.allocs, base);
+}
+
+void gp_core_mem_write(uint64_t dst, uint64_t bytes)
+{
+    if (gp_core.active && dst)
+        gp_alloc_note_host_write(gp_core.allocs, dst, bytes);
+}
+
+void gp_core_memop_seen(int kind)
+{
+    if (!gp_core.active)
+        return;
+    atomic_fetch_add(&gp_core.summary.memops[kind & 3], 1);
+}

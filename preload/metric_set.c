@@ -1,0 +1,107 @@
+/* metric_set.c - see metric_set.h. */
+#include "preload/metric_set.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "preload/core_state.h"
+#include "util/log.h"
+
+static const struct {
+    const char *name, *unit, *set;
+} known_counters[] = {
+#define GP_COUNTER(n, u, c, s, d) {n, u, s},
+#include "metrics/counters.def"
+#undef GP_COUNTER
+};
+
+size_t gp_metric_set_index(const char *name)
+{
+    for (size_t i = 0; i < gp_core.n_metrics; i++)
+        if (strcmp(gp_core.metric_names[i], name) == 0)
+            return i;
+    return gp_core.n_metrics;
+}
+
+static const char *counter_unit(const char *name)
+{
+    for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++)
+        if (strcmp(known_counters[i].name, name) == 0)
+            return known_counters[i].unit;
+    return "";
+}
+
+static void metric_add(const char *name)
+{
+    for (size_t i = 0; i < gp_core.n_metrics; i++)
+        if (strcmp(gp_core.metric_names[i], name) == 0)
+            return;
+    gp_core.metric_names[gp_core.n_metrics] = name;
+    gp_core.metric_units[gp_core.n_metrics] = counter_unit(name);
+    gp_core.n_metrics++;
+}
+
+int gp_metric_set_build(void)
+{
+    const gp_config *cfg = &gp_core.cfg;
+    size_t cap = sizeof(known_counters) / sizeof(known_counters[0]) + cfg->n_metrics;
+    gp_core.metric_names = calloc(cap, sizeof(char *));
+    gp_core.metric_units = calloc(cap, sizeof(char *));
+    if (!gp_core.metric_names || !gp_core.metric_units)
+        return -1;
+    for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
+        int is_default = strcmp(known_counters[i].set, "default") == 0;
+        if ((is_default && !cfg->metrics_replace) || (!is_default && cfg->metrics_extended))
+            metric_add(known_counters[i].name);
+    }
+    for (size_t i = 0; i < cfg->n_metrics; i++)
+        metric_add(cfg->metrics[i]);
+    return 0;
+}
+
+void gp_metric_set_check(const char *chip)
+{
+    if (gp_core.metrics_checked)
+        return;
+    gp_core.metrics_checked = 1;
+    size_t keep = 0;
+    for (size_t i = 0; i < gp_core.n_metrics; i++) {
+        char err[768];
+        const char *name = gp_core.metric_names[i];
+        int why = gp_collect_check_name(chip, name, err, sizeof(err));
+        if (why == GP_NAME_SASS_UNDERIVABLE) {
+            gp_error("GPUPROF_METRICS: '%s' is an instrumented (SASS) metric that gpuprof "
+                     "cannot collect; it is left out (see docs/user-guide.md for the SASS "
+                     "metrics it derives)",
+                     name);
+            continue;
+        }
+        if (why != GP_NAME_OK) {
+            gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected", err);
+            continue;
+        }
+        gp_core.metric_names[keep] = gp_core.metric_names[i];
+        gp_core.metric_units[keep] = gp_core.metric_units[i];
+        keep++;
+    }
+    gp_core.n_metrics = keep;
+    gp_core.hw_index = calloc(keep ? keep : 1, sizeof(size_t));
+    for (size_t i = 0; i < gp_core.n_metrics; i++) {
+        if (gp_collect_is_sass(gp_core.metric_names[i]))
+            gp_core.has_sass = 1;
+        else if (gp_core.hw_index)
+            gp_core.hw_index[gp_core.n_hw++] = i;
+    }
+    gp_core.set.names = gp_core.metric_names;
+    gp_core.set.n = gp_core.n_metrics;
+    gp_core.set.hw_index = gp_core.hw_index;
+    gp_core.set.n_hw = gp_core.n_hw;
+}
+
+int gp_metric_set_wants_sass(void)
+{
+    for (size_t i = 0; i < gp_core.n_metrics; i++)
+        if (gp_collect_is_sass(gp_core.metric_names[i]))
+            return 1;
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* metric_set.h - the metrics every profiled launch collects: the default or
+ * extended counters of metrics/counters.def plus GPUPROF_METRICS, checked
+ * once against the first chip seen. */
+#ifndef GP_METRIC_SET_H
+#define GP_METRIC_SET_H
+
+#include <stddef.h>
+
+/* Builds the list from the configuration (gp_core.cfg).  0, or -1 when out
+ * of memory. */
+int gp_metric_set_build(void);
+/* Drops the names `chip` cannot collect, saying so once, and splits the rest
+ * into hardware and SASS metrics (gp_core.set).  Once per process; caller
+ * holds state_lock. */
+void gp_metric_set_check(const char *chip);
+/* Position of a metric in the output list; an index whose value is NaN (the
+ * last slot of a values array) when it is not collected. */
+size_t gp_metric_set_index(const char *name);
+/* Whether the list (before any chip is known) holds SASS metrics. */
+int gp_metric_set_wants_sass(void);
+
+#endif

@@ -1,0 +1,203 @@
+/* profile.c - see profile.h. */
+#include "preload/profile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "preload/batch.h"
+#include "preload/contexts.h"
+#include "preload/finish.h"
+#include "preload/kernels.h"
+#include "preload/metric_set.h"
+#include "util/log.h"
+
+void gp_profile_snapshot_policy(gp_replay_opts *o)
+{
+    const gp_config *cfg = &gp_core.cfg;
+    o->allow_device = cfg->snapshot_where == GP_SNAP_AUTO || cfg->snapshot_where == GP_SNAP_DEVICE;
+    o->allow_host = cfg->snapshot_where == GP_SNAP_AUTO || cfg->snapshot_where == GP_SNAP_HOST;
+    o->reserve_bytes = (uint64_t)cfg->reserve_mb << 20;
+}
+
+static void add_profiler_time(double t0)
+{
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.profiler_s += gp_now_s() - t0;
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
+/* Capture check and synchronize: NULL when the launch can be profiled, else
+ * why not (*captured: not a failure, the kernel does not execute now). */
+static const char *launch_ready(const gp_launch_event *ev, int *captured, char *buf, size_t len)
+{
+    int capturing = 0;
+    CUresult cr = gp_collect_capturing(ev->exec.stream, &capturing);
+    if (cr != CUDA_SUCCESS) {
+        /* after a fault the context is gone and every call fails: that is
+         * a failure to report as such, not a capture */
+        snprintf(buf, len, "the stream cannot be queried (%s)", gp_collect_strerror(cr));
+        return buf;
+    }
+    if (capturing) {
+        *captured = 1;
+        return "launched during stream capture (it runs, and is profiled, when its graph does)";
+    }
+    CUresult sr = gp_collect_sync();
+    if (sr != CUDA_SUCCESS) {
+        snprintf(buf, len, "the context cannot be synchronized (%s)", gp_collect_strerror(sr));
+        return buf;
+    }
+    return NULL;
+}
+
+/* The launch's options and the batch it may join; then the passes. */
+static const char *launch_begin(gp_launch *ls, const gp_launch_event *ev, char *buf, size_t len)
+{
+    gp_context *cs = ls->cs;
+    gp_kernel *k = ls->kernel;
+    ls->opts.flush_caches = gp_core.cfg.flush_caches;
+    ls->opts.l2_bytes = (uint64_t)cs->facts.l2_bytes;
+    gp_profile_snapshot_policy(&ls->opts);
+    snprintf(ls->range_name, sizeof(ls->range_name), "launch%llu",
+             (unsigned long long)ls->launch_id);
+    ls->opts.range_name = ls->range_name;
+    ls->opts.cupti_replay = gp_core.cfg.replay_mode == GP_REPLAY_CUPTI;
+    ls->opts.want_sass = gp_core.has_sass && cs->sass_ok;
+    ls->opts.batch = cs->batching;
+    /* room for this launch's kernels (SASS pass, flush, launch), or close.
+     * A kernel's first profiled launch closes it too: a kernel that faults
+     * does so on its first run as a rule, and a fault takes the context, and
+     * with it the counters of the open batch, away. */
+    if (gp_collect_batch_is_open(cs->col) &&
+        (!cs->batching || gp_collect_batch_room(cs->col) < 3 || k->name->profiled == 1))
+        gp_batch_close(cs);
+    int was_open = gp_collect_batch_is_open(cs->col);
+    int er = gp_collect_begin(cs->col, gp_core.allocs, &ev->exec, &ls->opts, &ls->rs);
+    if (!was_open && gp_collect_batch_is_open(cs->col))
+        atomic_fetch_add(&gp_core.open_batches, 1);
+    if (er != 0) {
+        snprintf(buf, len, "%s", ls->rs.why);
+        return buf;
+    }
+    return NULL;
+}
+
+gp_launch *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id)
+{
+    double t0 = gp_now_s();
+    gp_launch *ls = calloc(1, sizeof(*ls));
+    int captured = 0;
+    const char *why = NULL;
+    char whybuf[700];
+    if (!ls) {
+        why = "out of memory";
+        goto not_profiled;
+    }
+    ls->kernel = k;
+    ls->launch_id = id;
+    if ((why = launch_ready(ev, &captured, whybuf, sizeof(whybuf))))
+        goto not_profiled;
+    pthread_mutex_lock(&gp_core.state_lock);
+    ls->cs = gp_contexts_get(ev->ctx);
+    pthread_mutex_unlock(&gp_core.state_lock);
+    if (!ls->cs || ls->cs->unusable) {
+        snprintf(whybuf, sizeof(whybuf), "counters unavailable: %s",
+                 ls->cs ? ls->cs->why : "out of memory");
+        why = whybuf;
+        goto not_profiled;
+    }
+    gp_kernels_attrs(k);
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_kernels_resolve_globals(k->attrs.module, ev->ctx);
+    pthread_mutex_unlock(&gp_core.state_lock);
+    if ((why = launch_begin(ls, ev, whybuf, sizeof(whybuf))))
+        goto not_profiled;
+    if (ls->rs.snapshot_failed)
+        gp_log_once(GP_LOG_WARN, "snapshot", "%s (first seen at launch %llu of %s)", ls->rs.why,
+                    (unsigned long long)id, k->name->demangled);
+    add_profiler_time(t0);
+    return ls;
+
+not_profiled:
+    if (ls && ls->cs) {
+        gp_collect_release(ls->cs->col);
+        gp_batch_close(ls->cs); /* the program's launch is not counted in it */
+    }
+    if (captured) { /* not a failure: the kernel does not execute now */
+        gp_finish_unprofiled(id, k->name->demangled, why);
+        pthread_mutex_lock(&gp_core.state_lock);
+        gp_summary_skip(&gp_core.summary, "stream capture");
+        pthread_mutex_unlock(&gp_core.state_lock);
+    } else if (ls && ls->kernel) {
+        gp_finish_abandon(ls, why);
+    } else {
+        gp_finish_unprofiled(id, k->name->demangled, why);
+    }
+    free(ls);
+    add_profiler_time(t0);
+    return NULL;
+}
+
+/* Queues ls on its context's open batch, with its SASS-derived values. */
+static void batch_queue(gp_launch *ls, double *values)
+{
+    ls->values = values;
+    ls->next = NULL;
+    *ls->cs->pending_tail = ls;
+    ls->cs->pending_tail = &ls->next;
+    ls->cs->n_pending++;
+}
+
+void gp_profile_exit(gp_launch *ls, const gp_launch_event *ev, CUresult status)
+{
+    double t0 = gp_now_s();
+    gp_context *cs = ls->cs;
+    ls->ev = *ev;
+    ls->ev.exec.params = NULL;
+    ls->ev.exec.extra = NULL;
+    ls->ev.exec.config = NULL;
+    ls->stream_id =
+        gp_core.boundary.stream_id
+            ? gp_core.boundary.stream_id(ev->ctx, ev->exec.stream, ev->per_thread_stream)
+            : 0;
+    size_t nv = gp_core.n_metrics + 1; /* the last slot stays NaN (gp_metric_set_index) */
+    double *values = malloc(nv * sizeof(double));
+    int ok = gp_collect_end(cs->col, &ev->exec, status, &gp_core.set, ls->kernel->name->mangled,
+                            &ls->opts, &ls->rs, values, &ls->sass_code_missing) == 0;
+    int pending = 0;
+    if (ok && ls->rs.batched) { /* the hardware values come when the batch closes */
+        batch_queue(ls, values);
+        values = NULL;
+        pending = 1;
+    } else if (ok) {
+        gp_finish_launch(ls, values, NULL);
+    } else {
+        gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
+    }
+    /* the snapshot's memory goes back to the program between launches */
+    double tfree = gp_now_s();
+    gp_collect_release(cs->col);
+    gp_debug("launch %llu %s: %.1f ms in all: snapshot %.1f, SASS pass %.1f, profiler set-up %.1f, "
+             "first passes %.1f, L2 flush %.1f, start %.1f, decode %.1f, snapshot free %.1f; "
+             "CUPTI: range starts %.1f, stops %.1f, SASS enable %.1f, SASS kernel %.1f, "
+             "SASS collect %.1f",
+             (unsigned long long)ls->launch_id, ls->kernel->name->demangled, ls->rs.ms,
+             ls->rs.t_snapshot * 1e3, ls->rs.t_sass * 1e3, ls->rs.t_begin * 1e3,
+             ls->rs.t_passes * 1e3, ls->rs.t_flush * 1e3, ls->rs.t_start * 1e3,
+             ls->rs.t_finish * 1e3, (gp_now_s() - tfree) * 1e3, ls->rs.t_rp_start * 1e3,
+             ls->rs.t_rp_stop * 1e3, ls->rs.t_sass_enable * 1e3, ls->rs.t_sass_run * 1e3,
+             ls->rs.t_sass_collect * 1e3);
+    if (!pending && !ls->graph_node) {
+        pthread_mutex_lock(&gp_core.state_lock);
+        /* no activity record exists for this launch: account for it here */
+        gp_summary_profiled(&gp_core.summary, ev->correlation, ls->kernel->name->mangled,
+                            ok ? values[gp_metric_set_index("gpu__time_duration.sum")] : NAN,
+                            status == CUDA_SUCCESS);
+        pthread_mutex_unlock(&gp_core.state_lock);
+    }
+    free(values);
+    add_profiler_time(t0);
+    if (!pending)
+        free(ls);
+}

@@ -1,0 +1,60 @@
+/* serialize.c - see serialize.h; gp_core_api_enter/exit (core.h) are the
+ * shared section of the program's other tracked calls. */
+#include "preload/serialize.h"
+
+#include "preload/core_state.h"
+
+void gp_serialize_shared(uint64_t *slot)
+{
+    if (gp_t_api_depth++ == 0) {
+        pthread_rwlock_rdlock(&gp_core.launch_lock);
+        *slot = GP_SLOT_SHARED;
+    } else {
+        *slot = GP_SLOT_NONE;
+    }
+}
+
+void gp_serialize_shared_end(uint64_t *slot)
+{
+    gp_t_api_depth--;
+    if (*slot == GP_SLOT_SHARED)
+        pthread_rwlock_unlock(&gp_core.launch_lock);
+    *slot = GP_SLOT_NONE;
+}
+
+static void tracing(int on)
+{
+    if (gp_core.boundary.tracing)
+        gp_core.boundary.tracing(on);
+}
+
+void gp_serialize_exclusive_begin(void)
+{
+    pthread_rwlock_wrlock(&gp_core.launch_lock);
+    gp_t_api_depth++;
+    gp_t_in_profiler++;
+    tracing(0);
+}
+
+void gp_serialize_exclusive_end(void)
+{
+    tracing(1);
+    gp_t_in_profiler--;
+    gp_t_api_depth--;
+    pthread_rwlock_unlock(&gp_core.launch_lock);
+}
+
+void gp_core_api_enter(uint64_t *slot)
+{
+    *slot = GP_SLOT_NONE;
+    if (!gp_core.cuda_ready)
+        return;
+    gp_serialize_shared(slot);
+}
+
+void gp_core_api_exit(uint64_t *slot)
+{
+    if (*slot == GP_SLOT_NONE && gp_t_api_depth == 0)
+        return;
+    gp_serialize_shared_end(slot);
+}

@@ -1,0 +1,167 @@
+/* collect.h - the one interface through which the policy (preload/) collects
+ * counters: open a context, begin and end a launch, flush a batch, close.
+ * Behind it: the replay passes (replay.c), the range profiler, the SASS
+ * pass and its derivation, the snapshot, the worker thread and the driver
+ * table.  The policy decides which launch is profiled and what is written;
+ * everything here does what it is asked and says why when it cannot.
+ *
+ * Every call that reaches the driver re-enters CUPTI's callbacks: callers
+ * hold the profiler's re-entry guard (gp_collect_own_thread() tells the
+ * callbacks about the worker). */
+#ifndef GP_COLLECT_H
+#define GP_COLLECT_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay/alloc_track.h"
+#include "replay/replay.h"
+#include "replay/sass_derive.h"
+
+/* The collecting side of one CUDA context (opaque). */
+typedef struct gp_collect_ctx gp_collect_ctx;
+
+/* The metric list as the policy keeps it: output order, and which of them
+ * the range profiler collects (hw_index[k] is the position of hardware
+ * metric k).  Set once the names are checked; borrowed, never freed here. */
+typedef struct gp_collect_set {
+    const char *const *names;
+    size_t n;
+    const size_t *hw_index;
+    size_t n_hw;
+    gp_code_lookup code; /* a kernel's machine code, for the SASS derivation */
+    void *code_arg;
+    const char *sass_dump; /* GPUPROF_SASS_DUMP: a file to append to, or "" */
+} gp_collect_set;
+
+/* ---- process ------------------------------------------------------------- */
+
+/* Loads the driver table from the libcuda the program loaded.  0, or -1
+ * with a sentence in err. */
+int gp_collect_load_driver(char *err, size_t errlen);
+/* Starts the CUPTI profiler (once per process, at the first profiled
+ * launch); no_permission: pretend counters are for administrators only
+ * (tests).  0, or -1 with a sentence in err. */
+int gp_collect_start(int no_permission, char *err, size_t errlen);
+/* True on gpuprof's own worker thread, whose CUDA calls are its own. */
+int gp_collect_own_thread(void);
+const char *gp_collect_strerror(CUresult r);
+
+/* ---- metric names -------------------------------------------------------- */
+
+enum gp_collect_name { GP_NAME_OK = 0, GP_NAME_UNKNOWN, GP_NAME_SASS_UNDERIVABLE };
+/* True when the name comes from the SASS pass (instrumented, smsp__sass_*). */
+int gp_collect_is_sass(const char *name);
+/* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
+ * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */
+int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen);
+/* True when a SASS metric is counted by opcode (needs the machine code). */
+int gp_collect_needs_code(const char *name);
+
+/* ---- devices, kernels, modules ------------------------------------------- */
+
+/* The ordinal of the current context's device (0 when unknown). */
+int gp_collect_current_device(void);
+/* A device attribute (0 when the driver does not say). */
+int gp_collect_device_attr(int device, CUdevice_attribute attr);
+void gp_collect_device_name(int device, char *name, size_t len);
+
+typedef struct gp_kernel_attrs {
+    CUfunction func; /* the function (the launch's handle may be a CUkernel) */
+    CUmodule module;
+    int regs;
+    size_t static_smem, local_bytes;
+    unsigned req_cluster[3]; /* 0 when not required */
+} gp_kernel_attrs;
+/* Resolves the handle and reads the attributes (those the driver refuses
+ * stay 0). */
+void gp_collect_kernel_attrs(CUfunction f, gp_kernel_attrs *a);
+/* Address and size of __device__ variable `name` in mod.  0, or -1 when the
+ * module has no such variable. */
+int gp_collect_module_global(CUmodule mod, const char *name, uint64_t *addr, uint64_t *bytes);
+
+/* ---- contexts ------------------------------------------------------------ */
+
+/* The chip name (e.g. "GH100") of ctx's device, learnt through a
+ * short-lived profiler object.  0, or -1 with *errclass (enum gp_rp_error)
+ * and a sentence in err. */
+int gp_collect_probe(CUcontext ctx, int device, char *chip, size_t chiplen, int *errclass,
+                     char *err, size_t errlen);
+/* Opens collection on ctx (device ordinal `device`).  NULL when out of
+ * memory.  Nothing is collected until gp_collect_counters/gp_collect_sass. */
+gp_collect_ctx *gp_collect_open(CUcontext ctx, int device);
+/* Enables the range profiler for set->names at set->hw_index; max_ranges:
+ * ranges one counter image holds (batches); kernel_replay: CUPTI's kernel
+ * replay instead of gpuprof's.  0, or -1 with *errclass and err. */
+int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max_ranges,
+                        int kernel_replay, int *errclass, char *err, size_t errlen);
+/* Hardware passes the full set needs (0 without hardware metrics). */
+size_t gp_collect_passes(const gp_collect_ctx *c);
+/* Configures the SASS pass on this device.  0, or -1 with err. */
+int gp_collect_sass(gp_collect_ctx *c, const char *chip, char *err, size_t errlen);
+/* Frees everything of the context (it is going away); the caller has
+ * flushed its batch.  c may be NULL. */
+void gp_collect_close(gp_collect_ctx *c);
+
+/* ---- one launch ---------------------------------------------------------- */
+
+/* Stream capture: *capturing set; returns the driver's result (a failure
+ * usually means the context is gone). */
+CUresult gp_collect_capturing(CUstream stream, int *capturing);
+/* Waits for the current context. */
+CUresult gp_collect_sync(void);
+
+/* Saves the memory of the context that `allocs` tracks, runs the passes
+ * before the program's launch and opens the last around it (replay.h).
+ * Returns 0, or -1 when this launch cannot be profiled (st->why says why,
+ * memory is as it was). */
+int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_exec *e,
+                     const gp_replay_opts *o, gp_replay_state *st);
+/* After the program's launch: closes the pass, runs what is left, and fills
+ * values[0..set->n] (NaN for what is missing, the last slot always NaN): the
+ * hardware values unless batched (they come with gp_collect_batch_values),
+ * the SASS-derived ones.  *code_missing: some SASS value needed machine code
+ * that was not found.  `kernel` names the launch in the SASS dump.  Frees the
+ * SASS records.  Returns 0, or -1 (st->why, or "" when out of memory;
+ * values may be NULL, out of memory already). */
+int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
+                   const gp_collect_set *set, const char *kernel, const gp_replay_opts *o,
+                   gp_replay_state *st, double *values, int *code_missing);
+/* Gives the launch's snapshot memory back to the program (between launches)
+ * and forgets its ranges. */
+void gp_collect_release(gp_collect_ctx *c);
+/* Where the launch's snapshot went: "none", "device", "host", or
+ * "unavailable" when none could be taken. */
+const char *gp_collect_snapshot_where(const gp_replay_state *st);
+/* Runs a launch again exactly as the program issued it. */
+CUresult gp_collect_run(const gp_launch_exec *e);
+
+/* ---- batches ------------------------------------------------------------- */
+
+/* A batch keeps the range profiler started across launches (range_profiler.h). */
+int gp_collect_batch_is_open(const gp_collect_ctx *c);
+/* Ranges left in the open batch's counter image. */
+size_t gp_collect_batch_room(const gp_collect_ctx *c);
+/* Stops the open batch and decodes it: *expected ranges were counted,
+ * *recorded were decoded.  0, or -1 with err. */
+int gp_collect_flush(gp_collect_ctx *c, size_t *expected, size_t *recorded, char *err,
+                     size_t errlen);
+/* The hardware values of range `range` of the flushed batch into values at
+ * set->hw_index.  0, or -1 (values untouched). */
+int gp_collect_batch_values(gp_collect_ctx *c, const gp_collect_set *set, size_t range,
+                            double *values);
+/* The range's name in the decoded image (debug log), or NULL. */
+const char *gp_collect_range_name(gp_collect_ctx *c, size_t range);
+
+/* ---- memory around a graph's steps --------------------------------------- */
+
+/* Saves the tracked memory of the context.  0, or -1 with err (nothing
+ * saved).  Caller has synchronized. */
+int gp_collect_graph_save(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_replay_opts *o,
+                          char *err, size_t errlen);
+/* Puts it back (0, or -1 with err) and frees the copy. */
+int gp_collect_graph_restore(gp_collect_ctx *c, char *err, size_t errlen);
+void gp_collect_graph_release(gp_collect_ctx *c);
+
+#endif
