@@ -36,8 +36,10 @@ void gp_batch_close(gp_context *cs)
                     cs->device, why);
     }
     if (why[0] && cs->n_pending)
-        gp_log_once(GP_LOG_WARN, "batch-lost", "device %d: %s (%zu launches)", cs->device, why,
-                    cs->n_pending);
+        gp_log_once(GP_LOG_WARN, "batch-lost",
+                    "device %d: %s (%zu launches of the open batch; with GPUPROF_BATCH=1 each "
+                    "launch's counters are complete before the next kernel runs)",
+                    cs->device, why, cs->n_pending);
     size_t n = 0;
     gp_launch *ls, *next;
     for (ls = cs->pending; ls; ls = next, n++) {

@@ -87,7 +87,8 @@ static void context_setup(gp_context *cs)
         snprintf(cs->why, sizeof(cs->why), "no valid metric to collect");
         return;
     }
-    if (!(cs->col = gp_collect_open(cs->ctx, cs->device))) {
+    if (!(cs->col = gp_collect_open(cs->ctx, cs->device, gp_core.cfg.snapshot_incremental,
+                                    gp_core.cfg.snapshot_verify))) {
         cs->unusable = 1;
         snprintf(cs->why, sizeof(cs->why), "out of memory");
         return;
@@ -106,6 +107,9 @@ static void context_setup(gp_context *cs)
                         cs->device, err);
             return;
         }
+        const char *left_out = gp_collect_left_out(cs->col);
+        if (left_out)
+            gp_log_once(GP_LOG_WARN, "unschedulable", "GPUPROF_METRICS: %s", left_out);
         cs->batching = gp_core.cfg.batch > 1 && gp_core.cfg.replay_mode == GP_REPLAY_PROFILER &&
                        gp_collect_passes(cs->col) == 1;
     }

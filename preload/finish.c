@@ -151,6 +151,8 @@ static const char *missing_why(const gp_launch *ls, size_t i, const char *hw_why
                "(its module holds no plain sm_90 code: the driver finalizes it at load)";
     if (sass)
         return "the kernel executed no instruction of this kind";
+    if (gp_collect_unschedulable(ls->cs->col, &gp_core.set, i))
+        return "not collected: CUPTI cannot schedule this metric on this device";
     return hw_why ? hw_why : "CUPTI returned no value for this launch";
 }
 

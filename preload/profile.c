@@ -55,7 +55,6 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
 static const char *launch_begin(gp_launch *ls, const gp_launch_event *ev, char *buf, size_t len)
 {
     gp_context *cs = ls->cs;
-    gp_kernel *k = ls->kernel;
     ls->opts.flush_caches = gp_core.cfg.flush_caches;
     ls->opts.l2_bytes = (uint64_t)cs->facts.l2_bytes;
     gp_profile_snapshot_policy(&ls->opts);
@@ -66,11 +65,15 @@ static const char *launch_begin(gp_launch *ls, const gp_launch_event *ev, char *
     ls->opts.want_sass = gp_core.has_sass && cs->sass_ok;
     ls->opts.batch = cs->batching;
     /* room for this launch's kernels (SASS pass, flush, launch), or close.
-     * A kernel's first profiled launch closes it too: a kernel that faults
-     * does so on its first run as a rule, and a fault takes the context, and
-     * with it the counters of the open batch, away. */
+     * A batch spans different kernels: in a framework's step nearly every
+     * launch is a kernel not seen before, and closing at each would pay the
+     * profiler's start and stop per launch.  The price: a kernel that
+     * faults takes the context, and with it the open batch's hardware
+     * counters (at most GPUPROF_BATCH launches, whose records say so; the
+     * program cannot go on in that context either).  GPUPROF_BATCH=1 keeps
+     * every record up to a fault complete. */
     if (gp_collect_batch_is_open(cs->col) &&
-        (!cs->batching || gp_collect_batch_room(cs->col) < 3 || k->name->profiled == 1))
+        (!cs->batching || gp_collect_batch_room(cs->col) < 3))
         gp_batch_close(cs);
     int was_open = gp_collect_batch_is_open(cs->col);
     int er = gp_collect_begin(cs->col, gp_core.allocs, &ev->exec, &ls->opts, &ls->rs);

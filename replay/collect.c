@@ -145,13 +145,17 @@ int gp_collect_probe(CUcontext ctx, int device, char *chip, size_t chiplen, int 
     return 0;
 }
 
-gp_collect_ctx *gp_collect_open(CUcontext ctx, int device)
+gp_collect_ctx *gp_collect_open(CUcontext ctx, int device, int incremental, int verify)
 {
     gp_collect_ctx *c = calloc(1, sizeof(*c));
     if (!c)
         return NULL;
     c->replay.ctx = ctx;
     c->device = device;
+    gp_snapshot_configure(&c->replay.snap, incremental, verify);
+    /* a graph's memory is saved whole at each graph launch and freed after
+     * it: its steps are replayed once each, not pass after pass */
+    gp_snapshot_configure(&c->graph, 0, verify);
     return c;
 }
 
@@ -175,6 +179,21 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
     /* auto range: the hardware bounds each pass at the kernel itself */
     gp_rp_set_auto_range(c->replay.rp, 1);
     gp_rp_set_kernel_replay(c->replay.rp, kernel_replay);
+    return 0;
+}
+
+const char *gp_collect_left_out(const gp_collect_ctx *c)
+{
+    return c && c->replay.rp ? gp_rp_left_out(c->replay.rp) : NULL;
+}
+
+int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set, size_t i)
+{
+    if (!c || !c->replay.rp || !gp_rp_left_out(c->replay.rp))
+        return 0;
+    for (size_t k = 0; k < set->n_hw; k++)
+        if (set->hw_index[k] == i)
+            return !gp_rp_set_has(c->replay.rp, GP_RP_FULL, k);
     return 0;
 }
 
@@ -296,7 +315,9 @@ void gp_collect_release(gp_collect_ctx *c)
 {
     if (!c)
         return;
-    gp_snapshot_free(&c->replay.snap);
+    /* an incremental store stays for the next profiled launch (on the
+     * device only while the program keeps the reserve free) */
+    gp_snapshot_end_launch(&c->replay.snap);
     free(c->ranges);
     c->ranges = NULL;
 }

@@ -88,9 +88,12 @@ int gp_collect_module_global(CUmodule mod, const char *name, uint64_t *addr, uin
  * and a sentence in err. */
 int gp_collect_probe(CUcontext ctx, int device, char *chip, size_t chiplen, int *errclass,
                      char *err, size_t errlen);
-/* Opens collection on ctx (device ordinal `device`).  NULL when out of
- * memory.  Nothing is collected until gp_collect_counters/gp_collect_sass. */
-gp_collect_ctx *gp_collect_open(CUcontext ctx, int device);
+/* Opens collection on ctx (device ordinal `device`).  incremental: the
+ * launch snapshot keeps a store across launches and copies only changed
+ * chunks (GPUPROF_SNAPSHOT_INCREMENTAL); verify: every restore is compared
+ * byte for byte (GPUPROF_SNAPSHOT_VERIFY).  NULL when out of memory.
+ * Nothing is collected until gp_collect_counters/gp_collect_sass. */
+gp_collect_ctx *gp_collect_open(CUcontext ctx, int device, int incremental, int verify);
 /* Enables the range profiler for set->names at set->hw_index; max_ranges:
  * ranges one counter image holds (batches); kernel_replay: CUPTI's kernel
  * replay instead of gpuprof's.  0, or -1 with *errclass and err. */
@@ -98,6 +101,11 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
                         int kernel_replay, int *errclass, char *err, size_t errlen);
 /* Hardware passes the full set needs (0 without hardware metrics). */
 size_t gp_collect_passes(const gp_collect_ctx *c);
+/* A sentence naming the hardware metrics CUPTI cannot schedule on this
+ * device (left out of the set, the rest collected), or NULL. */
+const char *gp_collect_left_out(const gp_collect_ctx *c);
+/* True when output metric i is one of those. */
+int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set, size_t i);
 /* Configures the SASS pass on this device.  0, or -1 with err. */
 int gp_collect_sass(gp_collect_ctx *c, const char *chip, char *err, size_t errlen);
 /* Frees everything of the context (it is going away); the caller has
@@ -128,8 +136,9 @@ int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_
 int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
                    const gp_collect_set *set, const char *kernel, const gp_replay_opts *o,
                    gp_replay_state *st, double *values, int *code_missing);
-/* Gives the launch's snapshot memory back to the program (between launches)
- * and forgets its ranges. */
+/* Ends the launch's use of its snapshot: an incremental store is kept for
+ * the next profiled launch (moved to host memory when the program needs the
+ * device's), a full copy is freed; forgets the launch's ranges. */
 void gp_collect_release(gp_collect_ctx *c);
 /* Where the launch's snapshot went: "none", "device", "host", or
  * "unavailable" when none could be taken. */

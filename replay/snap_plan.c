@@ -22,7 +22,7 @@ int gp_snap_entry_init(gp_snap_entry *e, const gp_range *r, uint64_t chunk_bytes
     }
     e->n_chunks = gp_chunk_count(r->size, chunk_bytes);
     e->slot_bytes = r->size < chunk_bytes ? r->size : chunk_bytes;
-    if (e->n_chunks >= GP_SLOT_NONE)
+    if (e->n_chunks >= GP_SNAP_SLOT_NONE)
         return -1;
     size_t n = e->n_chunks ? (size_t)e->n_chunks : 1;
     e->slot = malloc(n * sizeof(*e->slot));
@@ -32,7 +32,7 @@ int gp_snap_entry_init(gp_snap_entry *e, const gp_range *r, uint64_t chunk_bytes
         return -1;
     }
     for (uint64_t i = 0; i < e->n_chunks; i++)
-        e->slot[i] = GP_SLOT_NONE;
+        e->slot[i] = GP_SNAP_SLOT_NONE;
     return 0;
 }
 
@@ -114,16 +114,16 @@ long gp_snap_plan_save(gp_snap_entry *e, const gp_chunk_digest *now, uint8_t *ac
             act[i] = GP_CH_ZERO;
         else
             act[i] = GP_CH_COPY;
-        if (act[i] == GP_CH_ZERO && e->slot[i] != GP_SLOT_NONE) {
+        if (act[i] == GP_CH_ZERO && e->slot[i] != GP_SNAP_SLOT_NONE) {
             e->free_slots[n_free++] = e->slot[i];
-            e->slot[i] = GP_SLOT_NONE;
+            e->slot[i] = GP_SNAP_SLOT_NONE;
         }
     }
     /* second pass, in chunk order: a changed chunk keeps its slot; one that
      * had none takes a freed slot, else the next new one (so that a first
      * save lays the chunks out in order and copies whole runs) */
     for (uint64_t i = 0; i < e->n_chunks; i++) {
-        if (act[i] != GP_CH_COPY || e->slot[i] != GP_SLOT_NONE)
+        if (act[i] != GP_CH_COPY || e->slot[i] != GP_SNAP_SLOT_NONE)
             continue;
         e->slot[i] = n_free ? e->free_slots[--n_free] : n_slots++;
     }
@@ -168,7 +168,7 @@ size_t gp_snap_runs(const gp_snap_entry *e, const uint8_t *act, gp_snap_run *out
             last->chunk = i;
             last->count = 1;
             last->action = act[i];
-            last->slot = act[i] == GP_CH_COPY ? e->slot[i] : GP_SLOT_NONE;
+            last->slot = act[i] == GP_CH_COPY ? e->slot[i] : GP_SNAP_SLOT_NONE;
             last->offset = i * e->chunk_bytes;
         }
         uint64_t end = (last->chunk + last->count) * e->chunk_bytes;

@@ -12,7 +12,7 @@
 #include "replay/alloc_track.h"
 #include "replay/chunk_hash.h"
 
-#define GP_SLOT_NONE UINT32_MAX
+#define GP_SNAP_SLOT_NONE UINT32_MAX
 
 enum gp_chunk_action {
     GP_CH_KEEP = 0, /* same contents: nothing to do */
@@ -30,7 +30,7 @@ typedef struct gp_snap_entry {
     int whole;
     uint64_t chunk_bytes, n_chunks, slot_bytes;
     gp_chunk_digest *dig; /* as stored; NULL until the first save */
-    uint32_t *slot;       /* per chunk, GP_SLOT_NONE when zero-tagged */
+    uint32_t *slot;       /* per chunk, GP_SNAP_SLOT_NONE when zero-tagged */
     uint32_t *free_slots; /* slots given back, reused first */
     uint32_t n_free;
     uint32_t n_slots; /* slots handed out so far (used or free) */

@@ -573,7 +573,7 @@ static void verify(gp_snapshot *s)
             continue;
         }
         for (uint64_t c = 0; c < e->n_chunks && !failed; c++) {
-            uint64_t saved = e->slot[c] == GP_SLOT_NONE ? 0 : e->buf + e->slot[c] * e->slot_bytes;
+            uint64_t saved = e->slot[c] == GP_SNAP_SLOT_NONE ? 0 : e->buf + e->slot[c] * e->slot_bytes;
             failed = verify_piece(s, &e->r, c * e->chunk_bytes, saved,
                                   gp_chunk_len(e->r.size, e->chunk_bytes, c), a, b) != 0;
         }

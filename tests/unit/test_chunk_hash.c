@@ -225,7 +225,7 @@ static void test_plan(void)
     /* first save: every non-zero chunk copied, slots in chunk order */
     GP_CHECK(gp_snap_plan_save(&e, d, act) == 7);
     GP_CHECK(act[0] == GP_CH_COPY && act[2] == GP_CH_ZERO && act[7] == GP_CH_ZERO);
-    GP_CHECK(e.slot[0] == 0 && e.slot[1] == 1 && e.slot[2] == GP_SLOT_NONE && e.slot[4] == 2 &&
+    GP_CHECK(e.slot[0] == 0 && e.slot[1] == 1 && e.slot[2] == GP_SNAP_SLOT_NONE && e.slot[4] == 2 &&
              e.slot[9] == 6);
     size_t n = gp_snap_runs(&e, act, runs);
     /* copy 0-1, zero 2-3, copy 4-6, zero 7, copy 8-9 (tail) */
@@ -246,7 +246,7 @@ static void test_plan(void)
     GP_CHECK(gp_snap_plan_save(&e, d, act) == 7); /* chunk 3 takes chunk 1's slot */
     GP_CHECK(act[5] == GP_CH_COPY && act[1] == GP_CH_ZERO && act[3] == GP_CH_COPY &&
              act[0] == GP_CH_KEEP && act[9] == GP_CH_KEEP);
-    GP_CHECK(e.slot[1] == GP_SLOT_NONE && e.slot[3] == 1 && e.slot[5] == 3);
+    GP_CHECK(e.slot[1] == GP_SNAP_SLOT_NONE && e.slot[3] == 1 && e.slot[5] == 3);
     GP_CHECK(gp_snap_runs(&e, act, runs) == 3);
     gp_snap_commit(&e, d);
     /* a pass wrote chunks 0 and 2 and cleared 4: restore copies 0, clears 2, copies 4 */

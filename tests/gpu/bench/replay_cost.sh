@@ -1,0 +1,99 @@
+#!/bin/sh
+# replay_cost.sh - what a profiled launch costs when the program holds far
+# more memory than its kernels touch, gpuprof beside ncu in one run (prints
+# figures, asserts nothing; run on the GPU machine with build/ carried):
+#   1. JAX (XLA preallocates 75% of GPU memory), two profiled launches;
+#   2. PyTorch holding a 20 GB tensor, ten profiled elementwise launches;
+#   3. a PyTorch training step (a new kernel at nearly every launch);
+#   4. a many-pass set: 250 hardware metrics of ncu's full set on known_work.
+# Each: plain, gpuprof (incremental snapshot, the default), gpuprof with the
+# whole-footprint snapshot (GPUPROF_SNAPSHOT_INCREMENTAL=0) where it takes
+# less than a few minutes, and ncu with the same metric list and count.
+# BENCH_ONLY="jax torch_big torch_train manypass" picks sections.
+B=${BUILD:-build}
+LIB=$(cd "$B" && pwd)/libgpuprof.so
+OUT=${GPU_TEST_OUT:-$B/gpu-test-out}/replay-cost
+HERE=$(dirname "$0")
+PY=${PYTHON:-python3}
+mkdir -p "$OUT"
+now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.1f\", $1 }"; }
+want() { [ -z "$BENCH_ONLY" ] || echo " $BENCH_ONLY " | grep -q " $1 "; }
+
+# name, launches to profile, skip, command; then optional "old" to time the
+# whole-footprint snapshot too
+bench() {
+    name=$1 n=$2 skip=$3 cmd=$4 old=$5
+    t0=$(now); sh -c "$cmd" >"$OUT/$name.plain" 2>"$OUT/$name.plain.err"; t1=$(now)
+    plain=$(calc "$t1 - $t0")
+    GPUPROF_LAUNCH_SKIP=$skip GPUPROF_LAUNCH_COUNT=$n GPUPROF_OUTPUT=$OUT/$name GPUPROF_LOG_LEVEL=info \
+        timeout 400 env LD_PRELOAD=$LIB sh -c "$cmd" >"$OUT/$name.prof" 2>"$OUT/$name.prof.err"
+    t2=$(now)
+    gp=$(calc "$t2 - $t1")
+    prof=$(grep -c '"type":"launch"' "$OUT/$name.jsonl" 2>/dev/null)
+    same=$(cmp -s "$OUT/$name.plain" "$OUT/$name.prof" && echo "output unchanged" || echo "OUTPUT DIFFERS")
+    echo "replay-cost $name: plain $plain s; gpuprof $gp s, $prof launches profiled, $same:" \
+        "$(calc "($gp - $plain) * 1000 / ($prof > 0 ? $prof : 1)") ms per profiled launch"
+    grep -h -E "snapshot|the profiler added" "$OUT/$name.prof.err" | head -4 | cut -c1-300
+    if [ "$old" = old ]; then
+        t1=$(now)
+        GPUPROF_SNAPSHOT_INCREMENTAL=0 GPUPROF_LAUNCH_SKIP=$skip GPUPROF_LAUNCH_COUNT=$n \
+            GPUPROF_OUTPUT=$OUT/$name.full timeout 400 env LD_PRELOAD=$LIB sh -c "$cmd" \
+            >"$OUT/$name.full.out" 2>"$OUT/$name.full.err"
+        t2=$(now)
+        fp=$(grep -c '"type":"launch"' "$OUT/$name.full.jsonl" 2>/dev/null)
+        echo "replay-cost $name: whole-footprint snapshot $(calc "$t2 - $t1") s:" \
+            "$(calc "($t2 - $t1 - $plain) * 1000 / ($fp > 0 ? $fp : 1)") ms per profiled launch"
+    fi
+    list=$($PY -c "
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r.get('type')=='launch':
+        print(','.join(m for m in r['metrics'] if not m.endswith('peak_sustained'))); break" "$OUT/$name.jsonl" 2>/dev/null)
+    [ -n "$NCU_LIST" ] && list=$NCU_LIST
+    t1=$(now)
+    timeout 400 ncu --clock-control none --cache-control all -s "$skip" -c "$n" --metrics "$list" \
+        sh -c "$cmd" >"$OUT/$name.ncu" 2>&1
+    t2=$(now)
+    nr=$(grep -c '^  [^ ].*(' "$OUT/$name.ncu")
+    echo "replay-cost $name: ncu $(calc "$t2 - $t1") s, $nr kernel reports:" \
+        "$(calc "($t2 - $t1 - $plain) * 1000 / ($nr > 0 ? $nr : 1)") ms per profiled launch"
+    grep -m1 -i "backing up\|slow" "$OUT/$name.ncu" | cut -c1-200
+}
+
+if ! nvidia-smi -L >/dev/null 2>&1; then echo "replay-cost: skipped: no GPU"; exit 0; fi
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+have_jax=0; $PY -c 'import jax; assert jax.devices("gpu")' 2>/dev/null && have_jax=1
+have_torch=0; $PY -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null && have_torch=1
+
+if want jax; then
+    if [ $have_jax = 1 ]; then bench jax 2 0 "$PY $HERE/jax_small.py"
+    else echo "replay-cost jax: skipped: python3 cannot use jax with a GPU here"; fi
+fi
+if want torch_big; then
+    if [ $have_torch = 1 ]; then bench torch_big 10 1 "$PY $HERE/torch_big.py" old
+    else echo "replay-cost torch_big: skipped: no torch with CUDA"; fi
+fi
+if want torch_train; then
+    if [ $have_torch = 1 ]; then bench torch_train 60 0 "$PY $HERE/../xcheck/torch_train.py"
+    else echo "replay-cost torch_train: skipped: no torch with CUDA"; fi
+fi
+if want manypass; then
+    # 250 hardware (not SASS) metrics of ncu's full set, as ncu names them
+    ncu --set full -c 1 --csv --page raw --print-units base "$B/tests/gpu/known_work" 1 \
+        >"$OUT/full.csv" 2>/dev/null
+    NCU_LIST=$($PY -c "
+import csv,sys
+rows=list(csv.reader(open(sys.argv[1])))
+i=next(k for k,r in enumerate(rows) if r[:2]==['ID','Process ID'])
+names=[h for h in rows[i] if '__' in h and 'sass' not in h and not h.endswith('peak_sustained')]
+print(','.join(names[:250]))" "$OUT/full.csv" 2>/dev/null)
+    if [ -n "$NCU_LIST" ]; then
+        export GPUPROF_METRICS="$NCU_LIST"
+        bench manypass 4 0 "$B/tests/gpu/known_work 1"
+        unset GPUPROF_METRICS
+        grep -o '"passes":[0-9]*' "$OUT/manypass.jsonl" | sort | uniq -c | head -3
+    else echo "replay-cost manypass: skipped: ncu --set full gave no metric names"; fi
+    NCU_LIST=
+fi
