@@ -178,7 +178,30 @@ void gp_profile_exit(gp_launch *ls, const gp_launch_event *ev, CUresult status)
     } else {
         gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
     }
-    /* the snapshot's memory goes back to the program between launches */
+    const gp_snapshot_stats *ss = gp_collect_snapshot_stats(cs->col);
+    if (ss && ss->incremental && ss->bytes_hashed) {
+        pthread_mutex_lock(&gp_core.state_lock);
+        gp_core.summary.snap_bytes_hashed += ss->bytes_hashed;
+        gp_core.summary.snap_chunks_saved += ss->chunks_saved;
+        gp_core.summary.snap_chunks_restored += ss->chunks_restored;
+        gp_core.summary.snap_mismatches += ss->verify_mismatches;
+        gp_core.summary.snap_t_hash += ss->t_hash;
+        gp_core.summary.snap_t_save += ss->t_save;
+        gp_core.summary.snap_t_restore += ss->t_restore;
+        gp_core.summary.snap_t_verify += ss->t_verify;
+        pthread_mutex_unlock(&gp_core.state_lock);
+        gp_debug("launch %llu snapshot: %llu ranges (%llu new), %.1f MB tracked, %.1f MB hashed "
+                 "in %.1f ms, %llu chunks saved (%llu zero) in %.1f ms, %llu restored, %llu "
+                 "cleared in %.1f ms over %u restores, store %.1f MB device + %.1f MB host",
+                 (unsigned long long)ls->launch_id, (unsigned long long)ss->ranges,
+                 (unsigned long long)ss->ranges_new, ss->bytes_tracked / 1e6,
+                 ss->bytes_hashed / 1e6, ss->t_hash * 1e3, (unsigned long long)ss->chunks_saved,
+                 (unsigned long long)ss->chunks_zero_tagged, ss->t_save * 1e3,
+                 (unsigned long long)ss->chunks_restored, (unsigned long long)ss->chunks_zeroed,
+                 ss->t_restore * 1e3, ss->restores, ss->store_device_bytes / 1e6,
+                 ss->store_host_bytes / 1e6);
+    }
+    /* the store stays for the next launch; a full copy goes back to the program */
     double tfree = gp_now_s();
     gp_collect_release(cs->col);
     gp_debug("launch %llu %s: %.1f ms in all: snapshot %.1f, SASS pass %.1f, profiler set-up %.1f, "

@@ -260,9 +260,19 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
     if (s->reduced)
         fprintf(f, "[gpuprof %d]   %llu launches got one pass only (no memory for a snapshot)\n",
                 pid, (unsigned long long)s->reduced);
-    if (s->bytes_saved)
+    if (s->bytes_saved || s->snap_bytes_hashed)
         fprintf(f, "[gpuprof %d]   replay snapshots: %.1f MB saved, %.1f MB restored\n", pid,
                 s->bytes_saved / 1e6, s->bytes_restored / 1e6);
+    if (s->snap_bytes_hashed)
+        fprintf(f,
+                "[gpuprof %d]   incremental snapshot: %.1f MB hashed in %.1f ms; %llu chunks "
+                "saved in %.1f ms, %llu restored in %.1f ms%s\n",
+                pid, s->snap_bytes_hashed / 1e6, s->snap_t_hash * 1e3,
+                (unsigned long long)s->snap_chunks_saved, s->snap_t_save * 1e3,
+                (unsigned long long)s->snap_chunks_restored, s->snap_t_restore * 1e3,
+                s->snap_t_verify > 0 ? (s->snap_mismatches ? "; BYTE CHECK FOUND DIFFERENCES"
+                                                           : "; byte check: no difference")
+                                     : "");
     if (crosscheck) {
         uint64_t direct = s->launches_seen - s->graph_seen;
         uint64_t not_run = HASH_COUNT(s->corr);

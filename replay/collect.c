@@ -322,6 +322,11 @@ void gp_collect_release(gp_collect_ctx *c)
     c->ranges = NULL;
 }
 
+const gp_snapshot_stats *gp_collect_snapshot_stats(const gp_collect_ctx *c)
+{
+    return c ? &c->replay.snap.stats : NULL;
+}
+
 const char *gp_collect_snapshot_where(const gp_replay_state *st)
 {
     return st->snapshot_failed ? "unavailable" : gp_snap_place_name(st->snapshot_place);

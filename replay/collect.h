@@ -140,6 +140,9 @@ int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
  * the next profiled launch (moved to host memory when the program needs the
  * device's), a full copy is freed; forgets the launch's ranges. */
 void gp_collect_release(gp_collect_ctx *c);
+/* What the launch's snapshot did (hashing, chunks saved and restored, times);
+ * valid until the next launch's save. */
+const gp_snapshot_stats *gp_collect_snapshot_stats(const gp_collect_ctx *c);
 /* Where the launch's snapshot went: "none", "device", "host", or
  * "unavailable" when none could be taken. */
 const char *gp_collect_snapshot_where(const gp_replay_state *st);

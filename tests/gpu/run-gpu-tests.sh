@@ -37,6 +37,24 @@ for link in static shared; do
     done
 done
 
+# 2b. the incremental snapshot checked byte for byte after every restore
+#     (GPUPROF_SNAPSHOT_VERIFY=1), and the whole-footprint copies
+#     (GPUPROF_SNAPSHOT_INCREMENTAL=0): outputs unchanged, no difference found
+for mode in verify full; do
+    nbad=0; badc=""
+    for c in $CASES; do
+        exp=$($G/replay_cases_static $c 2>&1)
+        if [ $mode = verify ]; then v="GPUPROF_SNAPSHOT_VERIFY=1"; else v="GPUPROF_SNAPSHOT_INCREMENTAL=0"; fi
+        got=$(env $v GPUPROF_OUTPUT=$OUT/sv-$mode-$c timeout 300 env LD_PRELOAD=$LIB \
+              $G/replay_cases_static $c 2>"$OUT/sv-$mode-$c.err")
+        if [ "$exp" != "$got" ] || grep -q "snapshot check" "$OUT/sv-$mode-$c.err"; then
+            nbad=$((nbad + 1)); badc="$badc $c"
+        fi
+    done
+    if [ $nbad = 0 ]; then ok "snapshot $mode: all replay cases unchanged$([ $mode = verify ] && echo ', byte check found no difference')"
+    else bad "snapshot $mode: $nbad cases differ:$badc"; fi
+done
+
 # 2a. kernels inside graphs are profiled (gpuprof runs the graph's steps first)
 for c in graph graphsteps; do
     want=$([ $c = graph ] && echo 2 || echo 9)
