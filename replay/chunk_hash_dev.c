@@ -89,6 +89,7 @@ int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n, u
                                   NULL);
     }
     if (r == CUDA_SUCCESS) {
+        d->launches++;
         what = "synchronizing after the chunk hash";
         r = gp_drv.cuCtxSynchronize();
     }

@@ -21,6 +21,7 @@ typedef struct gp_chunk_dev {
     uint64_t *host_h;
     unsigned char *host_zero;
     uint64_t host_cap; /* chunks host_h and host_zero hold */
+    uint64_t launches; /* hash kernels launched so far (an open range-profiler batch counts them) */
 } gp_chunk_dev;
 
 /* Hashes spans[0..n) (sorted by first_chunk, first_chunk of span 0 is 0,

@@ -152,11 +152,22 @@ static int own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_
     return 0;
 }
 
+/* In an open batch every kernel is a range, the snapshot's hash kernels too:
+ * counts those launched since `before`. */
+static void note_hash_kernels(gp_replay_ctx *rc, uint64_t before)
+{
+    if (rc->rp && gp_rp_batch_is_open(rc->rp) && rc->snap.dev.launches > before)
+        gp_rp_batch_note(rc->rp, (int)(rc->snap.dev.launches - before));
+}
+
 static int restore(gp_replay_ctx *rc, gp_replay_state *st)
 {
     char err[256];
     uint64_t before = rc->snap.stats.bytes_from_store + rc->snap.stats.bytes_zeroed;
-    if (gp_snapshot_restore(&rc->snap, err, sizeof(err)) != 0)
+    uint64_t k0 = rc->snap.dev.launches;
+    int r = gp_snapshot_restore(&rc->snap, err, sizeof(err));
+    note_hash_kernels(rc, k0);
+    if (r != 0)
         return fail(st, "restoring memory between passes", err);
     st->bytes_restored += rc->snap.stats.bytes_from_store + rc->snap.stats.bytes_zeroed - before;
     return 0;
@@ -275,9 +286,12 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     }
 
     double t = gp_now_s();
+    uint64_t k0 = rc->snap.dev.launches;
     if (hw + (sass ? 1 : 0) > 1) {
-        if (gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
-                             o->reserve_bytes, err, sizeof(err)) == 0) {
+        int saved = gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
+                                     o->reserve_bytes, err, sizeof(err));
+        note_hash_kernels(rc, k0);
+        if (saved == 0) {
             st->snapshot_place = rc->snap.place;
             st->bytes_saved = rc->snap.stats.bytes_to_store;
         } else if (hw == 1 || (hw > 1 && gp_rp_passes(rc->rp, GP_RP_ONE_PASS) == 1)) {

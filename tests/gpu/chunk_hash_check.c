@@ -231,7 +231,11 @@ static void test_snapshot(int incremental)
     GP_CHECK(same(&b[0]) && same(&b[1]) && same(&b[3]));
     GP_CHECK(s.stats.verify_mismatches == 0);
     if (incremental) {
-        GP_CHECK(s.stats.chunks_restored == 3 && s.stats.chunks_zeroed == 0);
+        /* A's chunk 7 and the zero range's chunk 0 hold bytes: copied back;
+         * D's 3-byte tail chunk was all zero when saved: cleared */
+        GP_CHECK_MSG(s.stats.chunks_restored == 2 && s.stats.chunks_zeroed == 1,
+                     "%llu restored, %llu cleared", (unsigned long long)s.stats.chunks_restored,
+                     (unsigned long long)s.stats.chunks_zeroed);
         /* the byte check sees a store that no longer matches memory: spoil
          * the saved copy of an unchanged chunk of A */
         const gp_snap_entry *e = &s.ent[0];
