@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "report.h"
+#include "metrics/report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "report.h"
+#include "metrics/report/report.h"
 
 static const char launch[] =
     "{\"type\":\"launch\",\"kernel\":\"k\",\"grid\":[264,1,1],\"block\":[256,1,1],\"metrics\":{"

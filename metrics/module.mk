@@ -2,9 +2,15 @@
 # report (library part: build/libgpmetrics.a, linked into gpuprof-report and,
 # for gp_report_summarize_jsonl, into libgpuprof.so).
 
+# The model: definitions, evaluator, aggregation, verdicts, roofline, the
+# loaded report and the baseline match.
 GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
-                   roofline verdict aggregate load format report_text report_csv report_html \
-                   svg_roofline report_api report_json report_ncu baseline report_baseline
+                   roofline verdict aggregate load format baseline
+# The report writers (metrics/report/): they read the model; no file of the
+# model includes one of theirs.
+GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
+                   report_api svg_roofline
+GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
 GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname)
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)

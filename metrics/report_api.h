@@ -1,5 +1,6 @@
 /* report_api.h - what libgpuprof.so calls at exit to print its terminal
- * summary. */
+ * summary.  Written by the writers (metrics/report/report_api.c); the header
+ * stays here, where the library includes it, and needs none of theirs. */
 #ifndef GP_REPORT_API_H
 #define GP_REPORT_API_H
 

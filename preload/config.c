@@ -13,6 +13,9 @@
 #include "util/regex_safe.h"
 #include "util/strutil.h"
 
+/* how much of a malformed value a message repeats */
+#define GP_ECHO_MAX 80
+
 struct parse_state {
     char *err;
     size_t errlen, used;
@@ -28,8 +31,16 @@ static void bad_value(struct parse_state *st, const char *var, const char *val, 
     st->bad++;
     if (!st->err || st->used >= st->errlen)
         return;
-    int n = snprintf(st->err + st->used, st->errlen - st->used,
-                     "%s%s='%s' is not valid: ", st->used ? "\n" : "", var, val);
+    /* a long value (a metric list of thousands of names) is not echoed
+     * whole: its start and its length say which one is meant, and the
+     * message after it names the bad item */
+    size_t vlen = strlen(val);
+    int n = vlen > GP_ECHO_MAX
+                ? snprintf(st->err + st->used, st->errlen - st->used,
+                           "%s%s='%.*s...' (%zu characters) is not valid: ", st->used ? "\n" : "",
+                           var, GP_ECHO_MAX, val, vlen)
+                : snprintf(st->err + st->used, st->errlen - st->used, "%s%s='%s' is not valid: ",
+                           st->used ? "\n" : "", var, val);
     if (n < 0)
         return;
     st->used += (size_t)n;
@@ -125,20 +136,27 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
     const char *v = env("GPUPROF_METRICS");
     if (!v)
         return;
+    /* as many names as the list holds (Nsight Compute's full set has about
+     * 1,700): the arrays are sized by the commas */
+    size_t cap = 1;
+    for (const char *c = v; *c; c++)
+        cap += *c == ',';
     char *copy = strdup(v);
-    char *items[GP_MAX_METRICS];
-    if (!copy)
-        return;
-    size_t n = gp_split(copy, ',', items, GP_MAX_METRICS);
-    if (n == (size_t)-1) {
-        bad_value(st, "GPUPROF_METRICS", v, "more than %d names", GP_MAX_METRICS);
+    char **items = calloc(cap, sizeof(char *));
+    cfg->metrics = calloc(cap, sizeof(char *));
+    if (!copy || !items || !cfg->metrics) {
         free(copy);
+        free(items);
+        free(cfg->metrics);
+        cfg->metrics = NULL;
         return;
     }
-    if (n == 0) {
+    size_t n = gp_split(copy, ',', items, cap);
+    if (n == 0 || n == (size_t)-1) {
         bad_value(st, "GPUPROF_METRICS", v,
                   "expected a comma-separated list of PerfWorks metric names, '+name' to add to "
                   "the default set, or the groups @default and @extended");
+        free(items);
         free(copy);
         return;
     }
@@ -158,9 +176,10 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
         }
         if (!*name || !metric_name_ok(name)) {
             bad_value(st, "GPUPROF_METRICS", v,
-                      "'%s' is not a metric name (letters, digits, '_' and '.'); accepted: "
+                      "item %zu, '%.*s', is not a metric name (letters, digits, '_' and '.'); "
+                      "accepted: "
                       "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended",
-                      name);
+                      i + 1, (int)(strlen(name) > GP_ECHO_MAX ? GP_ECHO_MAX : strlen(name)), name);
             continue;
         }
         cfg->metrics[cfg->n_metrics] = strdup(name);
@@ -168,6 +187,7 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
             cfg->n_metrics++;
     }
     cfg->metrics_replace = replace;
+    free(items);
     free(copy);
 }
 
@@ -255,6 +275,7 @@ static void set_defaults(gp_config *cfg)
     cfg->log_level = GP_LOG_WARN;
     cfg->reserve_mb = 1024;
     cfg->snapshot_where = GP_SNAP_AUTO;
+    cfg->snapshot_incremental = 1;
     cfg->flush_caches = 1;
     cfg->summary = 1;
     cfg->crosscheck = 1;
@@ -316,6 +337,8 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
         snprintf(cfg->sass_dump, sizeof(cfg->sass_dump), "%s", sd);
     parse_long(&st, env, "GPUPROF_SNAPSHOT_RESERVE_MB", 0, &cfg->reserve_mb);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT", wheres, 4, &cfg->snapshot_where);
+    parse_choice(&st, env, "GPUPROF_SNAPSHOT_INCREMENTAL", onoff, 2, &cfg->snapshot_incremental);
+    parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);
@@ -334,6 +357,8 @@ void gp_config_free(gp_config *cfg)
 {
     for (size_t i = 0; i < cfg->n_metrics; i++)
         free(cfg->metrics[i]);
+    free(cfg->metrics);
+    cfg->metrics = NULL;
     cfg->n_metrics = 0;
     if (cfg->have_include)
         regfree(&cfg->include_re);

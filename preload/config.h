@@ -11,7 +11,6 @@ enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NON
 enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI };
 enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 
-#define GP_MAX_METRICS 256
 /* GPUPROF_NVTX_INCLUDE / _EXCLUDE: expressions per variable */
 #define GP_MAX_NVTX 32
 /* host names as %h expands them: HOST_NAME_MAX (64) and the NUL */
@@ -27,7 +26,7 @@ typedef struct gp_config {
     int metrics_replace;        /* GPUPROF_METRICS without a leading '+' */
     int metrics_extended;       /* @extended named */
     size_t n_metrics;           /* names given (beyond the groups) */
-    char *metrics[GP_MAX_METRICS];
+    char **metrics;             /* n_metrics of them, no limit */
     int have_include, have_exclude;
     regex_t include_re, exclude_re; /* GPUPROF_KERNEL_INCLUDE / _EXCLUDE */
     int name_base;              /* GPUPROF_KERNEL_NAME_BASE */
@@ -39,6 +38,8 @@ typedef struct gp_config {
     long reserve_mb;            /* GPUPROF_SNAPSHOT_RESERVE_MB */
     long batch;                 /* GPUPROF_BATCH: launches whose counters are decoded together */
     int snapshot_where;         /* GPUPROF_SNAPSHOT */
+    int snapshot_incremental;   /* GPUPROF_SNAPSHOT_INCREMENTAL: only changed chunks copied */
+    int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL */
     int summary;                /* GPUPROF_SUMMARY */
     int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */

@@ -133,6 +133,22 @@ size_t gp_host_check_names(const char *chip, const char *const *names, size_t n,
     return unknown;
 }
 
+size_t gp_host_unschedulable(const char *chip, const uint8_t *avail, const char *const *names,
+                             size_t n, unsigned char *cannot)
+{
+    size_t bad = 0;
+    CUptiResult r;
+    for (size_t i = 0; i < n; i++) {
+        CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
+        if (!h)
+            return 0; /* nothing can be said name by name */
+        cannot[i] = host_add(h, &names[i], 1) != 0;
+        bad += cannot[i];
+        host_close(h);
+    }
+    return bad;
+}
+
 gp_host_config *gp_host_config_create(const char *chip, const uint8_t *avail, size_t avail_size,
                                       const char *const *names, size_t n, char *err, size_t errlen)
 {

@@ -33,6 +33,14 @@ int gp_host_config_evaluate(const gp_host_config *cfg, const uint8_t *counter_da
 size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
                            size_t errlen);
 
+/* Which names CUPTI cannot schedule on this device when each is tried on its
+ * own with the availability image `avail` (metrics of units the device or its
+ * configuration does not expose, such as NVLink counters without NVLink):
+ * sets cannot[i] and returns how many.  Called only after a whole set failed,
+ * since it opens a host object per name. */
+size_t gp_host_unschedulable(const char *chip, const uint8_t *avail, const char *const *names,
+                             size_t n, unsigned char *cannot);
+
 /* True when the name is collected by SASS instrumentation (its own pass). */
 int gp_metric_is_instrumented(const char *name);
 

@@ -51,7 +51,10 @@
     X(cuGraphChildGraphNodeGetGraph, "cuGraphChildGraphNodeGetGraph")                              \
     X(cuMemsetD2D8, "cuMemsetD2D8_v2")                                                             \
     X(cuMemsetD2D16, "cuMemsetD2D16_v2")                                                           \
-    X(cuMemsetD2D32, "cuMemsetD2D32_v2")
+    X(cuMemsetD2D32, "cuMemsetD2D32_v2")                                                           \
+    X(cuMemsetD8, "cuMemsetD8_v2")                                                                 \
+    X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                             \
+    X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
 
 typedef struct gp_driver {
 #define GP_DRV_FIELD(name, sym) __typeof__(&name) name;

@@ -34,6 +34,7 @@ struct gp_rp {
     size_t max_ranges;   /* ranges the counter data image holds */
     int started;         /* a batch is open: the profiler runs across launches */
     size_t batch_ranges; /* ranges expected in the open batch */
+    char left_out[1024]; /* names CUPTI cannot schedule here, "" when none */
 };
 
 static int rp_fail(CUptiResult r, const char *what, char *err, size_t errlen)
@@ -65,6 +66,39 @@ static void set_free(rp_set *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* The full set could not be scheduled: finds the names that cannot be on
+ * their own, takes them out of s and says which in rp->left_out (Nsight
+ * Compute names them too, and collects the rest).  Returns how many. */
+static size_t leave_out_unschedulable(gp_rp *rp, rp_set *s, const uint8_t *avail)
+{
+    unsigned char *cannot = calloc(s->n ? s->n : 1, 1);
+    size_t bad = cannot ? gp_host_unschedulable(rp->chip, avail, s->names, s->n, cannot) : 0;
+    if (bad == 0 || bad == s->n) {
+        free(cannot);
+        return 0;
+    }
+    size_t used = (size_t)snprintf(rp->left_out, sizeof(rp->left_out),
+                                   "CUPTI cannot schedule %zu metric%s on this device (%s): ", bad,
+                                   bad == 1 ? "" : "s", rp->chip);
+    size_t keep = 0, named = 0;
+    for (size_t k = 0; k < s->n; k++) {
+        if (cannot[k]) {
+            if (used < sizeof(rp->left_out))
+                used += (size_t)snprintf(rp->left_out + used, sizeof(rp->left_out) - used,
+                                         "%s%s", named++ ? ", " : "", s->names[k]);
+            continue;
+        }
+        s->index[keep] = s->index[k];
+        s->names[keep++] = s->names[k];
+    }
+    if (used < sizeof(rp->left_out))
+        snprintf(rp->left_out + used, sizeof(rp->left_out) - used,
+                 "; they are left out, the other metrics are collected");
+    s->n = keep;
+    free(cannot);
+    return bad;
+}
+
 static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, int one_pass,
                      const uint8_t *avail, size_t avail_size, char *err, size_t errlen)
 {
@@ -83,6 +117,8 @@ static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, i
     if (s->n == 0)
         return GP_RP_ERR_METRICS;
     s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
+    if (!s->cfg && !one_pass && leave_out_unschedulable(rp, s, avail) > 0)
+        s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
     if (!s->cfg)
         return GP_RP_ERR_METRICS;
     CUpti_RangeProfiler_GetCounterDataSize_Params sp = {
@@ -208,6 +244,11 @@ void gp_rp_destroy(gp_rp *rp)
     set_free(&rp->sets[0]);
     set_free(&rp->sets[1]);
     free(rp);
+}
+
+const char *gp_rp_left_out(const gp_rp *rp)
+{
+    return rp->left_out[0] ? rp->left_out : NULL;
 }
 
 const char *gp_rp_chip(const gp_rp *rp)

@@ -34,6 +34,9 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
 void gp_rp_destroy(gp_rp *rp);
 
 const char *gp_rp_chip(const gp_rp *rp);
+/* A sentence naming the metrics CUPTI cannot schedule on this device, which
+ * the set leaves out (gp_rp_set_has() is false for them), or NULL. */
+const char *gp_rp_left_out(const gp_rp *rp);
 /* Auto range: each kernel between start and end is its own range, bounded by
  * the hardware (no push/pop); user range (default): one named range. */
 void gp_rp_set_auto_range(gp_rp *rp, int on);

@@ -155,9 +155,10 @@ static int own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_
 static int restore(gp_replay_ctx *rc, gp_replay_state *st)
 {
     char err[256];
+    uint64_t before = rc->snap.stats.bytes_from_store + rc->snap.stats.bytes_zeroed;
     if (gp_snapshot_restore(&rc->snap, err, sizeof(err)) != 0)
         return fail(st, "restoring memory between passes", err);
-    st->bytes_restored += rc->snap.bytes;
+    st->bytes_restored += rc->snap.stats.bytes_from_store + rc->snap.stats.bytes_zeroed - before;
     return 0;
 }
 
@@ -278,7 +279,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         if (gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
                              o->reserve_bytes, err, sizeof(err)) == 0) {
             st->snapshot_place = rc->snap.place;
-            st->bytes_saved = total;
+            st->bytes_saved = rc->snap.stats.bytes_to_store;
         } else if (hw == 1 || (hw > 1 && gp_rp_passes(rc->rp, GP_RP_ONE_PASS) == 1)) {
             st->snapshot_failed = 1;
             st->set = hw > 1 ? GP_RP_ONE_PASS : GP_RP_FULL;

@@ -47,6 +47,19 @@ void gp_text_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void gp_text_html(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
 /* Length of the UTF-8 sequence at p and its code point, or 0 when the bytes
  * are not one (overlong, surrogate, beyond U+10FFFF, cut short). */
 static size_t utf8_seq(const unsigned char *p, unsigned *cp)

@@ -1,6 +1,6 @@
-/* textio.h - writing text formats correctly: JSON strings, CSV fields and
- * names shown on a terminal or in a text report.  The one place these
- * escapes are written (library, report, tools). */
+/* textio.h - writing text formats correctly: JSON strings, CSV fields, HTML
+ * and SVG text, and names shown on a terminal or in a text report.  The one
+ * place these escapes are written (library, report, tools). */
 #ifndef GP_TEXTIO_H
 #define GP_TEXTIO_H
 
@@ -22,5 +22,8 @@ void gp_text_plain(FILE *f, const char *s);
 /* The same into buf (always terminated, cut at a character boundary when
  * it does not fit); returns buf. */
 char *gp_text_plain_buf(char *buf, size_t len, const char *s);
+/* s as HTML or SVG (XML) text or as a double-quoted attribute value: & < >
+ * and " as entities, every other byte as it is.  NULL writes nothing. */
+void gp_text_html(FILE *f, const char *s);
 
 #endif

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "gp_test.h"
-#include "report.h"
+#include "metrics/report/report.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"

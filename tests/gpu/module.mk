@@ -38,3 +38,11 @@ GPU_TESTS += $(GT)/ranges
 
 # three levels deep, below the top Makefile's */*/module.mk
 include tests/gpu/xcheck/module.mk
+# the snapshot's chunk hash kernel and incremental store, driven directly
+$(GT)/chunk_hash_check: tests/gpu/chunk_hash_check.c replay/chunk_hash.c replay/chunk_hash_dev.c \
+                        replay/snap_plan.c replay/snapshot.c replay/driver.c util/log.c \
+                        $(GP_CHUNK_PTX_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit -I$(CUDA_HOME)/include $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) \
+	    -o $@ $(filter %.c,$^) -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl -lpthread
+GPU_TESTS += $(GT)/chunk_hash_check

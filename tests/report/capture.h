@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "gp_test.h"
-#include "report.h"
+#include "metrics/report/report.h"
 
 /* What fn writes for r (malloc'd; the caller frees it). */
 static char *capture(const gp_report *r, int (*fn)(const gp_report *, FILE *))

@@ -7,7 +7,7 @@
 
 #include "capture.h"
 #include "gp_test.h"
-#include "report.h"
+#include "metrics/report/report.h"
 #include "report_api.h"
 
 #define FIX "tests/data/report/"

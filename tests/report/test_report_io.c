@@ -10,7 +10,7 @@
 #include "capture.h"
 #include "gp_test.h"
 #include "json.h"
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/kname.h"
 
 #define FIX "tests/data/report/"

@@ -28,7 +28,7 @@ int main(void)
     GP_CHECK(c.enabled == 1 && c.write_csv && c.write_json && c.launch_count == -1 &&
              c.max_per_kernel == -1 && c.launch_skip == 0 && c.flush_caches == 1 &&
              c.snapshot_where == GP_SNAP_AUTO && !c.metrics_replace && c.n_metrics == 0 &&
-             c.batch == GP_BATCH_DEFAULT);
+             c.batch == GP_BATCH_DEFAULT && c.snapshot_incremental && !c.snapshot_verify);
     GP_CHECK_STR(c.output, "gpuprof-%p");
     gp_config_free(&c);
 
@@ -40,9 +40,11 @@ int main(void)
         "demangled", "GPUPROF_LAUNCH_SKIP", "3", "GPUPROF_LAUNCH_COUNT", "10",
         "GPUPROF_MAX_PER_KERNEL", "2", "GPUPROF_LOG_LEVEL", "debug", "GPUPROF_SNAPSHOT", "host",
         "GPUPROF_SNAPSHOT_RESERVE_MB", "256", "GPUPROF_CACHE_CONTROL", "none", "GPUPROF_SUMMARY",
-        "0", "GPUPROF_CROSSCHECK", "0", "GPUPROF_BATCH", "8", "GPUPROF_TEST_INJECT", "no-permission", NULL};
+        "0", "GPUPROF_CROSSCHECK", "0", "GPUPROF_BATCH", "8", "GPUPROF_TEST_INJECT", "no-permission",
+        "GPUPROF_SNAPSHOT_INCREMENTAL", "0", "GPUPROF_SNAPSHOT_VERIFY", "1", NULL};
     GP_CHECK_MSG(parse(all, &c, err, sizeof(err)) == 0, "%s", err);
     GP_CHECK(c.batch == 8 && c.inject == GP_INJECT_NO_PERMISSION);
+    GP_CHECK(!c.snapshot_incremental && c.snapshot_verify);
     GP_CHECK(c.write_csv && !c.write_json && !c.metrics_replace && c.metrics_extended &&
              c.n_metrics == 1 && strcmp(c.metrics[0], "dram__bytes_read.sum") == 0);
     GP_CHECK(c.launch_skip == 3 && c.launch_count == 10 && c.max_per_kernel == 2 &&
@@ -78,6 +80,28 @@ int main(void)
     for (const char *p = err; *p; p++)
         lines += *p == '\n';
     GP_CHECK(lines == 8);
+
+    /* a list as long as Nsight Compute's full set: every name kept, no limit */
+    {
+        size_t names = 2000, len = 0;
+        char *list = malloc(names * 24);
+        GP_CHECK(list != NULL);
+        for (size_t i = 0; list && i < names; i++)
+            len += (size_t)sprintf(list + len, "%sm%zu__x.sum", i ? "," : "", i);
+        const char *long_list[] = {"GPUPROF_METRICS", list, NULL};
+        GP_CHECK(list && parse(long_list, &c, err, sizeof(err)) == 0 && c.n_metrics == names &&
+                 strcmp(c.metrics[names - 1], "m1999__x.sum") == 0);
+        gp_config_free(&c);
+        /* one bad item in it: named by position, the list itself not echoed whole */
+        if (list)
+            list[len - 4] = '$';
+        GP_CHECK(list && parse(long_list, &c, err, sizeof(err)) == 1);
+        GP_CHECK_MSG(strstr(err, "item 2000, 'm1999__x$sum', is not a metric name") != NULL, "%s", err);
+        GP_CHECK_MSG(strstr(err, "characters) is not valid") != NULL && strlen(err) < 600, "%s", err);
+        GP_CHECK(c.n_metrics == names - 1);
+        gp_config_free(&c);
+        free(list);
+    }
     /* malformed values keep their defaults */
     GP_CHECK(c.launch_count == -1 && c.batch == GP_BATCH_DEFAULT && c.snapshot_where == GP_SNAP_AUTO && !c.have_include);
     gp_config_free(&c);

@@ -60,6 +60,10 @@ int main(void)
                      strstr(err, "close matches: dram__bytes_read.sum"), "%s", err);
     c = gp_host_config_create("GH100", NULL, 0, bad, 2, err, sizeof(err));
     GP_CHECK(c == NULL && strstr(err, "dram__bytes_raed.sum") != NULL);
+    /* name by name: the misspelt one cannot be scheduled, the duration can */
+    unsigned char cannot[2] = {9, 9};
+    GP_CHECK(gp_host_unschedulable("GH100", NULL, bad, 2, cannot) == 1 && cannot[0] == 0 &&
+             cannot[1] == 1);
     c = gp_host_config_create("NOSUCHCHIP", NULL, 0, def, 1, err, sizeof(err));
     GP_CHECK(c == NULL && strstr(err, "NOSUCHCHIP") != NULL);
 

@@ -162,6 +162,13 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "\"'=cmd|' /C calc'!A0\"|\"'+1\"|plain name|\"a,\"\"b\"\"\"");
     free(out);
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_html(f, "<b a=\"1\">x&y</b> caf\xc3\xa9 'q'");
+    gp_text_html(f, NULL); /* nothing */
+    fclose(f);
+    GP_CHECK_STR(out, "&lt;b a=&quot;1&quot;&gt;x&amp;y&lt;/b&gt; caf\xc3\xa9 'q'");
+    free(out);
 }
 
 static void test_regex(void)

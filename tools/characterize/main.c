@@ -91,45 +91,36 @@ static int gpc_gpus(int want, char ***ids, char *err, size_t errlen)
 {
     const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
     char **list = NULL, buf[256];
-    int n = 0, i;
+    size_t n = 0, i;
     *ids = NULL;
     if (cvd && *cvd) {
         char *copy = strdup(cvd), *tok, *save = NULL;
         for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
              tok = strtok_r(NULL, ",", &save)) {
-            char **nl = realloc(list, (n + 1) * sizeof *nl);
-            if (!nl)
+            if (gpc_push(&list, &n, tok) < 0)
                 break;
-            list = nl;
-            list[n++] = strdup(tok);
         }
         free(copy);
     } else {
         FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
         while (p && fgets(buf, sizeof buf, p))
             if (strncmp(buf, "GPU ", 4) == 0) {
-                char **nl = realloc(list, (n + 1) * sizeof *nl);
-                if (!nl)
+                snprintf(buf, sizeof buf, "%zu", n);
+                if (gpc_push(&list, &n, buf) < 0)
                     break;
-                list = nl;
-                snprintf(buf, sizeof buf, "%d", n);
-                list[n++] = strdup(buf);
             }
         if (p)
             pclose(p);
     }
     if (want > 0) {
         if (n == 0) { /* no nvidia-smi: trust the user */
-            for (i = 0; i < want; i++) {
-                char **nl = realloc(list, (n + 1) * sizeof *nl);
-                if (!nl)
+            for (i = 0; i < (size_t)want; i++) {
+                snprintf(buf, sizeof buf, "%zu", i);
+                if (gpc_push(&list, &n, buf) < 0)
                     break;
-                list = nl;
-                snprintf(buf, sizeof buf, "%d", i);
-                list[n++] = strdup(buf);
             }
-        } else if (want > n) {
-            snprintf(err, errlen, "--gpus %d, but only %d GPU%s visible (%s)", want, n,
+        } else if ((size_t)want > n) {
+            snprintf(err, errlen, "--gpus %d, but only %zu GPU%s visible (%s)", want, n,
                      n == 1 ? " is" : "s are",
                      cvd && *cvd ? "CUDA_VISIBLE_DEVICES" : "nvidia-smi -L");
             for (i = 0; i < n; i++)
@@ -139,7 +130,7 @@ static int gpc_gpus(int want, char ***ids, char *err, size_t errlen)
         }
         for (i = want; i < n; i++)
             free(list[i]);
-        n = want;
+        n = (size_t)want;
     }
     if (n <= 1) {
         for (i = 0; i < n; i++)
@@ -148,7 +139,7 @@ static int gpc_gpus(int want, char ***ids, char *err, size_t errlen)
         return 1;
     }
     *ids = list;
-    return n;
+    return (int)n;
 }
 
 /* Whether this machine has an NVIDIA GPU: nvidia-smi -L lists one; without

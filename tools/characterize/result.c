@@ -23,6 +23,11 @@ const char *gpc_status_name(gpc_status s)
     return (unsigned)s < GPC_STATUS_COUNT ? gpc_status_names[s] : "?";
 }
 
+double gpc_exec_wall(const gpc_exec *e)
+{
+    return e->ran ? e->wall_s : NAN;
+}
+
 void gpc_result_free(gpc_result *r)
 {
     size_t i;

@@ -19,6 +19,9 @@ typedef struct {
     double wall_s;
 } gpc_exec;
 
+/* e's wall time in seconds; NaN when it did not run (never 0). */
+double gpc_exec_wall(const gpc_exec *e);
+
 /* The first difference between the native and the profiled run of one
  * output (exit status, stdout or a compared file). */
 typedef struct {

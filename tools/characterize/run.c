@@ -362,6 +362,24 @@ static int gpc_compare_collect(const gpc_program *p, const char *prog_dir, const
     return 0;
 }
 
+/* One run of the whole comparison, which = "native" (lib NULL) or
+ * "profiled": stdout and stderr to prog_dir/which.stdout and .stderr, then
+ * the compare files collected.  Returns gpc_exec_command's 0, -1 (msg says
+ * why) or -2, or -3 when out of memory. */
+static int gpc_run_once(const gpc_program *p, const char *prog_dir, const char *which,
+                        char *const *envs, const char *lib, gpc_exec *e, char **texts,
+                        size_t *lens, char *msg, size_t msglen)
+{
+    char out[4096], err[4096];
+    int x;
+    snprintf(out, sizeof out, "%s/%s.stdout", prog_dir, which);
+    snprintf(err, sizeof err, "%s/%s.stderr", prog_dir, which);
+    x = gpc_exec_command(p, (const char *const *)envs, lib, out, err, e, msg, msglen);
+    if (x < 0)
+        return x;
+    return gpc_compare_collect(p, prog_dir, which, texts, lens) < 0 ? -3 : 0;
+}
+
 static void gpc_compare_free(char **texts, size_t n)
 {
     size_t i;
@@ -420,18 +438,10 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
     }
 
     /* 1. natively */
-    snprintf(path, sizeof path, "%s/native.stdout", prog_dir);
-    snprintf(path2, sizeof path2, "%s/native.stderr", prog_dir);
-    x = gpc_exec_command(p, (const char *const *)envs, NULL, path, path2, &r.native, msg,
-                         sizeof msg);
-    if (x == -2)
-        goto interrupted;
-    if (x < 0) {
-        r.status = GPC_ERROR;
-        goto save;
-    }
-    if (gpc_compare_collect(p, prog_dir, "native", natives, nat_len) < 0)
-        goto oom;
+    x = gpc_run_once(p, prog_dir, "native", envs, NULL, &r.native, natives, nat_len, msg,
+                     sizeof msg);
+    if (x < 0)
+        goto run_failed;
     if (gpc_exec_failed(&r.native)) {
         gpc_exec_describe(&r.native, p->timeout, how, sizeof how);
         snprintf(msg, sizeof msg, "fails without the profiler (%s; see native.stderr): skipped",
@@ -452,18 +462,10 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
     snprintf(path, sizeof path, "%s/gpuprof-%%p", prog_dir);
     if (asprintf(&envs[ne++], "GPUPROF_OUTPUT=%s", path) < 0)
         goto oom;
-    snprintf(path, sizeof path, "%s/profiled.stdout", prog_dir);
-    snprintf(path2, sizeof path2, "%s/profiled.stderr", prog_dir);
-    x = gpc_exec_command(p, (const char *const *)envs, lib, path, path2, &r.profiled, msg,
-                         sizeof msg);
-    if (x == -2)
-        goto interrupted;
-    if (x < 0) {
-        r.status = GPC_ERROR;
-        goto save;
-    }
-    if (gpc_compare_collect(p, prog_dir, "profiled", profs, prof_len) < 0)
-        goto oom;
+    x = gpc_run_once(p, prog_dir, "profiled", envs, lib, &r.profiled, profs, prof_len, msg,
+                     sizeof msg);
+    if (x < 0)
+        goto run_failed;
 
     /* 3. the same? */
     if (gpc_exec_failed(&r.profiled) || r.profiled.exit_code != r.native.exit_code) {
@@ -504,7 +506,14 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         snprintf(msg, sizeof msg, "%s differs under the profiler only", r.diffs[0].what);
     }
     gpc_run_list_jsonl(prog_dir, &r);
+    goto save;
 
+run_failed: /* x from gpc_run_once */
+    if (x == -3)
+        goto oom;
+    if (x == -2)
+        goto interrupted;
+    r.status = GPC_ERROR;
 save:
     if (!(r.message = strdup(msg)))
         goto oom;

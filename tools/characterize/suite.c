@@ -48,8 +48,7 @@ static char *gpc_strndup(const char *s, size_t n)
     return d;
 }
 
-/* Appends a copy of v to a growing array of strings. */
-static int gpc_push(char ***arr, size_t *n, const char *v)
+int gpc_push(char ***arr, size_t *n, const char *v)
 {
     char **na = realloc(*arr, (*n + 1) * sizeof *na);
     if (!na)

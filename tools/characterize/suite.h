@@ -50,4 +50,8 @@ const gpc_program *gpc_suite_find(const gpc_suite *s, const char *name);
  * digits, '.', '_', '-', not starting with '.' or '-', not "summary". */
 int gpc_suite_name_ok(const char *name);
 
+/* Appends a copy of v to the growing string array (*arr)[0..*n) (the suite's
+ * lists, the GPU ids).  Returns 0, or -1 when out of memory (*n unchanged). */
+int gpc_push(char ***arr, size_t *n, const char *v);
+
 #endif

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "format.h"
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/safefile.h"
 #include "util/strindex.h"
 #include "util/textio.h"
@@ -363,9 +363,9 @@ int gpc_summary_programs_csv(const gpc_summary *s, FILE *out)
         const gpc_prog *p = &s->progs[i];
         gpc_csv_str(out, p->res.name);
         fprintf(out, ",%s,", gpc_status_name(p->res.status));
-        gpc_csv_num(out, p->res.native.ran ? p->res.native.wall_s : NAN);
+        gpc_csv_num(out, gpc_exec_wall(&p->res.native));
         fputc(',', out);
-        gpc_csv_num(out, p->res.profiled.ran ? p->res.profiled.wall_s : NAN);
+        gpc_csv_num(out, gpc_exec_wall(&p->res.profiled));
         fputc(',', out);
         gpc_csv_num(out, gpc_slowdown(&p->res));
         if (p->rep)
@@ -393,9 +393,9 @@ int gpc_summary_kernels_json(const gpc_summary *s, FILE *out)
         fputs(", \"message\": ", out);
         gpc_json_str(out, p->res.message);
         fputs(", \"native_wall_s\": ", out);
-        gpc_json_num(out, p->res.native.ran ? p->res.native.wall_s : NAN);
+        gpc_json_num(out, gpc_exec_wall(&p->res.native));
         fputs(", \"profiled_wall_s\": ", out);
-        gpc_json_num(out, p->res.profiled.ran ? p->res.profiled.wall_s : NAN);
+        gpc_json_num(out, gpc_exec_wall(&p->res.profiled));
         fputs(", \"slowdown\": ", out);
         gpc_json_num(out, gpc_slowdown(&p->res));
         if (p->rep)
@@ -555,8 +555,8 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             snprintf(nk, sizeof nk, "%zu", p->rep->n);
         fprintf(out, "  %-24s %-16s %10s %10s %8s %7s\n", p->res.name,
                 gpc_status_name(p->res.status),
-                gp_fmt(&fb, p->res.native.ran ? p->res.native.wall_s : NAN, "s"),
-                gp_fmt(&fb, p->res.profiled.ran ? p->res.profiled.wall_s : NAN, "s"), sd, nk);
+                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"), sd, nk);
         if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT) {
             fputs("      ", out);
             gp_text_plain(out, p->res.message);

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "format.h"
-#include "report.h"
+#include "metrics/report/report.h"
+#include "metrics/report/svg_roofline.h"
 #include "summary.h"
-#include "svg_roofline.h"
+#include "util/textio.h"
 
 #define GPC_W 720 /* roofline size, px */
 #define GPC_H 460
@@ -79,7 +80,7 @@ static int gpc_html_roofline(const gpc_summary *s, FILE *out)
                     "<span><svg width=\"12\" height=\"12\"><circle class=\"%s\" cx=\"6\" "
                     "cy=\"6\" r=\"5\"/></svg> ",
                     colour[i % GPC_COLOURS]);
-            gp_html_escape(out, s->progs[i].res.name);
+            gp_text_html(out, s->progs[i].res.name);
             fputs("</span> ", out);
         }
     fputs("</p>\n", out);
@@ -130,9 +131,9 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
             "height=\"%zu\" viewBox=\"0 0 %d %zu\" xmlns=\"http://www.w3.org/2000/svg\" "
             "role=\"img\"><title>",
             c->id, w, 40 + rows * row_h + groups * 18, w, 40 + rows * row_h + groups * 18);
-    gp_html_escape(out, c->title);
+    gp_text_html(out, c->title);
     fputs("</title><text class=\"axis\" x=\"0\" y=\"14\">", out);
-    gp_html_escape(out, c->title);
+    gp_text_html(out, c->title);
     fprintf(out, " (%s%s)%s</text>\n", c->unit, pct ? "" : ", log scale",
             nm == 2 ? " — upper bar: load, lower bar: store" : "");
     for (i = 0; i < s->n; i++) {
@@ -140,14 +141,14 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
         if (!r || !r->n)
             continue;
         fprintf(out, "<text class=\"group\" x=\"0\" y=\"%d\">", y + 13);
-        gp_html_escape(out, s->progs[i].res.name);
+        gp_text_html(out, s->progs[i].res.name);
         fputs("</text>\n", out);
         y += 18;
         for (j = 0; j < r->n; j++) {
             const gp_kernel_report *k = &r->kernels[j];
             idx++;
             fprintf(out, "<g class=\"krow\" data-kernel=\"%zu\"><title>#%zu ", idx, idx);
-            gp_html_escape(out, k->agg.kernel);
+            gp_text_html(out, k->agg.kernel);
             fprintf(out,
                     "</title><text class=\"tick\" x=\"%d\" y=\"%d\" "
                     "text-anchor=\"end\">#%zu</text>",
@@ -176,7 +177,7 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
     }
     fprintf(out, "<line class=\"base\" x1=\"%d\" y1=\"22\" x2=\"%d\" y2=\"%d\"/>", bar_x, bar_x, y);
     fputs("</svg><figcaption>", out);
-    gp_html_escape(out, c->title);
+    gp_text_html(out, c->title);
     fb.next = 0;
     fprintf(out, ": below %s %s, above %s %s.</figcaption></figure>\n",
             gp_fmt(&fb, c->low, c->unit), c->low_means, gp_fmt(&fb, c->high, c->unit),
@@ -224,7 +225,7 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
             "Measured ceilings: ",
             gpc_html_style, s->n, s->n_kernels,
             gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
-    gp_html_escape(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
+    gp_text_html(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
     fputs(".</p>\n<h2>Programs</h2>\n<table><tr><th>program</th><th>status</th><th>native</th>"
           "<th>profiled</th><th>kernels</th><th>message</th></tr>\n",
           out);
@@ -233,24 +234,24 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
         fb.next = 0;
         defects += p->res.status == GPC_PROFILER_DEFECT;
         fprintf(out, "<tr%s><td>", p->res.status == GPC_PROFILER_DEFECT ? " class=\"defect\"" : "");
-        gp_html_escape(out, p->res.name);
+        gp_text_html(out, p->res.name);
         fprintf(out,
                 "</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
                 "<td class=\"num\">",
                 gpc_status_name(p->res.status),
-                gp_fmt(&fb, p->res.native.ran ? p->res.native.wall_s : NAN, "s"),
-                gp_fmt(&fb, p->res.profiled.ran ? p->res.profiled.wall_s : NAN, "s"));
+                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"));
         if (p->rep)
             fprintf(out, "%zu", p->rep->n);
         fputs("</td><td>", out);
-        gp_html_escape(out, p->res.message);
+        gp_text_html(out, p->res.message);
         for (j = 0; j < p->res.n_diffs; j++) {
             fputs("<br><code>", out);
-            gp_html_escape(out, p->res.diffs[j].what);
+            gp_text_html(out, p->res.diffs[j].what);
             fputs(": native «", out);
-            gp_html_escape(out, p->res.diffs[j].native ? p->res.diffs[j].native : "(end)");
+            gp_text_html(out, p->res.diffs[j].native ? p->res.diffs[j].native : "(end)");
             fputs("» profiled «", out);
-            gp_html_escape(out, p->res.diffs[j].profiled ? p->res.diffs[j].profiled : "(end)");
+            gp_text_html(out, p->res.diffs[j].profiled ? p->res.diffs[j].profiled : "(end)");
             fputs("»</code>", out);
         }
         fputs("</td></tr>\n", out);
@@ -277,9 +278,9 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
             size_t v;
             fb.next = 0;
             fprintf(out, "<tr class=\"kernel\"><td>%zu</td><td>", ++idx);
-            gp_html_escape(out, s->progs[i].res.name);
+            gp_text_html(out, s->progs[i].res.name);
             fputs("</td><td><code>", out);
-            gp_html_escape(out, k->agg.kernel);
+            gp_text_html(out, k->agg.kernel);
             fprintf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>",
                     gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"),
                     gp_fmt(&fb, gp_report_time_share(r, k), "%"));
@@ -289,7 +290,7 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
                 char label[64];
                 gp_verdict_label(&k->verdicts[v], label, sizeof label);
                 fprintf(out, "%s%zu. ", v ? "<br>" : "", v + 1);
-                gp_html_escape(out, k->verdicts[v].title);
+                gp_text_html(out, k->verdicts[v].title);
                 fprintf(out, " <code>%s</code>", label);
             }
             fputs("</td></tr>\n", out);

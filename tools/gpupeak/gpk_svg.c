@@ -3,18 +3,7 @@
 
 #include <math.h>
 
-void gpk_svg_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
+#include "util/textio.h"
 
 static const char *gpk_svg_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                        "#9467bd", "#8c564b", "#e377c2", "#17becf"};
@@ -38,7 +27,7 @@ static void gpk_svg_begin(FILE *f, double w, double h, double x, const char *tit
                "font-family=\"sans-serif\" font-size=\"12\">\n", w, h);
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     fprintf(f, "<text x=\"%g\" y=\"24\" font-size=\"16\">", x);
-    gpk_svg_text(f, title);
+    gp_text_html(f, title);
     fprintf(f, "</text>\n");
 }
 
@@ -91,10 +80,10 @@ int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *y
                    "<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
                 L, GPK_PY(v), L + pw, GPK_PY(v), L - 6, GPK_PY(v) + 4, v);
     fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">", L + pw / 2, H - 18);
-    gpk_svg_text(f, xlabel);
+    gp_text_html(f, xlabel);
     fprintf(f, "</text>\n<text transform=\"translate(20,%g) rotate(-90)\" "
                "text-anchor=\"middle\">", T + ph / 2);
-    gpk_svg_text(f, ylabel);
+    gp_text_html(f, ylabel);
     fprintf(f, "</text>\n");
     for (int k = 0; k < ns; k++) {
         const char *c = gpk_svg_colors[k % 8];
@@ -125,7 +114,7 @@ int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *y
                    "stroke-width=\"4\"%s/><text x=\"%g\" y=\"%g\">",
                 L + pw + 12, T + 14 + 20.0 * k, L + pw + 26, T + 14 + 20.0 * k, c, dash,
                 L + pw + 32, T + 17 + 20.0 * k);
-        gpk_svg_text(f, s[k].name);
+        gp_text_html(f, s[k].name);
         fprintf(f, "</text>\n");
     }
 #undef GPK_PX
@@ -190,9 +179,9 @@ int gpk_svg_heatmap(FILE *f, const char *title, const char *unit, const double *
                 L + n * cell + 20, T + (10 - k) * 12.0, r, g, b);
     }
     fprintf(f, "\n<text x=\"%g\" y=\"%g\">%.4g ", L + n * cell + 46, T + 10, hi);
-    gpk_svg_text(f, unit);
+    gp_text_html(f, unit);
     fprintf(f, "</text><text x=\"%g\" y=\"%g\">%.4g ", L + n * cell + 46, T + 130, lo);
-    gpk_svg_text(f, unit);
+    gp_text_html(f, unit);
     fprintf(f, "</text>\n</svg>\n");
     return ferror(f) ? -1 : 0;
 }

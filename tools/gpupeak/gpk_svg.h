@@ -21,7 +21,4 @@ int gpk_svg_curves(FILE *f, const char *title, const char *xlabel, const char *y
  * cells; a legend gives the scale in unit. */
 int gpk_svg_heatmap(FILE *f, const char *title, const char *unit, const double *m, int n);
 
-/* Writes s with &, <, >, " escaped. */
-void gpk_svg_text(FILE *f, const char *s);
-
 #endif

@@ -42,7 +42,8 @@ $(GPK_OUT)/test_gpupeak_steps: $(BUILD)/tests/gpupeak/test_steps.o $(BUILD)/$(GP
 $(GPK_OUT)/test_gpupeak_json: $(BUILD)/tests/gpupeak/test_json.o $(BUILD)/$(GPK_DIR)/gpk_json.o $(BUILD)/util/textio.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
-$(GPK_OUT)/test_gpupeak_svg: $(BUILD)/tests/gpupeak/test_svg.o $(BUILD)/$(GPK_DIR)/gpk_svg.o
+$(GPK_OUT)/test_gpupeak_svg: $(BUILD)/tests/gpupeak/test_svg.o $(BUILD)/$(GPK_DIR)/gpk_svg.o \
+                            $(BUILD)/util/textio.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 # The SASS check reads the built binary, so it depends on it.

@@ -13,7 +13,7 @@
 
 #include "baseline.h"
 #include "gpuprof.h"
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/safefile.h"
 
 #define GP_REPORT_PROG "gpuprof-report"

@@ -1,5 +1,5 @@
 /* report_api.c - see report_api.h. */
-#include "report_api.h"
+#include "metrics/report_api.h"
 
 #include <stdlib.h>
 

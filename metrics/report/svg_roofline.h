@@ -42,7 +42,4 @@ typedef struct {
 void gp_svg_roofline_write(const gp_svg_roofline *c, const gp_svg_point *pts, size_t n,
                            FILE *out);
 
-/* HTML/XML text escaping (NULL writes nothing); the pages use it too. */
-void gp_html_escape(FILE *out, const char *s);
-
 #endif

@@ -24,7 +24,7 @@ static const struct {
     const char *name, *unit;
 } gp_ncu_counters[] = {
 #define GP_COUNTER(n, u, c, s, d) {n, u},
-#include "counters.def"
+#include "metrics/counters.def"
 #undef GP_COUNTER
 };
 

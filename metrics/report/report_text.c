@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "format.h"
+#include "metrics/format.h"
 #include "report.h"
 #include "util/textio.h"
 

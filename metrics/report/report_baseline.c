@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "format.h"
+#include "metrics/baseline.h"
+#include "metrics/format.h"
 #include "report.h"
 #include "svg_roofline.h"
 #include "util/textio.h"
@@ -186,9 +186,9 @@ static void gp_bl_html_verdicts(FILE *out, const gp_kernel_report *k, const size
     for (i = 0; i < n; i++) {
         gp_verdict_label(&k->verdicts[idx[i]], label, sizeof label);
         fprintf(out, "%s<code title=\"", i ? " " : "");
-        gp_html_escape(out, k->verdicts[idx[i]].evidence);
+        gp_text_html(out, k->verdicts[idx[i]].evidence);
         fputs("\">", out);
-        gp_html_escape(out, label);
+        gp_text_html(out, label);
         fputs("</code>", out);
     }
     fputs("</td>", out);
@@ -219,9 +219,9 @@ int gp_baseline_html(const gp_baseline *b, FILE *out)
         fb.next = 0;
         fprintf(out, "<tr data-status=\"%s\"><td>%zu</td><td><code title=\"", gp_bl_status(row),
                 i + 1);
-        gp_html_escape(out, k->agg.kernel);
+        gp_text_html(out, k->agg.kernel);
         fputs("\">", out);
-        gp_html_escape(out, gp_bl_name(b, row));
+        gp_text_html(out, gp_bl_name(b, row));
         fprintf(out, "</code></td><td>%d</td><td class=\"num\">%s</td><td class=\"num\">%s</td>",
                 k->agg.device,
                 row->old ? gp_fmt(&fb, row->old->agg.row.v[GP_M_DURATION], "s") : "(absent)",
@@ -252,11 +252,11 @@ int gp_baseline_html(const gp_baseline *b, FILE *out)
             double c = gp_baseline_change(x, a, v, &unit);
             fb.next = 0;
             fputs("<tr><td><code title=\"", out);
-            gp_html_escape(out, row->now->agg.kernel);
+            gp_text_html(out, row->now->agg.kernel);
             fputs("\">", out);
-            gp_html_escape(out, gp_bl_name(b, row));
+            gp_text_html(out, gp_bl_name(b, row));
             fprintf(out, "</code></td><td title=\"");
-            gp_html_escape(out, gp_derived_defs[x].description);
+            gp_text_html(out, gp_derived_defs[x].description);
             fprintf(out, "\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>",
                     gp_derived_defs[x].name, gp_fmt(&fb, a, gp_derived_defs[x].unit),
                     gp_fmt(&fb, v, gp_derived_defs[x].unit));

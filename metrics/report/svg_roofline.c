@@ -4,26 +4,14 @@
  * roof (labelled at both ends), and a numbered circle per point. */
 #include <math.h>
 
-#include "format.h"
+#include "metrics/format.h"
 #include "svg_roofline.h"
+#include "util/textio.h"
 
 #define GP_SVG_L 70 /* plot margins: room for tick labels and axis titles */
 #define GP_SVG_R 20
 #define GP_SVG_T 20
 #define GP_SVG_B 50
-
-void gp_html_escape(FILE *out, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-}
 
 /* The plot: the chart's size and the log10 ranges of both axes. */
 typedef struct {
@@ -151,10 +139,10 @@ static void gp_svg_point_draw(FILE *out, const gp_svg_axes *a, const gp_svg_poin
             p->cls ? " " : "", p->cls ? p->cls : "", na ? " na" : "", num_attr, p->num, x, y,
             p->num);
     if (p->group) {
-        gp_html_escape(out, p->group);
+        gp_text_html(out, p->group);
         fputs(": ", out);
     }
-    gp_html_escape(out, p->name);
+    gp_text_html(out, p->name);
     if (na)
         fprintf(out, ": not on the roofline (%s)",
                 p->perf == 0 ? "no floating-point work" : "intensity or rate n/a");
@@ -175,7 +163,7 @@ void gp_svg_roofline_write(const gp_svg_roofline *c, const gp_svg_point *pts, si
             "<svg class=\"roofline\" data-level=\"%s\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n<title>",
             c->level, a.w, a.h, a.w, a.h);
-    gp_html_escape(out, c->title);
+    gp_text_html(out, c->title);
     fputs("</title>\n", out);
     gp_svg_grid(out, &a, c->level);
     /* architectural first, so the measured (dashed) set is drawn on top */

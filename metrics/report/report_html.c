@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "metrics/format.h"
 #include "report.h"
 #include "svg_roofline.h"
+#include "util/textio.h"
 
 #define GP_HTML_W 640 /* roofline size, px */
 #define GP_HTML_H 400
@@ -87,7 +88,7 @@ static void gp_html_bars(const gp_report *r, int m, FILE *out)
                 i + 1);
         if (isnan(v)) {
             fprintf(out, "<text class=\"na\" x=\"34\" y=\"%d\">n/a<title>", y + 12);
-            gp_html_escape(out, r->kernels[i].agg.row.why[m]);
+            gp_text_html(out, r->kernels[i].agg.row.why[m]);
             fprintf(out, "</title></text>\n");
         } else {
             double bw = v <= 0 ? 0 : (v / max) * (w - 120);
@@ -104,16 +105,16 @@ static void gp_html_bars(const gp_report *r, int m, FILE *out)
 static void gp_html_kernel_name(const gp_report *r, const gp_kernel_report *k, FILE *out)
 {
     fputs("<code title=\"", out);
-    gp_html_escape(out, k->agg.kernel);
+    gp_text_html(out, k->agg.kernel);
     fputs("\">", out);
-    gp_html_escape(out, gp_report_kernel_name(r, k));
+    gp_text_html(out, gp_report_kernel_name(r, k));
     fputs("</code>", out);
 }
 
 static void gp_html_device(const gp_device *d, size_t inputs, void *arg)
 {
     fprintf(arg, " Device %d: ", d->ordinal);
-    gp_html_escape(arg, d->name);
+    gp_text_html(arg, d->name);
     fprintf(arg, " (%d SMs%s).", d->sm_count, inputs > 1 ? ", several processes" : "");
 }
 
@@ -126,7 +127,7 @@ static void gp_html_kernel(const gp_report *r, const gp_kernel_report *k, size_t
     fprintf(out, "<section class=\"kernel\" id=\"k%zu\"><h3>#%zu ", rank, rank);
     gp_html_kernel_name(r, k, out);
     fprintf(out, "</h3>\n<p class=\"demangled\"><code>");
-    gp_html_escape(out, a->kernel);
+    gp_text_html(out, a->kernel);
     fprintf(out,
             "</code></p>\n<p>%s of kernel time, %s in %ld launch%s; main launch %ld "
             "blocks &times; %ld threads, %ld registers/thread, %ld bytes shared/block.</p>\n",
@@ -140,24 +141,24 @@ static void gp_html_kernel(const gp_report *r, const gp_kernel_report *k, size_t
         char label[64];
         gp_verdict_label(&k->verdicts[i], label, sizeof label);
         fprintf(out, "<li class=\"verdict\" data-id=\"%s\"><b>", label);
-        gp_html_escape(out, k->verdicts[i].title);
+        gp_text_html(out, k->verdicts[i].title);
         fprintf(out, "</b> <code>%s</code><br>Evidence: ", label);
-        gp_html_escape(out, k->verdicts[i].evidence);
+        gp_text_html(out, k->verdicts[i].evidence);
         fprintf(out, "<br>Advice: ");
-        gp_html_escape(out, k->verdicts[i].advice);
+        gp_text_html(out, k->verdicts[i].advice);
         fprintf(out, "</li>\n");
     }
     fprintf(out, "</ol>\n<p>Occupancy: theoretical %s (limiter: %s), achieved %s. ",
             gp_fmt(&fb, a->row.v[GP_M_THEORETICAL_OCCUPANCY], "%"),
             gp_occupancy_limiter_name(a->occ.limiter),
             gp_fmt(&fb, a->row.v[GP_M_ACHIEVED_OCCUPANCY], "%"));
-    gp_html_escape(out, a->occ.advice);
+    gp_text_html(out, a->occ.advice);
     gp_roofline_describe(&k->roof, 1, roof, sizeof roof);
     fprintf(out, "</p>\n<p>Roofline (%s): architectural: ", k->roof.precision);
-    gp_html_escape(out, roof);
+    gp_text_html(out, roof);
     gp_roofline_describe(&k->roof, 0, roof, sizeof roof);
     fprintf(out, "; measured: ");
-    gp_html_escape(out, roof);
+    gp_text_html(out, roof);
     fprintf(out, "</p>\n<table><tr><th>class</th><th>metric</th><th>value</th><th>why "
                  "n/a</th></tr>\n");
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
@@ -165,10 +166,10 @@ static void gp_html_kernel(const gp_report *r, const gp_kernel_report *k, size_t
         gp_format_value(a->row.v[i], gp_derived_defs[i].unit, val, sizeof val);
         fprintf(out, "<tr%s><td>%s</td><td title=\"", isnan(a->row.v[i]) ? " class=\"na\"" : "",
                 gp_derived_defs[i].cls);
-        gp_html_escape(out, gp_derived_defs[i].description);
+        gp_text_html(out, gp_derived_defs[i].description);
         fprintf(out, "\">%s</td><td>%s</td><td>", gp_derived_defs[i].name, val);
         if (isnan(a->row.v[i]))
-            gp_html_escape(out, a->row.why[i]);
+            gp_text_html(out, a->row.why[i]);
         fprintf(out, "</td></tr>\n");
     }
     fprintf(out, "</table></section>\n");
@@ -217,10 +218,10 @@ int gp_report_html(const gp_report *r, FILE *out)
             r->n_files, r->n_files == 1 ? "" : "s");
     gp_report_each_device(r, gp_html_device, out);
     fprintf(out, " Measured ceilings: ");
-    gp_html_escape(out, r->peaks.source[0] ? r->peaks.source : "none (architectural only)");
+    gp_text_html(out, r->peaks.source[0] ? r->peaks.source : "none (architectural only)");
     if (gp_report_peaks_mismatch(r, why, sizeof why)) {
         fprintf(out, ".</p>\n<p class=\"warning\">Warning: ");
-        gp_html_escape(out, why);
+        gp_text_html(out, why);
     }
     fprintf(out, ".</p>\n<h2>Kernels by total time</h2>\n<table class=\"summary\"><tr><th>#</th>"
                  "<th>time</th><th>share</th><th>launches</th><th>kernel</th><th>first "
@@ -234,7 +235,7 @@ int gp_report_html(const gp_report *r, FILE *out)
                 gp_fmt(&fb, gp_report_time_share(r, k), "%"), k->agg.launches);
         gp_html_kernel_name(r, k, out);
         fprintf(out, "</td><td>");
-        gp_html_escape(out, k->n_verdicts ? k->verdicts[0].title : "none");
+        gp_text_html(out, k->n_verdicts ? k->verdicts[0].title : "none");
         fprintf(out, "</td></tr>\n");
     }
     fprintf(out, "</table>\n<h2>Roofline</h2>\n");

@@ -1,0 +1,23 @@
+# The snapshot's chunk hash kernel: CUDA C compiled to PTX and embedded in the
+# library as a string (replay/chunk_hash_dev.c loads it with cuModuleLoadData).
+# The PTX is declared ISA 8.0 (CUDA 12.0) instead of nvcc's own version, so
+# that drivers older than the compiler load it: the kernel uses nothing newer
+# (ptxas checks that here).  A driver that still refuses it leaves the
+# snapshot to full copies.
+GP_CHUNK_PTX_HDR := $(BUILD)/gen/gp_chunk_hash_ptx.h
+
+$(GP_CHUNK_PTX_HDR): replay/chunk_hash.cu replay/chunk_hash_mix.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=compute_90 -O3 -I. -o $(BUILD)/gen/chunk_hash.nvcc.ptx $<
+	sed 's/^\.version .*/.version 8.0/' $(BUILD)/gen/chunk_hash.nvcc.ptx > $(BUILD)/gen/chunk_hash.ptx
+	$(CUDA_HOME)/bin/ptxas -arch=sm_90 -o /dev/null $(BUILD)/gen/chunk_hash.ptx
+	{ echo '/* generated from replay/chunk_hash.cu by replay/module.mk */'; \
+	  echo 'static const char gp_chunk_hash_ptx[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $(BUILD)/gen/chunk_hash.ptx; \
+	  echo '    ;'; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/lib/replay/chunk_hash_dev.o $(BUILD)/replay/chunk_hash_dev.o: $(GP_CHUNK_PTX_HDR)
+
+# Unit test of the hash's CPU reference and of the snapshot's plan (no GPU)
+$(UT)/test_chunk_hash: tests/unit/test_chunk_hash.c replay/chunk_hash.c replay/snap_plan.c
+UNIT_TESTS += $(UT)/test_chunk_hash
