@@ -27,6 +27,8 @@ void gp_device_h100(gp_device *d)
     d->smem_reserved_per_block = 1024;
     d->smem_alloc_unit = 128;
     d->l2_bytes = 52428800;
+    d->mem_bus_width_bits = 5120;
+    d->mem_clock_khz = 2619000;
+    d->sm_clock_khz = 1980000;
     d->dram_bytes_per_s_theoretical = 3.35e12;
-    d->sm_clock_hz = 1.98e9;
 }

@@ -1,24 +1,24 @@
-/* device.h - the device limits the report needs (the "device" record of the
- * JSON-lines file, docs/output-format.md), and the H100 SXM defaults used when
- * a file has no device record. */
+/* device.h - what gpuprof knows about a device: the "device" record of the
+ * JSON-lines file (docs/output-format.md), filled by the profiler from the
+ * driver's attributes and by the report from the record, and the H100 SXM
+ * defaults used when a file has no device record.  The record's fields are
+ * those of record_fields.def. */
 #ifndef GP_DEVICE_H
 #define GP_DEVICE_H
 
-typedef struct {
-    int ordinal;
-    char name[128];
-    char chip[32];
-    int cc_major, cc_minor;
-    int sm_count;
-    int max_threads_per_sm, max_blocks_per_sm, max_warps_per_sm, warp_size;
+/* the member declarations of record_fields.def's device kinds */
+#define GP_RF_D_INT(m, hi) int m
+#define GP_RF_D_DBL(m, hi) double m
+#define GP_RF_D_TEXT(m, hi) char m[hi]
+#define GP_RF_D_PAIR(m, hi) int m##_major, m##_minor
+
+typedef struct gp_device {
+#define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) GP_RF_D_##kind(member, hi);
+#include "record_fields.def"
+    /* the report's own facts, not in the record */
     int max_threads_per_block;
-    int regs_per_sm, max_regs_per_block, max_regs_per_thread;
-    int reg_alloc_unit;         /* registers per warp allocation unit (256 on sm_90) */
-    int warp_alloc_granularity; /* warps: register sub-partitions (4 on sm_90) */
-    long smem_per_sm, smem_per_block, smem_per_block_optin, smem_reserved_per_block;
     int smem_alloc_unit; /* bytes (128 on sm_80 and later) */
-    double l2_bytes, dram_bytes_per_s_theoretical, sm_clock_hz;
-    int from_record; /* 0: these are the defaults */
+    int from_record;     /* 0: these are the defaults */
 } gp_device;
 
 /* H100 SXM5 (GH100, sm_90) limits: 132 SMs, 64 warps, 32 blocks, 64 K registers

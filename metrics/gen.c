@@ -1,12 +1,17 @@
-/* gen.c - build-time checker and generator for derived.def.
+/* gen.c - build-time checker and generator for derived.def and
+ * record_fields.def.
  *
  *   gp-metrics-gen --header OUT.h   checks every definition, writes the enum of
  *                                   metric indices (GP_M_<NAME>, GP_DERIVED_COUNT)
  *   gp-metrics-gen --doc OUT.md     writes the user guide's metric list
+ *   gp-metrics-gen --record-doc MD  rewrites the field tables of the output
+ *                                   format page between their markers
  *
  * A malformed formula, an unknown name (not a counter of counters.def, a fact
  * of facts.def or a metric defined above), a duplicate name or a bad unit,
- * class or aggregation makes it exit 1 naming the metric: `make` stops. */
+ * class or aggregation makes it exit 1 naming the metric: `make` stops.  So
+ * does a record field with a duplicate or malformed key, a unit on a field
+ * that is no CSV column, or a launch record without exactly one name field. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,24 +185,227 @@ static int gp_gen_doc(FILE *f)
     return 0;
 }
 
+/* ---- record_fields.def ------------------------------------------------- */
+
+typedef struct {
+    const char *key, *kind, *unit, *doc;
+    int flags;
+} gp_gen_rfield;
+
+static const gp_gen_rfield gp_gen_dev_fields[] = {
+#define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) {key, #kind, "", doc, 0},
+#include "record_fields.def"
+};
+static const gp_gen_rfield gp_gen_launch_fields[] = {
+#define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc)                         \
+    {key, #kind, unit, doc, flags},
+#include "record_fields.def"
+};
+#define GP_GEN_N(a) (sizeof a / sizeof a[0])
+
+static int gp_gen_rcheck(const char *rec, const gp_gen_rfield *f, size_t n)
+{
+    size_t i, j, k;
+    int bad = 0, names = 0;
+    for (i = 0; i < n; i++) {
+        for (k = 0; f[i].key[k]; k++)
+            if (!(islower((unsigned char)f[i].key[k]) || isdigit((unsigned char)f[i].key[k]) ||
+                  f[i].key[k] == '_'))
+                break;
+        if (!f[i].key[0] || f[i].key[k] || strcmp(f[i].key, "type") == 0 ||
+            strcmp(f[i].key, "schema") == 0) {
+            fprintf(stderr,
+                    "metrics/record_fields.def: %s field '%s': key must be [a-z0-9_], "
+                    "not type or schema\n",
+                    rec, f[i].key);
+            bad = 1;
+        }
+        for (j = 0; j < i; j++)
+            if (strcmp(f[j].key, f[i].key) == 0) {
+                fprintf(stderr, "metrics/record_fields.def: %s field '%s' defined twice\n", rec,
+                        f[i].key);
+                bad = 1;
+            }
+        if (f[i].unit[0] && !(f[i].flags & GP_RF_CSV)) {
+            fprintf(stderr, "metrics/record_fields.def: %s field '%s': a unit but no CSV column\n",
+                    rec, f[i].key);
+            bad = 1;
+        }
+        if (!f[i].doc[0]) {
+            fprintf(stderr, "metrics/record_fields.def: %s field '%s': no description\n", rec,
+                    f[i].key);
+            bad = 1;
+        }
+        names += (f[i].flags & GP_RF_NAME) != 0;
+    }
+    if (f == gp_gen_launch_fields && names != 1) {
+        fprintf(stderr,
+                "metrics/record_fields.def: the launch record needs one GP_RF_NAME field\n");
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+static const char *gp_gen_json_type(const char *kind)
+{
+    static const char *const map[][2] = {
+        {"INT", "number"},  {"U64", "number"},     {"LONG", "number"},    {"DBL", "number"},
+        {"TEXT", "string"}, {"STR", "string"},     {"PAIR", "`[a, b]`"},  {"DIM3", "`[x, y, z]`"},
+        {"FLAG", "string"}, {"METRICS", "object"}, {"MISSING", "object"},
+    };
+    size_t i;
+    for (i = 0; i < GP_GEN_N(map); i++)
+        if (strcmp(map[i][0], kind) == 0)
+            return map[i][1];
+    return "?";
+}
+
+/* The CSV column names of launch field f, comma-separated. */
+static void gp_gen_csv_cols(FILE *f, const gp_gen_rfield *x)
+{
+    if (strcmp(x->kind, "DIM3") == 0)
+        fprintf(f, "%s_x,%s_y,%s_z", x->key, x->key, x->key);
+    else if (x->unit[0])
+        fprintf(f, "%s [%s]", x->key, x->unit);
+    else
+        fprintf(f, "%s", x->key);
+}
+
+static void gp_gen_rtable(FILE *f, const gp_gen_rfield *x, size_t n, int launch)
+{
+    size_t i;
+    fprintf(f, launch ? "| field | JSON | CSV column | meaning |\n|---|---|---|---|\n"
+                      : "| field | JSON | meaning |\n|---|---|---|\n");
+    for (i = 0; i < n; i++) {
+        fprintf(f, "| `%s` | %s | ", x[i].key, gp_gen_json_type(x[i].kind));
+        if (launch) {
+            if (x[i].flags & GP_RF_CSV) {
+                fputc('`', f);
+                gp_gen_csv_cols(f, &x[i]);
+                fputc('`', f);
+            } else {
+                fputs("—", f);
+            }
+            fputs(" | ", f);
+        }
+        fprintf(f, "%s%s |\n", x[i].doc,
+                x[i].flags & GP_RF_OPT ? "; absent when there is none" : "");
+    }
+}
+
+/* Replaces the lines between "<!-- generated: NAME -->" and
+ * "<!-- end generated: NAME -->" of md (which keeps both markers).  Returns
+ * -1 when a marker is missing. */
+static int gp_gen_splice(FILE *out, const char *md, const char *name, void (*fn)(FILE *f),
+                         const char **rest)
+{
+    char begin[96], end[96];
+    const char *b, *e;
+    snprintf(begin, sizeof begin, "<!-- generated: %s -->\n", name);
+    snprintf(end, sizeof end, "<!-- end generated: %s -->\n", name);
+    b = strstr(md, begin);
+    e = b ? strstr(b, end) : NULL;
+    if (!b || !e) {
+        fprintf(stderr, "output format page: no \"%.*s\" ... \"%.*s\" markers\n",
+                (int)strlen(begin) - 1, begin, (int)strlen(end) - 1, end);
+        return -1;
+    }
+    fwrite(md, 1, (size_t)(b - md) + strlen(begin), out);
+    fn(out);
+    *rest = e;
+    return 0;
+}
+
+static void gp_gen_dev_doc(FILE *f)
+{
+    gp_gen_rtable(f, gp_gen_dev_fields, GP_GEN_N(gp_gen_dev_fields), 0);
+}
+
+static void gp_gen_launch_doc(FILE *f)
+{
+    gp_gen_rtable(f, gp_gen_launch_fields, GP_GEN_N(gp_gen_launch_fields), 1);
+}
+
+static void gp_gen_csv_doc(FILE *f)
+{
+    const char *sep = "";
+    size_t i;
+    fputc('`', f);
+    for (i = 0; i < GP_GEN_N(gp_gen_launch_fields); i++)
+        if (gp_gen_launch_fields[i].flags & GP_RF_CSV) {
+            fputs(sep, f);
+            gp_gen_csv_cols(f, &gp_gen_launch_fields[i]);
+            sep = ",";
+        }
+    fputs("`\n", f);
+}
+
+/* The output format page with its three generated blocks rewritten. */
+static int gp_gen_record_doc(FILE *out, const char *md)
+{
+    static const struct {
+        const char *name;
+        void (*fn)(FILE *f);
+    } blocks[] = {{"device fields", gp_gen_dev_doc},
+                  {"launch fields", gp_gen_launch_doc},
+                  {"csv columns", gp_gen_csv_doc}};
+    size_t i;
+    for (i = 0; i < GP_GEN_N(blocks); i++)
+        if (gp_gen_splice(out, md, blocks[i].name, blocks[i].fn, &md) < 0)
+            return -1;
+    fputs(md, out);
+    return 0;
+}
+
+static char *gp_gen_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1))) {
+        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf[n] = 0;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
 int main(int argc, char **argv)
 {
-    char tmp[4096];
+    char tmp[4096], *md = NULL;
     FILE *f;
     int rc;
-    if (argc != 3 || (strcmp(argv[1], "--header") != 0 && strcmp(argv[1], "--doc") != 0)) {
-        fprintf(stderr, "usage: %s --header OUT.h | --doc OUT.md\n", argv[0]);
+    if (argc != 3 || (strcmp(argv[1], "--header") != 0 && strcmp(argv[1], "--doc") != 0 &&
+                      strcmp(argv[1], "--record-doc") != 0)) {
+        fprintf(stderr, "usage: %s --header OUT.h | --doc OUT.md | --record-doc FORMAT.md\n",
+                argv[0]);
         return 2;
     }
-    if (gp_gen_check() < 0)
+    if (gp_gen_check() < 0 ||
+        gp_gen_rcheck("device", gp_gen_dev_fields, GP_GEN_N(gp_gen_dev_fields)) < 0 ||
+        gp_gen_rcheck("launch", gp_gen_launch_fields, GP_GEN_N(gp_gen_launch_fields)) < 0)
         return 1;
+    if (strcmp(argv[1], "--record-doc") == 0 && !(md = gp_gen_slurp(argv[2]))) {
+        perror(argv[2]);
+        return 1;
+    }
     snprintf(tmp, sizeof tmp, "%s.tmp", argv[2]);
     f = fopen(tmp, "w");
     if (!f) {
         perror(tmp);
         return 1;
     }
-    rc = strcmp(argv[1], "--header") == 0 ? gp_gen_header(f) : gp_gen_doc(f);
+    rc = md                                 ? gp_gen_record_doc(f, md)
+         : strcmp(argv[1], "--header") == 0 ? gp_gen_header(f)
+                                            : gp_gen_doc(f);
+    free(md);
     if (fclose(f) != 0 || rc != 0 || rename(tmp, argv[2]) != 0) {
         perror(argv[2]);
         remove(tmp);

@@ -222,11 +222,10 @@ out:
 }
 
 /* Keeps one launch (r->keep_launches): takes over l. */
-static int gp_load_keep(gp_report *r, const gp_json *obj, gp_launch *l, long dev,
-                        const gp_derived_row *row, const gp_kernel_report *k)
+static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_row *row,
+                        const gp_kernel_report *k)
 {
     gp_report_launch *x;
-    double v;
     if (r->n_launch_rows == r->cap_launch_rows) {
         size_t nc = r->cap_launch_rows ? 2 * r->cap_launch_rows : 64;
         gp_report_launch *n = realloc(r->launch_rows, nc * sizeof *n);
@@ -238,18 +237,13 @@ static int gp_load_keep(gp_report *r, const gp_json *obj, gp_launch *l, long dev
     x = &r->launch_rows[r->n_launch_rows];
     memset(x, 0, sizeof *x);
     x->file = r->n_files - 1;
-    x->pid = (long)gp_json_number(gp_json_get(obj, "pid"));
-    v = gp_json_number(gp_json_get(obj, "rank"));
-    x->rank = isnan(v) ? -1 : (long)v;
-    v = gp_json_number(gp_json_get(obj, "context"));
-    x->context = isnan(v) ? -1 : (long)v;
-    v = gp_json_number(gp_json_get(obj, "stream"));
-    x->stream = isnan(v) ? -1 : (long)v;
-    if (isnan(gp_json_number(gp_json_get(obj, "pid"))))
-        x->pid = -1;
-    x->host = gp_load_strdup(gp_json_string(gp_json_get(obj, "host")));
-    x->process = gp_load_strdup(gp_json_string(gp_json_get(obj, "process")));
-    x->mangled = gp_load_strdup(gp_json_string(gp_json_get(obj, "mangled")));
+    x->pid = l->pid;
+    x->rank = l->rank;
+    x->context = l->context;
+    x->stream = l->stream;
+    x->host = gp_load_strdup(l->host);
+    x->process = gp_load_strdup(l->process);
+    x->mangled = gp_load_strdup(l->mangled);
     x->dev = dev;
     x->l = *l;
     memset(l, 0, sizeof *l);
@@ -271,12 +265,7 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     long dev;
     if (gp_record_launch(obj, &l, err, errlen) < 0)
         return -1;
-    {
-        const char *host = gp_json_string(gp_json_get(obj, "host"));
-        double pid = gp_json_number(gp_json_get(obj, "pid"));
-        dev = gp_load_dev(r, r->n_files - 1, host ? host : "", isnan(pid) ? -1 : (long)pid,
-                          l.device);
-    }
+    dev = gp_load_dev(r, r->n_files - 1, l.host ? l.host : "", l.pid, l.device);
     d = dev >= 0 ? &r->devices[dev].d : &r->dflt;
     memset(&oi, 0, sizeof oi);
     oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
@@ -292,8 +281,8 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     f.occ = occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &occ;
     f.peaks = &r->peaks;
     gp_derived_eval(&f, row);
-    k = gp_load_kernel(r, l.kernel, l.device, dev, gp_json_string(gp_json_get(obj, "mangled")));
-    if (!k || (r->keep_launches && gp_load_keep(r, obj, &l, dev, row, k) < 0)) {
+    k = gp_load_kernel(r, l.kernel, l.device, dev, l.mangled);
+    if (!k || (r->keep_launches && gp_load_keep(r, &l, dev, row, k) < 0)) {
         gp_record_launch_free(&l);
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -57,6 +57,21 @@ $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.m
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
                 tests/report/test_html_chromium.sh
 
+# The record format, one table (record_fields.def): the generator checks it and
+# rewrites the field tables of docs/output-format.md; test_record_fields writes
+# records with preload/output.c and reads them back; the script checks the
+# page and the fixture generator against the table.
+$(GP_METRICS_GEN): metrics/record_fields.def
+docs/output-format.md: $(GP_METRICS_GEN)
+	$(GP_METRICS_GEN) --record-doc $@
+ALL_TARGETS += docs/output-format.md
+$(BUILD)/tests/report/test_record_fields: $(BUILD)/tests/report/test_record_fields.o \
+                                          $(BUILD)/preload/output.o $(GP_METRICS_LIB)
+	$(CC) $(CFLAGS) $^ -o $@ -lm
+UNIT_TESTS += $(BUILD)/tests/report/test_record_fields
+$(BUILD)/tests/report/test_record_fields: | docs/output-format.md
+TEST_SCRIPTS += tests/report/test_record_doc.sh
+
 # tests/gpu/*/module.mk are three levels deep, below the top Makefile's
 # */*/module.mk: include ours from here (once).
 ifndef GP_PLANTED_MK

@@ -10,27 +10,11 @@
 
 #include "util/num.h"
 
-static char *gp_record_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-/* The validity checks of every record: what CUDA allows for a launch's
- * shape, and for sizes and device facts bounds far beyond any GPU but low
- * enough that the report's sums and products of them cannot overflow.  A
- * value outside its bounds makes the record malformed, with a reason that
- * names the field and the value. */
-#define GP_RECORD_BIG (1L << 40) /* bytes: 1 TiB */
-
-static const long gp_record_dim_max[3][3] = {
-    {2147483647L, 65535, 65535}, /* grid */
-    {1024, 1024, 64},            /* block */
-    {1024, 1024, 1024},          /* cluster (products stay below 2^31) */
-};
+/* The validity checks of every record (record_fields.def): what CUDA allows
+ * for a launch's shape, and for sizes and device facts bounds far beyond any
+ * GPU but low enough that the report's sums and products of them cannot
+ * overflow.  A value outside its bounds makes the record malformed, with a
+ * reason that names the field and the value. */
 
 /* An integer field: absent or null gives dflt; anything else must be a
  * number within [lo, hi].  Returns 0, or -1 with the reason in err. */
@@ -84,76 +68,189 @@ static int gp_record_dim3(const gp_json *obj, const char *key, const long max[3]
     return 0;
 }
 
-int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen)
+enum {
+    GP_RK_U64,
+    GP_RK_LONG,
+    GP_RK_INT,
+    GP_RK_STR,
+    GP_RK_DIM3,
+    GP_RK_DBL,
+    GP_RK_FLAG,
+    GP_RK_METRICS,
+    GP_RK_MISSING
+};
+
+/* The launch fields as the reader walks them. */
+typedef struct {
+    const char *key;
+    int kind, flags;
+    size_t off; /* in gp_launch */
+    long lo, hi;
+    double dflt;
+    long dim[3]; /* DIM3: largest x, y, z */
+} gp_record_lfield;
+
+/* offsetof for the kinds with one member of their own */
+#define GP_RF_OFF(m) offsetof(gp_launch, m)
+#define GP_RF_OFF_U64(m) GP_RF_OFF(m)
+#define GP_RF_OFF_LONG(m) GP_RF_OFF(m)
+#define GP_RF_OFF_INT(m) GP_RF_OFF(m)
+#define GP_RF_OFF_STR(m) GP_RF_OFF(m)
+#define GP_RF_OFF_DIM3(m) GP_RF_OFF(m)
+#define GP_RF_OFF_DBL(m) GP_RF_OFF(m)
+#define GP_RF_OFF_FLAG(m) GP_RF_OFF(m)
+#define GP_RF_OFF_METRICS(m) 0
+#define GP_RF_OFF_MISSING(m) 0
+/* the bounds: DIM3's hi is (x, y, z) */
+#define GP_RF_BOUNDS(l_, h_) .lo = (l_), .hi = (h_)
+#define GP_RF_BOUNDS_U64 GP_RF_BOUNDS
+#define GP_RF_BOUNDS_LONG GP_RF_BOUNDS
+#define GP_RF_BOUNDS_INT GP_RF_BOUNDS
+#define GP_RF_BOUNDS_STR GP_RF_BOUNDS
+#define GP_RF_BOUNDS_DIM3(l_, h_) .dim = GP_RF_DIM(h_)
+#define GP_RF_BOUNDS_DBL GP_RF_BOUNDS
+#define GP_RF_BOUNDS_FLAG GP_RF_BOUNDS
+#define GP_RF_BOUNDS_METRICS GP_RF_BOUNDS
+#define GP_RF_BOUNDS_MISSING GP_RF_BOUNDS
+
+static const gp_record_lfield gp_record_lfields[] = {
+/* clang-format off */
+#define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt_, unit, doc)                        \
+    {key, GP_RK_##kind, flags, GP_RF_OFF_##kind(member), GP_RF_BOUNDS_##kind(lo, hi),              \
+     .dflt = dflt_},
+/* clang-format on */
+#include "record_fields.def"
+};
+#define GP_RECORD_NLFIELDS (sizeof gp_record_lfields / sizeof gp_record_lfields[0])
+
+static char *gp_record_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* The metric object and the reasons of its null values. */
+static int gp_record_metrics(const gp_json *obj, gp_launch *l, const char *what, char *err,
+                             size_t errlen)
 {
     const gp_json *m = gp_json_get(obj, "metrics"), *miss = gp_json_get(obj, "missing");
-    const char *kernel = gp_json_string(gp_json_get(obj, "kernel"));
-    char what[128];
-    long dev, regs;
     size_t i;
-    memset(l, 0, sizeof *l);
-    if (!kernel) {
-        snprintf(err, errlen, "launch record without a \"kernel\" string");
-        return -1;
-    }
-    snprintf(what, sizeof what, "launch of %.80s", kernel);
-    if (gp_record_dim3(obj, "grid", gp_record_dim_max[0], l->grid, what, err, errlen) < 0 ||
-        gp_record_dim3(obj, "block", gp_record_dim_max[1], l->block, what, err, errlen) < 0 ||
-        gp_record_dim3(obj, "cluster", gp_record_dim_max[2], l->cluster, what, err, errlen) < 0)
-        return -1;
     if (m && m->type != GP_JSON_OBJECT) {
         snprintf(err, errlen, "%s: \"metrics\" is not an object", what);
         return -1;
     }
-    l->launch_id = gp_num_clamp(gp_json_number(gp_json_get(obj, "launch_id")), 0, LONG_MAX, 0);
-    if (gp_record_int(obj, "device", 0, 65535, 0, &dev, what, err, errlen) < 0 ||
-        gp_record_int(obj, "regs_per_thread", 0, 65535, 0, &regs, what, err, errlen) < 0 ||
-        gp_record_int(obj, "static_smem", 0, GP_RECORD_BIG, 0, &l->static_smem, what, err,
-                      errlen) < 0 ||
-        gp_record_int(obj, "dynamic_smem", 0, GP_RECORD_BIG, 0, &l->dynamic_smem, what, err,
-                      errlen) < 0 ||
-        gp_record_int(obj, "local_bytes_per_thread", 0, GP_RECORD_BIG, 0,
-                      &l->local_bytes_per_thread, what, err, errlen) < 0)
-        return -1;
-    l->device = (int)dev;
-    l->regs_per_thread = (int)regs;
-    l->kernel = gp_record_strdup(kernel);
-    if (!l->kernel)
+    if (!m || !m->n)
+        return 0;
+    l->names = calloc(m->n, sizeof *l->names);
+    l->values = calloc(m->n, sizeof *l->values);
+    l->missing = calloc(m->n, sizeof *l->missing);
+    if (!l->names || !l->values || !l->missing)
         goto oom;
-    if (m && m->n) {
-        l->names = calloc(m->n, sizeof *l->names);
-        l->values = calloc(m->n, sizeof *l->values);
-        l->missing = calloc(m->n, sizeof *l->missing);
-        if (!l->names || !l->values || !l->missing)
+    for (i = 0; i < m->n; i++) {
+        const char *reason = gp_json_string(gp_json_get(miss, m->keys[i]));
+        char bad[96];
+        double x = gp_json_number(&m->items[i]);
+        l->names[i] = gp_record_strdup(m->keys[i]);
+        l->n_metrics = i + 1;
+        if (!l->names[i])
             goto oom;
-        for (i = 0; i < m->n; i++) {
-            const char *reason = gp_json_string(gp_json_get(miss, m->keys[i]));
-            char bad[96];
-            double x = gp_json_number(&m->items[i]);
-            l->names[i] = gp_record_strdup(m->keys[i]);
-            l->n_metrics = i + 1;
-            if (!l->names[i])
+        /* counters and durations are never negative: such a value is
+         * corrupt, and shown as n/a with that reason, never used */
+        bad[0] = 0;
+        if (isinf(x) || x < 0)
+            snprintf(bad, sizeof bad, "invalid value %g in the record (negative or infinite)", x);
+        l->values[i] = bad[0] ? NAN : x;
+        if (isnan(l->values[i])) {
+            l->missing[i] = gp_record_strdup(bad[0]   ? bad
+                                             : reason ? reason
+                                                      : "null in the profile");
+            if (!l->missing[i])
                 goto oom;
-            /* counters and durations are never negative: such a value is
-             * corrupt, and shown as n/a with that reason, never used */
-            bad[0] = 0;
-            if (isinf(x) || x < 0)
-                snprintf(bad, sizeof bad, "invalid value %g in the record (negative or infinite)",
-                         x);
-            l->values[i] = bad[0] ? NAN : x;
-            if (isnan(l->values[i])) {
-                l->missing[i] =
-                    gp_record_strdup(bad[0] ? bad : reason ? reason : "null in the profile");
-                if (!l->missing[i])
-                    goto oom;
-            }
         }
     }
     return 0;
 oom:
-    gp_record_launch_free(l);
     snprintf(err, errlen, "out of memory");
     return -1;
+}
+
+/* One launch field into l: 0, or -1 with the reason in err. */
+static int gp_record_lfield_read(const gp_json *obj, const gp_record_lfield *f, gp_launch *l,
+                                 const char *what, char *err, size_t errlen)
+{
+    char *at = (char *)l + f->off;
+    const gp_json *v = gp_json_get(obj, f->key);
+    double x = gp_json_number(v);
+    long n;
+    switch (f->kind) {
+    case GP_RK_U64:
+    case GP_RK_LONG:
+    case GP_RK_INT:
+        if (f->flags & GP_RF_STRICT) {
+            if (gp_record_int(obj, f->key, f->lo, f->hi, (long)f->dflt, &n, what, err, errlen) < 0)
+                return -1;
+        } else {
+            n = gp_num_clamp(x, f->lo, f->hi, (long)f->dflt);
+        }
+        if (f->kind == GP_RK_INT)
+            *(int *)at = (int)n;
+        else
+            *(long *)at = n;
+        return 0;
+    case GP_RK_STR:
+        if (gp_json_string(v)) {
+            *(char **)at = gp_record_strdup(gp_json_string(v));
+            if (!*(char **)at) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+        }
+        return 0;
+    case GP_RK_DIM3:
+        return gp_record_dim3(obj, f->key, f->dim, (long *)at, what, err, errlen);
+    case GP_RK_DBL:
+        *(double *)at = isnan(x) ? f->dflt : x;
+        return 0;
+    case GP_RK_FLAG: {
+        const char *s = gp_json_string(v);
+        *(int *)at = s ? strcmp(s, "flushed") == 0 : (int)f->dflt;
+        return 0;
+    }
+    case GP_RK_METRICS:
+        return gp_record_metrics(obj, l, what, err, errlen);
+    default: /* MISSING: read with METRICS */
+        return 0;
+    }
+}
+
+int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen)
+{
+    char what[128];
+    size_t i;
+    memset(l, 0, sizeof *l);
+    snprintf(what, sizeof what, "launch record");
+    /* the name first: the messages about the other fields name the launch */
+    for (i = 0; i < GP_RECORD_NLFIELDS; i++) {
+        const char *s;
+        if (!(gp_record_lfields[i].flags & GP_RF_NAME))
+            continue;
+        s = gp_json_string(gp_json_get(obj, gp_record_lfields[i].key));
+        if (!s) {
+            snprintf(err, errlen, "launch record without a \"%s\" string",
+                     gp_record_lfields[i].key);
+            return -1;
+        }
+        snprintf(what, sizeof what, "launch of %.80s", s);
+    }
+    for (i = 0; i < GP_RECORD_NLFIELDS; i++)
+        if (gp_record_lfield_read(obj, &gp_record_lfields[i], l, what, err, errlen) < 0) {
+            gp_record_launch_free(l);
+            return -1;
+        }
+    return 0;
 }
 
 void gp_record_launch_free(gp_launch *l)
@@ -166,95 +263,84 @@ void gp_record_launch_free(gp_launch *l)
     free(l->names);
     free(l->values);
     free(l->missing);
-    free(l->kernel);
+    for (i = 0; i < GP_RECORD_NLFIELDS; i++)
+        if (gp_record_lfields[i].kind == GP_RK_STR)
+            free(*(char **)((char *)l + gp_record_lfields[i].off));
     memset(l, 0, sizeof *l);
 }
 
-/* The device facts a record may set, with their bounds (see above). */
-static const struct {
-    const char *key;
-    size_t off;
-    int is_long;
-    long lo, hi;
-} gp_record_device_fields[] = {
-#define GP_RECORD_I(f, lo, hi) {#f, offsetof(gp_device, f), 0, lo, hi}
-#define GP_RECORD_L(f, lo, hi) {#f, offsetof(gp_device, f), 1, lo, hi}
-    GP_RECORD_I(sm_count, 1, 65535),
-    GP_RECORD_I(max_threads_per_sm, 1, 1 << 20),
-    GP_RECORD_I(max_blocks_per_sm, 1, 1024),
-    GP_RECORD_I(max_warps_per_sm, 1, 1 << 16),
-    GP_RECORD_I(warp_size, 1, 1024),
-    GP_RECORD_I(max_threads_per_block, 1, 1 << 20),
-    GP_RECORD_I(regs_per_sm, 1, 1 << 24),
-    GP_RECORD_I(max_regs_per_block, 1, 1 << 24),
-    GP_RECORD_I(max_regs_per_thread, 1, 65535),
-    GP_RECORD_I(reg_alloc_unit, 1, 1 << 16),
-    GP_RECORD_I(warp_alloc_granularity, 1, 1024),
-    /* older GPUs reserve no shared memory per block: 0 is valid */
-    GP_RECORD_L(smem_per_sm, 0, GP_RECORD_BIG),
-    GP_RECORD_L(smem_per_block, 0, GP_RECORD_BIG),
-    GP_RECORD_L(smem_per_block_optin, 0, GP_RECORD_BIG),
-    GP_RECORD_L(smem_reserved_per_block, 0, GP_RECORD_BIG),
-#undef GP_RECORD_I
-#undef GP_RECORD_L
-};
+/* One device field into d, which holds the default: 0, or -1 with the
+ * reason in err. */
+#define GP_RECORD_DEV_INT(key, m, lo, hi)                                                          \
+    do {                                                                                           \
+        long x_;                                                                                   \
+        if (gp_record_int(obj, key, lo, hi, d->m, &x_, what, err, errlen) < 0)                     \
+            return -1;                                                                             \
+        d->m = (int)x_;                                                                            \
+    } while (0)
+
+static int gp_record_dev_dbl(const gp_json *obj, const char *key, double *out, const char *what,
+                             char *err, size_t errlen)
+{
+    double v = gp_json_number(gp_json_get(obj, key));
+    if (isnan(v))
+        return 0;
+    if (isinf(v) || v <= 0) {
+        snprintf(err, errlen, "%s: \"%s\" is %g, not a positive number", what, key, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void gp_record_dev_text(const gp_json *obj, const char *key, char *out, size_t size)
+{
+    const char *s = gp_json_string(gp_json_get(obj, key));
+    if (s)
+        snprintf(out, size, "%s", s);
+}
+
+static int gp_record_dev_pair(const gp_json *obj, const char *key, long lo, long hi, int *major,
+                              int *minor, const char *what, char *err, size_t errlen)
+{
+    const gp_json *p = gp_json_get(obj, key);
+    long a, b;
+    if (!p || p->type != GP_JSON_ARRAY || p->n != 2)
+        return 0;
+    if (gp_num_in_range(gp_json_number(&p->items[0]), lo, hi, &a) < 0 ||
+        gp_num_in_range(gp_json_number(&p->items[1]), lo, hi, &b) < 0) {
+        snprintf(err, errlen, "%s: \"%s\" is not [major, minor] within %ld..%ld", what, key, lo,
+                 hi);
+        return -1;
+    }
+    *major = (int)a;
+    *minor = (int)b;
+    return 0;
+}
+
+#define GP_RECORD_DEV_INT_F(key, m, lo, hi) GP_RECORD_DEV_INT(key, m, lo, hi)
+#define GP_RECORD_DEV_DBL_F(key, m, lo, hi)                                                        \
+    if (gp_record_dev_dbl(obj, key, &d->m, what, err, errlen) < 0)                                 \
+        return -1;
+#define GP_RECORD_DEV_TEXT_F(key, m, lo, hi) gp_record_dev_text(obj, key, d->m, sizeof d->m);
+#define GP_RECORD_DEV_PAIR_F(key, m, lo, hi)                                                       \
+    if (gp_record_dev_pair(obj, key, lo, hi, &d->m##_major, &d->m##_minor, what, err, errlen) < 0) \
+        return -1;
 
 int gp_record_device(const gp_json *obj, gp_device *d, char *err, size_t errlen)
 {
-    static const char *const doubles[] = {"l2_bytes", "dram_bytes_per_s_theoretical",
-                                          "sm_clock_khz"};
-    const char *s;
-    const gp_json *cc = gp_json_get(obj, "cc");
     char what[64];
     long x;
-    size_t i;
     gp_device_h100(d);
     d->from_record = 1;
+    /* the ordinal first: the messages about the other fields name it */
     if (gp_record_int(obj, "device", 0, 65535, 0, &x, "device record", err, errlen) < 0)
         return -1;
     d->ordinal = (int)x;
     snprintf(what, sizeof what, "device record %d", d->ordinal);
-    if ((s = gp_json_string(gp_json_get(obj, "name"))))
-        snprintf(d->name, sizeof d->name, "%s", s);
-    if ((s = gp_json_string(gp_json_get(obj, "chip"))))
-        snprintf(d->chip, sizeof d->chip, "%s", s);
-    if (cc && cc->type == GP_JSON_ARRAY && cc->n == 2) {
-        long major, minor;
-        if (gp_num_in_range(gp_json_number(&cc->items[0]), 0, 1000, &major) < 0 ||
-            gp_num_in_range(gp_json_number(&cc->items[1]), 0, 1000, &minor) < 0) {
-            snprintf(err, errlen, "%s: \"cc\" is not [major, minor] within 0..1000", what);
-            return -1;
-        }
-        d->cc_major = (int)major;
-        d->cc_minor = (int)minor;
-    }
-    for (i = 0; i < sizeof gp_record_device_fields / sizeof gp_record_device_fields[0]; i++) {
-        char *field = (char *)d + gp_record_device_fields[i].off;
-        int is_long = gp_record_device_fields[i].is_long;
-        long dflt = is_long ? *(long *)field : *(int *)field;
-        if (gp_record_int(obj, gp_record_device_fields[i].key, gp_record_device_fields[i].lo,
-                          gp_record_device_fields[i].hi, dflt, &x, what, err, errlen) < 0)
-            return -1;
-        if (is_long)
-            *(long *)field = x;
-        else
-            *(int *)field = (int)x;
-    }
-    for (i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
-        double v = gp_json_number(gp_json_get(obj, doubles[i]));
-        if (isnan(v))
-            continue;
-        if (isinf(v) || v <= 0) {
-            snprintf(err, errlen, "%s: \"%s\" is %g, not a positive number", what, doubles[i], v);
-            return -1;
-        }
-        if (i == 0)
-            d->l2_bytes = v;
-        else if (i == 1)
-            d->dram_bytes_per_s_theoretical = v;
-        else
-            d->sm_clock_hz = v * 1e3;
-    }
+#define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc)                                      \
+    GP_RECORD_DEV_##kind##_F(key, member, lo, hi);
+#include "record_fields.def"
     return 0;
 }
 

@@ -41,7 +41,7 @@ void gp_batch_close(gp_context *cs)
                     "launch's counters are complete before the next kernel runs)",
                     cs->device, why, cs->n_pending);
     size_t n = 0;
-    gp_launch *ls, *next;
+    gp_launch_state *ls, *next;
     for (ls = cs->pending; ls; ls = next, n++) {
         next = ls->next;
         const char *hw_why = why[0] ? why : NULL;

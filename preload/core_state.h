@@ -74,7 +74,7 @@ typedef struct gp_code { /* a kernel's machine code, for opcode lookups */
     UT_hash_handle hh;
 } gp_code;
 
-struct gp_launch;
+struct gp_launch_state;
 
 typedef struct gp_context { /* per CUDA context, from its first profiled launch */
     CUcontext ctx;
@@ -87,12 +87,12 @@ typedef struct gp_context { /* per CUDA context, from its first profiled launch 
     int sass_ok; /* the SASS pass can run here */
     char sass_why[300];
     int batching; /* counters of one-pass sets are decoded in batches */
-    struct gp_launch *pending, **pending_tail; /* launches waiting for the open batch */
+    struct gp_launch_state *pending, **pending_tail; /* launches waiting for the open batch */
     size_t n_pending;
     UT_hash_handle hh;
 } gp_context;
 
-typedef struct gp_launch { /* a profiled launch between enter and exit */
+typedef struct gp_launch_state { /* a profiled launch between enter and exit */
     gp_kernel *kernel;
     gp_context *cs;
     gp_replay_state rs;
@@ -105,8 +105,8 @@ typedef struct gp_launch { /* a profiled launch between enter and exit */
     double *values;        /* n_metrics + 1; the SASS-derived ones filled */
     int graph_node;        /* a kernel of a graph, run by gpuprof before the graph */
     int sass_code_missing; /* FP counts by opcode impossible: no machine code */
-    struct gp_launch *next;
-} gp_launch;
+    struct gp_launch_state *next;
+} gp_launch_state;
 
 struct gp_graph;
 

@@ -56,7 +56,7 @@ static void open_outputs(void)
     }
 }
 
-static void write_record(gp_launch *ls, const gp_launch_event *ev, const double *values,
+static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const double *values,
                          const char **missing)
 {
     gp_kernel *k = ls->kernel;
@@ -118,7 +118,7 @@ static void write_record(gp_launch *ls, const gp_launch_event *ev, const double 
             r.replay_ms);
 }
 
-void gp_finish_abandon(gp_launch *ls, const char *why)
+void gp_finish_abandon(gp_launch_state *ls, const char *why)
 {
     if (gp_core
             .counters_off) { /* one error has said so already: a reason like the later launches' */
@@ -137,7 +137,7 @@ void gp_finish_abandon(gp_launch *ls, const char *why)
 }
 
 /* Why values[i] (NaN) is missing. */
-static const char *missing_why(const gp_launch *ls, size_t i, const char *hw_why)
+static const char *missing_why(const gp_launch_state *ls, size_t i, const char *hw_why)
 {
     int sass = gp_collect_is_sass(gp_core.metric_names[i]);
     if (ls->rs.snapshot_failed)
@@ -156,7 +156,7 @@ static const char *missing_why(const gp_launch *ls, size_t i, const char *hw_why
     return hw_why ? hw_why : "CUPTI returned no value for this launch";
 }
 
-void gp_finish_launch(gp_launch *ls, double *values, const char *hw_why)
+void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
 {
     size_t nv = gp_core.n_metrics + 1;
     const char **missing = calloc(nv, sizeof(char *));

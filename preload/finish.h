@@ -13,11 +13,11 @@
 void gp_finish_unprofiled(uint64_t launch_id, const char *kernel, const char *reason);
 /* A profiled launch given up: one warning per kernel, the reason, counted as
  * failed (or as the process-wide reason when counters are off). */
-void gp_finish_abandon(gp_launch *ls, const char *why);
+void gp_finish_abandon(gp_launch_state *ls, const char *why);
 /* A profiled launch whose values are all known (at its exit, or when its
  * batch is closed): the record with every NaN's reason, the summary.
  * hw_why: why the hardware metrics are missing, NULL when collected. */
-void gp_finish_launch(gp_launch *ls, double *values, const char *hw_why);
+void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why);
 /* At exit: the JSON summary record, the files committed, the stderr summary
  * with the top kernels. */
 void gp_finish_close(void);

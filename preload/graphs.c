@@ -134,7 +134,7 @@ static const char *graph_emulate(const gp_graph_plan *plan, const graph_steps *s
         const gp_graph_step *st = &plan->steps[i];
         CUresult r;
         if (st->kind == GP_STEP_KERNEL && s->chosen[i]) {
-            gp_launch *ls = gp_profile_enter(&s->evs[i], s->ks[i], s->ids[i]);
+            gp_launch_state *ls = gp_profile_enter(&s->evs[i], s->ks[i], s->ids[i]);
             r = gp_collect_run(&s->evs[i].exec);
             if (ls) {
                 ls->graph_node = 1;

@@ -70,7 +70,7 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
         return;
     }
     gp_serialize_exclusive_begin();
-    gp_launch *ls = gp_profile_enter(ev, k, id);
+    gp_launch_state *ls = gp_profile_enter(ev, k, id);
     if (ls) {
         gp_t_in_profiler--; /* the program's launch follows: its exit must be seen */
         *slot = (uint64_t)(uintptr_t)ls;
@@ -91,7 +91,7 @@ void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *s
         gp_serialize_shared_end(slot);
         return;
     }
-    gp_launch *ls = (gp_launch *)(uintptr_t)*slot;
+    gp_launch_state *ls = (gp_launch_state *)(uintptr_t)*slot;
     *slot = GP_SLOT_NONE;
     gp_t_in_profiler++;
     gp_profile_exit(ls, ev, status);

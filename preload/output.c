@@ -1,9 +1,11 @@
-/* output.c - see output.h */
+/* output.c - see output.h.  The fields, their order and the CSV columns are
+ * those of metrics/record_fields.def. */
 #include "preload/output.h"
 
 #include "util/textio.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static void json_number(FILE *f, double v)
@@ -16,65 +18,71 @@ static void json_number(FILE *f, double v)
         fprintf(f, "%.9g", v);
 }
 
-static void json_triple(FILE *f, const char *key, const unsigned v[3])
-{
-    fprintf(f, ",\"%s\":[%u,%u,%u]", key, v[0], v[1], v[2]);
-}
+/* ---- device record ----------------------------------------------------- */
 
-void gp_json_write_device(FILE *f, const gp_device_facts *d)
+#define W_DEV_INT(key, m) fprintf(f, ",\"%s\":%d", key, c.m)
+#define W_DEV_DBL(key, m)                                                                          \
+    do {                                                                                           \
+        fprintf(f, ",\"%s\":", key);                                                               \
+        json_number(f, c.m);                                                                       \
+    } while (0)
+#define W_DEV_TEXT(key, m)                                                                         \
+    do {                                                                                           \
+        fprintf(f, ",\"%s\":", key);                                                               \
+        gp_text_json_string(f, c.m);                                                               \
+    } while (0)
+#define W_DEV_PAIR(key, m) fprintf(f, ",\"%s\":[%d,%d]", key, c.m##_major, c.m##_minor)
+/* the facts the profiler leaves 0 that are constants or follow from others */
+#define FILL_DEV_INT(m, fill)                                                                      \
+    if (!c.m)                                                                                      \
+        c.m = (fill);
+#define FILL_DEV_DBL FILL_DEV_INT
+#define FILL_DEV_TEXT(m, fill)
+#define FILL_DEV_PAIR(m, fill)
+
+void gp_json_write_device(FILE *f, const gp_device_facts *dev)
 {
-    fprintf(f, "{\"type\":\"device\",\"schema\":1,\"device\":%d,\"name\":", d->ordinal);
-    gp_text_json_string(f, d->name);
-    fputs(",\"chip\":", f);
-    gp_text_json_string(f, d->chip);
-    double dram = 2.0 * d->mem_clock_khz * 1e3 * d->mem_bus_width_bits / 8.0;
-    fprintf(f,
-            ",\"cc\":[%d,%d],\"sm_count\":%d,\"max_threads_per_sm\":%d,\"max_blocks_per_sm\":%d,"
-            "\"max_warps_per_sm\":%d,\"warp_size\":%d,\"regs_per_sm\":%d,\"max_regs_per_block\":%d,"
-            "\"max_regs_per_thread\":255,\"reg_alloc_unit\":256,\"warp_alloc_granularity\":4,"
-            "\"smem_per_sm\":%d,\"smem_per_block\":%d,\"smem_per_block_optin\":%d,"
-            "\"smem_reserved_per_block\":%d,\"l2_bytes\":%d,\"mem_bus_width_bits\":%d,"
-            "\"mem_clock_khz\":%d,\"sm_clock_khz\":%d,\"dram_bytes_per_s_theoretical\":",
-            d->cc_major, d->cc_minor, d->sm_count, d->max_threads_per_sm, d->max_blocks_per_sm,
-            d->warp_size ? d->max_threads_per_sm / d->warp_size : 0, d->warp_size, d->regs_per_sm,
-            d->max_regs_per_block, d->smem_per_sm, d->smem_per_block, d->smem_per_block_optin,
-            d->smem_reserved_per_block, d->l2_bytes, d->mem_bus_width_bits, d->mem_clock_khz,
-            d->sm_clock_khz);
-    json_number(f, dram);
+    gp_device_facts c = *dev;
+    const gp_device_facts *d = dev;
+#define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) FILL_DEV_##kind(member, fill)
+#include "metrics/record_fields.def"
+    (void)d;
+    fputs("{\"type\":\"device\",\"schema\":1", f);
+#define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) W_DEV_##kind(key, member);
+#include "metrics/record_fields.def"
     fputs("}\n", f);
 }
 
-void gp_json_write_launch(FILE *f, const gp_launch_record *r)
+/* ---- launch record and CSV row ----------------------------------------- */
+
+enum { K_U64, K_LONG, K_INT, K_STR, K_DIM3, K_DBL, K_FLAG, K_METRICS, K_MISSING };
+
+static const struct {
+    const char *key, *unit;
+    int kind, flags;
+    size_t off; /* in gp_launch_record */
+} fields[] = {
+#define OFF(m) offsetof(gp_launch_record, m)
+#define OFF_U64 OFF
+#define OFF_LONG OFF
+#define OFF_INT OFF
+#define OFF_STR OFF
+#define OFF_DIM3 OFF
+#define OFF_DBL OFF
+#define OFF_FLAG OFF
+#define OFF_METRICS(m) 0
+#define OFF_MISSING(m) 0
+#define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc)                         \
+    {key, unit, K_##kind, flags, OFF_##kind(member)},
+#include "metrics/record_fields.def"
+};
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+
+#define AT(r, i, type) (*(const type *)((const char *)(r) + fields[i].off))
+
+static void json_metrics(FILE *f, const gp_launch_record *r)
 {
-    fprintf(f, "{\"type\":\"launch\",\"schema\":1,\"launch_id\":%llu,\"pid\":%ld,\"host\":",
-            (unsigned long long)r->launch_id, r->pid);
-    gp_text_json_string(f, r->host);
-    if (r->process) {
-        fputs(",\"process\":", f);
-        gp_text_json_string(f, r->process);
-    }
-    if (r->rank >= 0)
-        fprintf(f, ",\"rank\":%ld", r->rank);
-    fprintf(f, ",\"device\":%d,\"context\":%u,\"stream\":%llu,\"kernel\":", r->device, r->context,
-            (unsigned long long)r->stream);
-    gp_text_json_string(f, r->kernel);
-    fputs(",\"mangled\":", f);
-    gp_text_json_string(f, r->mangled);
-    fputs(",\"api\":", f);
-    gp_text_json_string(f, r->api);
-    json_triple(f, "grid", r->grid);
-    json_triple(f, "block", r->block);
-    json_triple(f, "cluster", r->cluster);
-    fprintf(f,
-            ",\"regs_per_thread\":%d,\"static_smem\":%zu,\"dynamic_smem\":%zu,"
-            "\"local_bytes_per_thread\":%zu,\"passes\":%d,\"snapshot\":",
-            r->regs_per_thread, r->static_smem, r->dynamic_smem, r->local_bytes_per_thread,
-            r->passes);
-    gp_text_json_string(f, r->snapshot);
-    fprintf(f, ",\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"replay_ms\":",
-            (unsigned long long)r->bytes_saved, (unsigned long long)r->bytes_restored);
-    json_number(f, r->replay_ms);
-    fprintf(f, ",\"caches\":\"%s\",\"metrics\":{", r->caches_flushed ? "flushed" : "not-flushed");
+    fputc('{', f);
     for (size_t i = 0; i < r->n_metrics; i++) {
         if (i)
             fputc(',', f);
@@ -82,8 +90,13 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
         fputc(':', f);
         json_number(f, r->values[i]);
     }
-    fputs("},\"missing\":{", f);
+    fputc('}', f);
+}
+
+static void json_missing(FILE *f, const gp_launch_record *r)
+{
     int first = 1;
+    fputc('{', f);
     for (size_t i = 0; i < r->n_metrics; i++) {
         if (!isnan(r->values[i]))
             continue;
@@ -94,17 +107,67 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
         fputc(':', f);
         gp_text_json_string(f, r->missing && r->missing[i] ? r->missing[i] : "not measured");
     }
-    fputs("}}\n", f);
+    fputc('}', f);
 }
 
-static const char *const csv_fixed =
-    "launch_id,device,context,stream,kernel,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-    "regs_per_thread,static_smem [byte],dynamic_smem [byte],local_bytes_per_thread [byte],passes,"
-    "snapshot,bytes_saved [byte],bytes_restored [byte],replay_ms [ms]";
+void gp_json_write_launch(FILE *f, const gp_launch_record *r)
+{
+    fputs("{\"type\":\"launch\",\"schema\":1", f);
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        int opt = fields[i].flags & GP_RF_OPT;
+        if (opt && ((fields[i].kind == K_STR && !AT(r, i, const char *)) ||
+                    (fields[i].kind == K_LONG && AT(r, i, long) < 0)))
+            continue;
+        fprintf(f, ",\"%s\":", fields[i].key);
+        switch (fields[i].kind) {
+        case K_U64:
+            fprintf(f, "%llu", (unsigned long long)AT(r, i, uint64_t));
+            break;
+        case K_LONG:
+            fprintf(f, "%ld", AT(r, i, long));
+            break;
+        case K_INT:
+            fprintf(f, "%d", AT(r, i, int));
+            break;
+        case K_STR:
+            gp_text_json_string(f, AT(r, i, const char *));
+            break;
+        case K_DIM3: {
+            const unsigned *v = &AT(r, i, unsigned);
+            fprintf(f, "[%u,%u,%u]", v[0], v[1], v[2]);
+            break;
+        }
+        case K_DBL:
+            json_number(f, AT(r, i, double));
+            break;
+        case K_FLAG:
+            fputs(AT(r, i, int) ? "\"flushed\"" : "\"not-flushed\"", f);
+            break;
+        case K_METRICS:
+            json_metrics(f, r);
+            break;
+        case K_MISSING:
+            json_missing(f, r);
+            break;
+        }
+    }
+    fputs("}\n", f);
+}
 
 void gp_csv_write_header(FILE *f, const gp_launch_record *r)
 {
-    fputs(csv_fixed, f);
+    const char *sep = "";
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        if (!(fields[i].flags & GP_RF_CSV))
+            continue;
+        if (fields[i].kind == K_DIM3)
+            fprintf(f, "%s%s_x,%s_y,%s_z", sep, fields[i].key, fields[i].key, fields[i].key);
+        else if (fields[i].unit[0])
+            fprintf(f, "%s%s [%s]", sep, fields[i].key, fields[i].unit);
+        else
+            fprintf(f, "%s%s", sep, fields[i].key);
+        sep = ",";
+    }
     for (size_t i = 0; i < r->n_metrics; i++) {
         char col[512];
         snprintf(col, sizeof(col), "%s [%s]", r->metric_names[i],
@@ -117,16 +180,40 @@ void gp_csv_write_header(FILE *f, const gp_launch_record *r)
 
 void gp_csv_write_launch(FILE *f, const gp_launch_record *r)
 {
-    fprintf(f, "%llu,%d,%u,%llu,", (unsigned long long)r->launch_id, r->device, r->context,
-            (unsigned long long)r->stream);
-    gp_text_csv_field(f, r->kernel);
-    fputc(',', f);
-    gp_text_csv_field(f, r->mangled);
-    fprintf(f, ",%u,%u,%u,%u,%u,%u,%d,%zu,%zu,%zu,%d,%s,%llu,%llu,%.3f", r->grid[0], r->grid[1],
-            r->grid[2], r->block[0], r->block[1], r->block[2], r->regs_per_thread, r->static_smem,
-            r->dynamic_smem, r->local_bytes_per_thread, r->passes, r->snapshot,
-            (unsigned long long)r->bytes_saved, (unsigned long long)r->bytes_restored,
-            r->replay_ms);
+    const char *sep = "";
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        if (!(fields[i].flags & GP_RF_CSV))
+            continue;
+        fputs(sep, f);
+        sep = ",";
+        switch (fields[i].kind) {
+        case K_U64:
+            fprintf(f, "%llu", (unsigned long long)AT(r, i, uint64_t));
+            break;
+        case K_LONG:
+            fprintf(f, "%ld", AT(r, i, long));
+            break;
+        case K_INT:
+            fprintf(f, "%d", AT(r, i, int));
+            break;
+        case K_STR:
+            gp_text_csv_field(f, AT(r, i, const char *));
+            break;
+        case K_DIM3: {
+            const unsigned *v = &AT(r, i, unsigned);
+            fprintf(f, "%u,%u,%u", v[0], v[1], v[2]);
+            break;
+        }
+        case K_DBL:
+            fprintf(f, "%.3f", AT(r, i, double));
+            break;
+        case K_FLAG:
+            fputs(AT(r, i, int) ? "flushed" : "not-flushed", f);
+            break;
+        default:
+            break; /* the metrics follow the fixed columns */
+        }
+    }
     for (size_t i = 0; i < r->n_metrics; i++) {
         fputc(',', f);
         if (!isnan(r->values[i]))

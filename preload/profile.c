@@ -52,7 +52,7 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
 }
 
 /* The launch's options and the batch it may join; then the passes. */
-static const char *launch_begin(gp_launch *ls, const gp_launch_event *ev, char *buf, size_t len)
+static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, char *buf, size_t len)
 {
     gp_context *cs = ls->cs;
     ls->opts.flush_caches = gp_core.cfg.flush_caches;
@@ -86,10 +86,10 @@ static const char *launch_begin(gp_launch *ls, const gp_launch_event *ev, char *
     return NULL;
 }
 
-gp_launch *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id)
+gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id)
 {
     double t0 = gp_now_s();
-    gp_launch *ls = calloc(1, sizeof(*ls));
+    gp_launch_state *ls = calloc(1, sizeof(*ls));
     int captured = 0;
     const char *why = NULL;
     char whybuf[700];
@@ -143,7 +143,7 @@ not_profiled:
 }
 
 /* Queues ls on its context's open batch, with its SASS-derived values. */
-static void batch_queue(gp_launch *ls, double *values)
+static void batch_queue(gp_launch_state *ls, double *values)
 {
     ls->values = values;
     ls->next = NULL;
@@ -152,7 +152,7 @@ static void batch_queue(gp_launch *ls, double *values)
     ls->cs->n_pending++;
 }
 
-void gp_profile_exit(gp_launch *ls, const gp_launch_event *ev, CUresult status)
+void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult status)
 {
     double t0 = gp_now_s();
     gp_context *cs = ls->cs;

@@ -14,11 +14,11 @@
  * launch's state, its last pass open around the launch that follows; or NULL
  * when the launch is not profiled (the reason is noted and memory is as it
  * was). */
-gp_launch *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id);
+gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id);
 /* After the launch (status: what it returned): closes the pass, writes the
  * record or queues the launch on its batch, frees ls unless queued.  Same
  * conditions as gp_profile_enter, with the guard raised. */
-void gp_profile_exit(gp_launch *ls, const gp_launch_event *ev, CUresult status);
+void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult status);
 /* Where a snapshot may go (GPUPROF_SNAPSHOT, GPUPROF_SNAPSHOT_RESERVE_MB). */
 void gp_profile_snapshot_policy(gp_replay_opts *o);
 

@@ -1,5 +1,43 @@
-# Generator of tests/data/report fixtures (run once by hand; the JSONL files are the fixtures).
+# Generator of tests/data/report fixtures (run by hand from the repository root; the JSONL
+# files are the fixtures, tests/report/test_record_doc.sh checks that they are what this
+# writes).  Every device and launch record is checked against metrics/record_fields.def,
+# the one definition of the record format: a key the table lacks, or a field the writer
+# always writes that a record lacks, stops the generator.
 import json
+import os
+import re
+import sys
+
+DEF = os.environ.get("GP_RECORD_FIELDS") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "metrics", "record_fields.def")
+
+def record_fields(path):
+    """{"device": {key: optional}, "launch": {key: optional}} from record_fields.def. A field
+    is optional when the writer may leave it out (GP_RF_OPT) or the reader takes its absence
+    as empty (MISSING)."""
+    with open(path) as f:
+        text = f.read()
+    rows = {"device": {}, "launch": {}}
+    for m in re.finditer(r'^GP_(DEVICE|LAUNCH)_FIELD\("([a-z0-9_]+)",\s*\w+,\s*(\w+),\s*([^,]*),',
+                         text, re.M):
+        rec, key, kind, flags = m.group(1).lower(), m.group(2), m.group(3), m.group(4)
+        rows[rec][key] = rec == "launch" and ("GP_RF_OPT" in flags or kind == "MISSING")
+    if not rows["device"] or not rows["launch"]:
+        sys.exit("make-fixtures.py: no fields read from " + path)
+    return rows
+
+FIELDS = record_fields(DEF)
+
+def dumps(rec):
+    """One JSON line; device and launch records checked against the definition."""
+    fields = FIELDS.get(rec.get("type"))
+    if fields is not None:
+        unknown = [k for k in rec if k not in fields and k not in ("type", "schema")]
+        absent = [k for k, optional in fields.items() if not optional and k not in rec]
+        if unknown or absent:
+            sys.exit("make-fixtures.py: %s record: keys not in metrics/record_fields.def: %s; "
+                     "fields it lacks: %s" % (rec["type"], unknown, absent))
+    return json.dumps(rec, separators=(",", ":"))
 SMCLK=1.755e9
 base_metrics = {
  "sm__cycles_elapsed.avg.per_second": SMCLK,
@@ -122,13 +160,13 @@ summary={"type":"summary","launches_seen":12,"launches_profiled":12,"skipped":{}
  "launches_callback":12,"launches_activity":12,"unprofiled":[]}
 recs.append(summary)
 with open("tests/data/report/h100-planted.jsonl","w") as f:
-    for r in recs: f.write(json.dumps(r,separators=(",",":"))+"\n")
+    for r in recs: f.write(dumps(r)+"\n")
 # second process: one more copy launch of the same kernel, twice as long (aggregation over files)
 lid[0]=0
 m=g(2*B,2*B,2*B,2*B,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":90.0})
 with open("tests/data/report/h100-second.jsonl","w") as f:
-    f.write(json.dumps(device,separators=(",",":"))+"\n")
-    f.write(json.dumps(launch("copy_coalesced(const float4*, float4*, long)",[524288,1,1],[256,1,1],16,360000,m),separators=(",",":"))+"\n")
+    f.write(dumps(device)+"\n")
+    f.write(dumps(launch("copy_coalesced(const float4*, float4*, long)",[524288,1,1],[256,1,1],16,360000,m))+"\n")
 with open("tests/data/report/peaks-h100.json","w") as f:
     json.dump({"device":"NVIDIA H100 80GB HBM3","peaks":{"fp32_flops_per_s":5.2e13,"fp64_flops_per_s":2.6e13,
       "dram_bytes_per_s":3.0e12,"l2_bytes_per_s":7.5e12,"l1_bytes_per_s":2.5e13}},f,indent=1)
@@ -164,7 +202,7 @@ lid[0]=len(new)-1
 new.append(launch("fused_epilogue(const float*, float*, int)",[65536,1,1],[256,1,1],24,45000,m))
 new.append(summary)
 with open("tests/data/report/h100-planted-new.jsonl","w") as f:
-    for r in new: f.write(json.dumps(r,separators=(",",":"))+"\n")
+    for r in new: f.write(dumps(r)+"\n")
 
 # Another host, another GPU model on device 0, rank 1 of an MPI job: its device 0 must not be
 # mistaken for h100-node's device 0 (gpuprof-report keys devices by input).
@@ -178,7 +216,7 @@ m=g(4*N,4*N,4*N,4*N,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_
 r2=launch("one_block(const float*, float*, int)",[57,1,1],[256,1,1],32,2000000,m)
 r2.update({"pid":777,"host":"pcie-node","rank":1,"process":"copy_app"})
 with open("tests/data/report/h100-pcie-rank1.jsonl","w") as f:
-    for x in (pcie,r,r2): f.write(json.dumps(x,separators=(",",":"))+"\n")
+    for x in (pcie,r,r2): f.write(dumps(x)+"\n")
 
 # Kernels whose short (function) names collide: template instances told apart by their arguments,
 # overloads and namespaces by a number.
@@ -190,4 +228,4 @@ for k,d in (("void ns::reduce<256>(float*, int)",300000),("void ns::reduce<512>(
     m=g(4*N,4*N,4*N,4*N,**fp32(0,0,N)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":80.0})
     names.append(launch(k,[4096,1,1],[256,1,1],32,d,m))
 with open("tests/data/report/names.jsonl","w") as f:
-    for x in names: f.write(json.dumps(x,separators=(",",":"))+"\n")
+    for x in names: f.write(dumps(x)+"\n")
