@@ -158,6 +158,8 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
                   "the default set, or the groups @default and @extended");
         free(items);
         free(copy);
+        free(cfg->metrics);
+        cfg->metrics = NULL;
         return;
     }
     int replace = items[0][0] != '+';
@@ -187,6 +189,10 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
             cfg->n_metrics++;
     }
     cfg->metrics_replace = replace;
+    if (cfg->n_metrics == 0) { /* only groups, or nothing valid */
+        free(cfg->metrics);
+        cfg->metrics = NULL;
+    }
     free(items);
     free(copy);
 }
