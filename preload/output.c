@@ -110,6 +110,17 @@ static void json_missing(FILE *f, const gp_launch_record *r)
     fputc('}', f);
 }
 
+/* The integer kinds, written the same way in JSON and CSV. */
+static void write_integer(FILE *f, const gp_launch_record *r, size_t i)
+{
+    if (fields[i].kind == K_U64)
+        fprintf(f, "%llu", (unsigned long long)AT(r, i, uint64_t));
+    else if (fields[i].kind == K_LONG)
+        fprintf(f, "%ld", AT(r, i, long));
+    else
+        fprintf(f, "%d", AT(r, i, int));
+}
+
 void gp_json_write_launch(FILE *f, const gp_launch_record *r)
 {
     fputs("{\"type\":\"launch\",\"schema\":1", f);
@@ -121,13 +132,9 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
         fprintf(f, ",\"%s\":", fields[i].key);
         switch (fields[i].kind) {
         case K_U64:
-            fprintf(f, "%llu", (unsigned long long)AT(r, i, uint64_t));
-            break;
         case K_LONG:
-            fprintf(f, "%ld", AT(r, i, long));
-            break;
         case K_INT:
-            fprintf(f, "%d", AT(r, i, int));
+            write_integer(f, r, i);
             break;
         case K_STR:
             gp_text_json_string(f, AT(r, i, const char *));
@@ -188,13 +195,9 @@ void gp_csv_write_launch(FILE *f, const gp_launch_record *r)
         sep = ",";
         switch (fields[i].kind) {
         case K_U64:
-            fprintf(f, "%llu", (unsigned long long)AT(r, i, uint64_t));
-            break;
         case K_LONG:
-            fprintf(f, "%ld", AT(r, i, long));
-            break;
         case K_INT:
-            fprintf(f, "%d", AT(r, i, int));
+            write_integer(f, r, i);
             break;
         case K_STR:
             gp_text_csv_field(f, AT(r, i, const char *));
