@@ -24,7 +24,8 @@
 
 static CUpti_SubscriberHandle subscriber;
 static void tracing(int on);
-static int activity_on;
+static int activity_on;      /* kernel records were turned on (flushed at exit) */
+static int activity_stopped; /* the cross-check's window is full: never resumed */
 static char nvtx_injection_why[768]; /* why NVTX calls will not reach gpuprof, "" if they will */
 
 /* What each driver callback id is, found once from CUPTI's own names. */
@@ -610,7 +611,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 /* ---- set-up ---------------------------------------------------------------- */
 
-int gp_callbacks_subscribe(int crosscheck)
+int gp_callbacks_subscribe(long crosscheck)
 {
     /* what the policy asks of CUPTI, handed over before any callback can
      * reach it (it never calls this file) */
@@ -657,8 +658,10 @@ int gp_callbacks_subscribe(int crosscheck)
         if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS &&
             cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS)
             activity_on = 1;
-        else
+        else {
             gp_warn("CUPTI activity records are unavailable: the launch cross-check is off");
+            gp_core_crosscheck_unavailable();
+        }
     }
     return 0;
 }
@@ -686,12 +689,15 @@ void gp_callbacks_nvtx_injection(void)
                  cur, info.dli_fname);
 }
 
-/* Pauses (0) or resumes (1) kernel activity records around a profiled launch. */
+/* Pauses (0) or resumes (1) kernel activity records around a profiled
+ * launch, or stops them for good (-1).  Called only in the exclusive section. */
 static void tracing(int on)
 {
-    if (!activity_on)
+    if (!activity_on || activity_stopped)
         return;
-    if (on)
+    if (on < 0)
+        activity_stopped = 1;
+    if (on > 0)
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     else
         cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

@@ -81,6 +81,32 @@ static void parse_long(struct parse_state *st, gp_env_lookup env, const char *va
     parse_long_in(st, env, var, min, LONG_MAX, out);
 }
 
+/* GPUPROF_CROSSCHECK: 0 (off), 1 (the first GP_CROSSCHECK_WINDOW launches), a
+ * number of launches, or all.  A window, not every launch, by default: while
+ * CUPTI's kernel records are on, each launch costs about 2 us more and each
+ * kernel carries CUPTI's timestamp code; the first launches are where a
+ * missed launch type shows. */
+static void parse_crosscheck(struct parse_state *st, gp_env_lookup env, long *out)
+{
+    const char *v = env("GPUPROF_CROSSCHECK");
+    if (!v)
+        return;
+    if (strcmp(v, "all") == 0) {
+        *out = -1;
+        return;
+    }
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end != '\0' || x < 0) {
+        bad_value(st, "GPUPROF_CROSSCHECK", v,
+                  "accepted values: 0 (off), 1 (the first %d launches), a number of launches, all",
+                  GP_CROSSCHECK_WINDOW);
+        return;
+    }
+    *out = x == 1 ? GP_CROSSCHECK_WINDOW : x;
+}
+
 /* Matches v against names[i]; returns the index or -1. */
 static int parse_choice(struct parse_state *st, gp_env_lookup env, const char *var,
                         const char *const *names, int n, int *out)
@@ -284,7 +310,7 @@ static void set_defaults(gp_config *cfg)
     cfg->snapshot_incremental = 1;
     cfg->flush_caches = 1;
     cfg->summary = 1;
-    cfg->crosscheck = 1;
+    cfg->crosscheck = GP_CROSSCHECK_WINDOW;
     cfg->batch = GP_BATCH_DEFAULT;
     cfg->profile_from_start = 1;
     cfg->profiler_start_stop = 1;
@@ -347,7 +373,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
-    parse_choice(&st, env, "GPUPROF_CROSSCHECK", onoff, 2, &cfg->crosscheck);
+    parse_crosscheck(&st, env, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);
     parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);

@@ -18,6 +18,8 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 /* GPUPROF_BATCH: default and largest number of launches in one range-profiler batch */
 #define GP_BATCH_DEFAULT 32
 #define GP_BATCH_MAX 256
+/* GPUPROF_CROSSCHECK=1: launches checked against CUPTI's activity records */
+#define GP_CROSSCHECK_WINDOW 10000
 
 typedef struct gp_config {
     int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */
@@ -42,7 +44,7 @@ typedef struct gp_config {
     int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL */
     int summary;                /* GPUPROF_SUMMARY */
-    int crosscheck;             /* GPUPROF_CROSSCHECK: activity-record launch count */
+    long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
     int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
     int profile_from_start;     /* GPUPROF_PROFILE_FROM_START: on until cu(da)ProfilerStop */

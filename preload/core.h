@@ -27,8 +27,11 @@ int gp_core_init(void);
  * returns -1: gpuprof stays out), loads the driver table. */
 int gp_core_cuda_ready(void);
 void gp_core_shutdown(void);
-/* GPUPROF_CROSSCHECK: count executions from activity records too. */
-int gp_core_crosscheck(void);
+/* GPUPROF_CROSSCHECK: count executions from activity records too (for the
+ * first launches: the window, -1 = all; 0 = off). */
+long gp_core_crosscheck(void);
+/* The boundary could not turn activity records on: no cross-check. */
+void gp_core_crosscheck_unavailable(void);
 /* The configuration read at start-up (for the boundary's subscriptions). */
 struct gp_config;
 const struct gp_config *gp_core_config(void);
@@ -40,7 +43,8 @@ int gp_core_wants_nvtx(void);
  * subscribed (the boundary calls the core, never the reverse).  Until then
  * activity tracing is off and every stream id is 0. */
 typedef struct gp_core_boundary {
-    /* pauses (0) or resumes (1) kernel activity records around a profiled launch */
+    /* pauses (0) or resumes (1) kernel activity records around a profiled
+     * launch; stops them for good (-1) once the cross-check's window is full */
     void (*tracing)(int on);
     /* CUPTI's id of a stream (per_thread: the per-thread default stream) */
     uint64_t (*stream_id)(CUcontext ctx, CUstream stream, int per_thread);

@@ -122,6 +122,8 @@ typedef struct gp_core_state {
     int profiler_started;
     char counters_why[512];
     gp_core_boundary boundary; /* what the CUPTI boundary provides */
+    long xc_left;   /* launches the cross-check still takes (-1: all); state_lock */
+    int xc_closing; /* its window is full: activity records to be stopped; state_lock */
     pthread_rwlock_t launch_lock;
     pthread_mutex_t state_lock;
     pthread_mutex_t out_lock;

@@ -10,6 +10,7 @@
 #include "preload/profile.h"
 #include "preload/ranges.h"
 #include "preload/serialize.h"
+#include "util/log.h"
 
 uint64_t gp_launch_next_id(void)
 {
@@ -44,6 +45,36 @@ int gp_launch_decide(gp_kernel *k, int capture, const char **reason)
     return decision;
 }
 
+/* Counts a launch into the cross-check's window (state_lock held); 1 when
+ * the caller is to close the window: the window is full and this thread
+ * holds no lock, so it can take the exclusive section. */
+static int crosscheck_take(const gp_kernel *k, const gp_launch_event *ev, int profiled)
+{
+    if (k && gp_core.xc_left != 0) { /* only the cross-check needs each launch's id */
+        gp_summary_kernel_seen(&gp_core.summary, ev->correlation, k->name->demangled, profiled);
+        if (gp_core.xc_left > 0 && --gp_core.xc_left == 0)
+            gp_core.xc_closing = 1;
+    }
+    if (!gp_core.xc_closing || gp_t_api_depth > 0)
+        return 0;
+    gp_core.xc_closing = 0;
+    return 1;
+}
+
+/* Stops CUPTI's kernel records once the window is full: from here on a
+ * launch that is not profiled costs what it costs without the cross-check.
+ * Records already taken still arrive (flushed at exit).  In the exclusive
+ * section, so that no profiled launch is pausing or resuming them. */
+static void crosscheck_close(void)
+{
+    gp_serialize_exclusive_begin();
+    if (gp_core.boundary.tracing)
+        gp_core.boundary.tracing(-1);
+    gp_serialize_exclusive_end();
+    gp_log(GP_LOG_DEBUG, "cross-check: window of %ld launches full; activity records stopped",
+           gp_core.cfg.crosscheck);
+}
+
 void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
 {
     *slot = GP_SLOT_NONE;
@@ -57,10 +88,10 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     gp_core.summary.launches_seen++;
     gp_kernel *k = gp_kernels_lookup(ev);
     int decision = gp_launch_decide(k, capture, &reason);
-    if (k && gp_core.cfg.crosscheck) /* only the cross-check needs each launch's id */
-        gp_summary_kernel_seen(&gp_core.summary, ev->correlation, k->name->demangled,
-                               decision == GP_PROFILE);
+    int close_crosscheck = crosscheck_take(k, ev, decision == GP_PROFILE);
     pthread_mutex_unlock(&gp_core.state_lock);
+    if (close_crosscheck)
+        crosscheck_close();
 
     if (decision != GP_PROFILE) {
         if (decision < 0 && k)

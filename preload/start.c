@@ -25,9 +25,17 @@ int gp_core_in_profiler(void)
     return gp_t_in_profiler || gp_collect_own_thread();
 }
 
-int gp_core_crosscheck(void)
+long gp_core_crosscheck(void)
 {
     return gp_core.cfg.crosscheck;
+}
+
+void gp_core_crosscheck_unavailable(void)
+{
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.cfg.crosscheck = 0;
+    gp_core.xc_left = 0;
+    pthread_mutex_unlock(&gp_core.state_lock);
 }
 
 const gp_config *gp_core_config(void)
@@ -90,6 +98,7 @@ int gp_core_init(void)
         snprintf(gp_core.host, sizeof(gp_core.host), "unknown");
     gp_core.host[sizeof(gp_core.host) - 1] = '\0';
     gp_summary_init(&gp_core.summary);
+    gp_core.xc_left = gp_core.cfg.crosscheck;
     gp_ranges_reset(gp_core.cfg.profile_from_start);
     gp_core.active = 1;
     return 0;

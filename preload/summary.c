@@ -102,6 +102,7 @@ void gp_summary_unprofiled(gp_summary *s, uint64_t launch_id, const char *kernel
 void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *kernel, int profiled)
 {
     (void)kernel;
+    s->xc_launches++;
     gp_corr *c = calloc(1, sizeof(*c));
     if (!c)
         return;
@@ -167,7 +168,8 @@ void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
 {
     if (!executed)
         return;
-    take_corr(s, correlation); /* tracked only with the cross-check on */
+    if (take_corr(s, correlation)) /* tracked only inside the cross-check's window */
+        s->xc_profiled++;
     s->profiled_executed++;
     if (!isnan(duration_ns))
         add_time(s, name, (uint64_t)duration_ns);
@@ -188,6 +190,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
             "\"launches_failed\":%llu,\"launches_reduced\":%llu,\"graph_launches\":%llu,"
             "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,"
             "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,\"launches_profiled_executed\":%llu,"
+            "\"crosscheck_launches\":%llu,\"crosscheck_profiled\":%llu,"
             "\"activity_graph_kernels\":%llu,\"launches_not_executed\":%llu,\"memops\":{\"alloc\":%llu,\"free\":%llu,"
             "\"copy\":%llu,\"set\":%llu},\"skipped\":{",
             (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
@@ -196,8 +199,8 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
             (unsigned long long)s->bytes_saved, (unsigned long long)s->bytes_restored,
             s->profiler_s * 1e3, (unsigned long long)s->internal_launches,
             (unsigned long long)s->launches_seen, (unsigned long long)s->activity_matched,
-            (unsigned long long)s->profiled_executed,
-            (unsigned long long)s->activity_graph, (unsigned long long)HASH_COUNT(s->corr),
+            (unsigned long long)s->profiled_executed, (unsigned long long)s->xc_launches,
+            (unsigned long long)s->xc_profiled, (unsigned long long)s->activity_graph, (unsigned long long)HASH_COUNT(s->corr),
             (unsigned long long)s->memops[0],
             (unsigned long long)s->memops[1], (unsigned long long)s->memops[2],
             (unsigned long long)s->memops[3]);
@@ -235,7 +238,7 @@ static int by_time_desc(const void *a, const void *b)
 }
 
 void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int json, int csv,
-                      int crosscheck)
+                      long crosscheck)
 {
     int pid = (int)getpid();
     fprintf(f,
@@ -274,13 +277,17 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
                                                            : "; byte check: no difference")
                                      : "");
     if (crosscheck) {
-        uint64_t direct = s->launches_seen - s->graph_seen;
         uint64_t not_run = HASH_COUNT(s->corr);
-        fprintf(f, "[gpuprof %d]   cross-check: %llu launches seen by callbacks; %llu executed "
-                   "per activity records, %llu profiled%s", pid, (unsigned long long)direct,
-                (unsigned long long)s->activity_matched, (unsigned long long)s->profiled_executed,
-                s->activity_matched + s->profiled_executed + not_run == direct ? " (agree)"
-                                                                                : " (DIFFER)");
+        if (crosscheck > 0 && s->xc_launches >= (uint64_t)crosscheck)
+            fprintf(f, "[gpuprof %d]   cross-check of the first %llu launches: ", pid,
+                    (unsigned long long)s->xc_launches);
+        else
+            fprintf(f, "[gpuprof %d]   cross-check: %llu launches seen by callbacks; ", pid,
+                    (unsigned long long)s->xc_launches);
+        fprintf(f, "%llu executed per activity records, %llu profiled%s",
+                (unsigned long long)s->activity_matched, (unsigned long long)s->xc_profiled,
+                s->activity_matched + s->xc_profiled + not_run == s->xc_launches ? " (agree)"
+                                                                                 : " (DIFFER)");
         if (not_run)
             fprintf(f, "; %llu did not execute (stream capture or a failed launch)",
                     (unsigned long long)not_run);

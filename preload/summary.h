@@ -39,6 +39,7 @@ typedef struct gp_summary {
     gp_unprofiled unprofiled[GP_SUMMARY_MAX_UNPROFILED];
     /* second source of truth */
     uint64_t activity_records, activity_matched, activity_graph, profiled_executed;
+    uint64_t xc_launches, xc_profiled; /* launches in the cross-check's window; of them profiled */
     gp_corr *corr;
     gp_kernel_time *times;
 } gp_summary;
@@ -50,7 +51,8 @@ void gp_summary_free(gp_summary *s);
 void gp_summary_skip(gp_summary *s, const char *reason);
 void gp_summary_unprofiled(gp_summary *s, uint64_t launch_id, const char *kernel,
                            const char *reason);
-/* A launch seen by the callbacks (correlation id from CUPTI). */
+/* A launch seen by the callbacks (correlation id from CUPTI), inside the
+ * cross-check's window. */
 void gp_summary_kernel_seen(gp_summary *s, uint64_t correlation, const char *kernel, int profiled);
 /* A kernel execution from the activity records; in_graph: part of a graph. */
 void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_ns,
@@ -60,8 +62,9 @@ void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_
 void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
                          double duration_ns, int executed);
 void gp_summary_write_json(const gp_summary *s, FILE *f);
-/* out_base: where the results went (NULL: none written); json/csv: which files. */
+/* out_base: where the results went (NULL: none written); json/csv: which files;
+ * crosscheck: the cross-check's window (GPUPROF_CROSSCHECK: 0 off, -1 all). */
 void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int json, int csv,
-                      int crosscheck);
+                      long crosscheck);
 
 #endif

@@ -8,7 +8,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
-    for c in no_cuda $CASES driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
+    for c in no_cuda $CASES crosscheck driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
              capture_ranges torch_ranges; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
@@ -73,6 +73,21 @@ if [ "$ngpu" -ge 2 ]; then
 else
     skipped "multigpu on several devices: this machine has $ngpu GPU"
 fi
+
+# 2c. the activity cross-check agrees wherever it ran; its window: the first N
+#     launches checked, the rest not (records stopped), the counts still agree
+ndiff=$(grep -l "cross-check.*DIFFER" "$OUT"/rc-static-*.err 2>/dev/null | wc -l)
+nxc=$(grep -l "cross-check.*(agree)" "$OUT"/rc-static-*.err 2>/dev/null | wc -l)
+if [ "$ndiff" = 0 ] && [ "$nxc" -gt 0 ]; then ok "cross-check agrees in $nxc replay cases"
+else bad "cross-check: $ndiff replay cases DIFFER, $nxc agree"; grep -h "DIFFER" "$OUT"/rc-static-*.err | head -3; fi
+for w in 100 all; do
+    GPUPROF_CROSSCHECK=$w GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_OUTPUT=$OUT/xc-$w \
+        LD_PRELOAD=$LIB timeout 60 $G/many_launches 1000 >/dev/null 2>"$OUT/xc-$w.err"
+    want=$([ $w = all ] && echo "cross-check: 1001 launches seen by callbacks; 1001 executed per activity records, 0 profiled (agree)" \
+                        || echo "cross-check of the first 100 launches: 100 executed per activity records, 0 profiled (agree)")
+    if grep -qF "$want" "$OUT/xc-$w.err"; then ok "cross-check window $w: $want"
+    else bad "cross-check window $w: '$want' expected"; grep "cross-check" "$OUT/xc-$w.err"; fi
+done
 
 # 3. driver API program: cuModuleLoadData, cuLaunchKernel, Ex (cluster), cooperative
 exp=$($G/driver_api $G/drv_kernels.cubin 2>&1)

@@ -61,6 +61,27 @@ int main(void)
     GP_CHECK(parse(repl, &c, err, sizeof(err)) == 0 && c.metrics_replace && c.n_metrics == 2);
     gp_config_free(&c);
 
+    /* the cross-check: a window of launches by default, 1 = that window, a count, all, off */
+    GP_CHECK(parse((const char *const[]){NULL}, &c, err, sizeof(err)) == 0 &&
+             c.crosscheck == GP_CROSSCHECK_WINDOW);
+    static const struct {
+        const char *v;
+        long want;
+    } xc[] = {{"1", GP_CROSSCHECK_WINDOW}, {"0", 0}, {"all", -1}, {"250", 250}};
+    for (size_t i = 0; i < sizeof(xc) / sizeof(xc[0]); i++) {
+        const char *e[] = {"GPUPROF_CROSSCHECK", xc[i].v, NULL};
+        GP_CHECK_MSG(parse(e, &c, err, sizeof(err)) == 0 && c.crosscheck == xc[i].want, "%s: %ld",
+                     xc[i].v, c.crosscheck);
+    }
+    static const char *const xc_bad[] = {"-1", "on", "10k", ""};
+    for (size_t i = 0; i < sizeof(xc_bad) / sizeof(xc_bad[0]); i++) {
+        const char *e[] = {"GPUPROF_CROSSCHECK", xc_bad[i], NULL};
+        GP_CHECK_MSG(parse(e, &c, err, sizeof(err)) == 1 &&
+                         strstr(err, "accepted values: 0 (off), 1 (the first 10000 launches), a "
+                                     "number of launches, all") != NULL,
+                     "%s: %s", xc_bad[i], err);
+    }
+
     /* malformed values: one line per variable, naming it and the accepted values */
     static const char *const bad[] = {"GPUPROF_LAUNCH_COUNT", "ten", "GPUPROF_SNAPSHOT", "disk",
                                       "GPUPROF_KERNEL_INCLUDE", "([", "GPUPROF_METRICS",

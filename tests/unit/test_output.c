@@ -21,7 +21,11 @@ static void w_csvh(FILE *f, const void *r) { gp_csv_write_header(f, r); }
 static void w_csv(FILE *f, const void *r) { gp_csv_write_launch(f, r); }
 static void w_dev(FILE *f, const void *d) { gp_json_write_device(f, d); }
 static void w_sum(FILE *f, const void *s) { gp_summary_write_json(s, f); }
-static void w_print(FILE *f, const void *s) { gp_summary_print(s, f, "out/base", 1, 1, 1); }
+static void w_print(FILE *f, const void *s) { gp_summary_print(s, f, "out/base", 1, 1, -1); }
+static void w_print_window2(FILE *f, const void *s)
+{
+    gp_summary_print(s, f, "out/base", 1, 1, 2);
+}
 
 int main(void)
 {
@@ -121,7 +125,25 @@ int main(void)
     GP_CHECK(strstr(sp, "2 name filter, 1 launch skip") != NULL);
     GP_CHECK(strstr(sp, "results: out/base.jsonl, out/base.csv") != NULL);
     GP_CHECK(strstr(sp, "1 x  kernel\n") != NULL); /* demangled, parameters dropped */
+    /* the cross-check's counts: with all launches, the window is not named */
+    GP_CHECK_MSG(strstr(sp, "cross-check: 2 launches seen by callbacks; 1 executed per activity "
+                            "records, 0 profiled (agree); 1 did not execute") != NULL,
+                 "%s", sp);
     free(sp);
+    sp = capture(w_print_window2, &s);
+    GP_CHECK_MSG(strstr(sp, "cross-check of the first 2 launches: 1 executed") != NULL, "%s", sp);
+    free(sp);
+    /* a profiled launch inside the window counts as executed there; one past it does not */
+    gp_summary_profiled(&s, 12, "k", 2000.0, 1);
+    gp_summary_profiled(&s, 77, "k", 2000.0, 1);
+    sj = capture(w_sum, &s);
+    GP_CHECK_MSG(strstr(sj, "\"launches_profiled_executed\":2,\"crosscheck_launches\":2,"
+                            "\"crosscheck_profiled\":1") != NULL,
+                 "%s", sj);
+    free(sj);
+    sp = capture(w_print, &s);
+    GP_CHECK_MSG(strstr(sp, "1 executed per activity records, 1 profiled (agree)\n") != NULL, "%s",
+                 sp);
     /* a kernel name cannot write escapes or lines of its own on the terminal */
     gp_summary_kernel_seen(&s, 13, "evil", 1);
     gp_summary_activity(&s, 13, 5000, "evil\n[gpuprof 1] forged\x1b[2J", 0);
