@@ -105,6 +105,8 @@ typedef struct gp_launch_state { /* a profiled launch between enter and exit */
     double *values;        /* n_metrics + 1; the SASS-derived ones filled */
     int graph_node;        /* a kernel of a graph, run by gpuprof before the graph */
     int sass_code_missing; /* FP counts by opcode impossible: no machine code */
+    int have_snap;         /* the incremental snapshot ran: snap holds its work */
+    gp_snapshot_stats snap;
     struct gp_launch_state *next;
 } gp_launch_state;
 

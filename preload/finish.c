@@ -89,6 +89,16 @@ static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const d
     r.bytes_saved = ls->rs.bytes_saved;
     r.bytes_restored = ls->rs.bytes_restored;
     r.replay_ms = ls->rs.ms;
+    r.bytes_hashed = r.chunks_saved = r.chunks_restored = -1;
+    r.hash_ms = r.save_ms = r.restore_ms = -1;
+    if (ls->have_snap) {
+        r.bytes_hashed = (long)ls->snap.bytes_hashed;
+        r.chunks_saved = (long)ls->snap.chunks_saved;
+        r.chunks_restored = (long)ls->snap.chunks_restored;
+        r.hash_ms = ls->snap.t_hash * 1e3;
+        r.save_ms = ls->snap.t_save * 1e3;
+        r.restore_ms = ls->snap.t_restore * 1e3;
+    }
     r.caches_flushed = ls->rs.flushed;
     r.n_metrics = gp_core.n_metrics;
     r.metric_names = gp_core.metric_names;

@@ -127,7 +127,8 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
     for (size_t i = 0; i < N_FIELDS; i++) {
         int opt = fields[i].flags & GP_RF_OPT;
         if (opt && ((fields[i].kind == K_STR && !AT(r, i, const char *)) ||
-                    (fields[i].kind == K_LONG && AT(r, i, long) < 0)))
+                    (fields[i].kind == K_LONG && AT(r, i, long) < 0) ||
+                    (fields[i].kind == K_DBL && !(AT(r, i, double) >= 0))))
             continue;
         fprintf(f, ",\"%s\":", fields[i].key);
         switch (fields[i].kind) {

@@ -168,6 +168,11 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
     double *values = malloc(nv * sizeof(double));
     int ok = gp_collect_end(cs->col, &ev->exec, status, &gp_core.set, ls->kernel->name->mangled,
                             &ls->opts, &ls->rs, values, &ls->sass_code_missing) == 0;
+    const gp_snapshot_stats *ss = gp_collect_snapshot_stats(cs->col);
+    if (ss && ss->incremental && ss->bytes_hashed) { /* the record says it */
+        ls->snap = *ss;
+        ls->have_snap = 1;
+    }
     int pending = 0;
     if (ok && ls->rs.batched) { /* the hardware values come when the batch closes */
         batch_queue(ls, values);
@@ -178,7 +183,6 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
     } else {
         gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
     }
-    const gp_snapshot_stats *ss = gp_collect_snapshot_stats(cs->col);
     if (ss && ss->incremental && ss->bytes_hashed) {
         pthread_mutex_lock(&gp_core.state_lock);
         gp_core.summary.snap_bytes_hashed += ss->bytes_hashed;

@@ -54,6 +54,14 @@ for mode in verify full; do
     if [ $nbad = 0 ]; then ok "snapshot $mode: all replay cases unchanged$([ $mode = verify ] && echo ', byte check found no difference')"
     else bad "snapshot $mode: $nbad cases differ:$badc"; fi
 done
+# the records say the incremental snapshot's work: every 2-pass launch of the
+# default run that is not a graph step has bytes_hashed and its times; none of
+# the GPUPROF_SNAPSHOT_INCREMENTAL=0 run's records has them
+with=$(cat "$OUT"/rc-static-inplace.jsonl | grep '"type":"launch"' | grep -v cuGraphLaunch | grep -c '"bytes_hashed":[1-9][0-9]*,"chunks_saved":[0-9]*,"chunks_restored":[0-9]*,"hash_ms":[0-9.e-]*,"save_ms":[0-9.e-]*,"restore_ms"')
+all=$(grep '"type":"launch"' "$OUT"/rc-static-inplace.jsonl | grep -vc cuGraphLaunch)
+none=$(cat "$OUT"/sv-full-*.jsonl | grep -c '"bytes_hashed"')
+if [ "$all" -gt 0 ] && [ "$with" = "$all" ] && [ "$none" = 0 ]; then ok "snapshot work in the records: $with of $all launches (inplace), none with whole copies"
+else bad "snapshot work in the records: $with of $all launches (inplace) have it, $none records of whole copies"; fi
 
 # 2a. kernels inside graphs are profiled (gpuprof runs the graph's steps first)
 for c in graph graphsteps; do
