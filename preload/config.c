@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/ranges.h"
+#include "preload/nvtx_expr.h"
 #include "util/log.h"
 #include "util/regex_safe.h"
 #include "util/strutil.h"

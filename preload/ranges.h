@@ -14,9 +14,9 @@
  *    '\' makes the next character literal.  A launch is profiled when some
  *    include matches (or there is none) and no exclude matches.
  *
- * The expressions and the range state are plain logic with no CUDA type
- * (tests/unit/test_ranges.c); callbacks.c feeds the state from CUPTI's NVTX
- * and driver callbacks. */
+ * The expressions (nvtx_expr.h) and the range state are plain logic with no
+ * CUDA type (tests/unit/test_ranges.c); callbacks.c feeds the state from
+ * CUPTI's NVTX and driver callbacks. */
 #ifndef GP_RANGES_H
 #define GP_RANGES_H
 
@@ -24,41 +24,6 @@
 #include <stdint.h>
 
 struct gp_config;
-
-/* ---- expressions ------------------------------------------------------- */
-
-typedef struct gp_nvtx_expr gp_nvtx_expr;
-
-/* Parses one expression.  Returns NULL with one sentence in err. */
-gp_nvtx_expr *gp_nvtx_expr_parse(const char *text, char *err, size_t errlen);
-void gp_nvtx_expr_free(gp_nvtx_expr *e);
-/* The text it was parsed from. */
-const char *gp_nvtx_expr_text(const gp_nvtx_expr *e);
-
-/* Parses a list of expressions separated by ';' ("\;" is a literal ';') into
- * out[0..max).  Returns the count, or -1 with one sentence in err (the
- * expressions parsed so far are freed). */
-int gp_nvtx_list_parse(const char *text, gp_nvtx_expr **out, size_t max, char *err, size_t errlen);
-
-/* One open range as the matcher sees it; domain "" is the default domain. */
-typedef struct {
-    const char *domain;
-    const char *name;
-} gp_nvtx_range;
-
-/* The ranges around a launch: the launching thread's push/pop ranges, every
- * domain, bottom first; the process's open start/end ranges. */
-typedef struct {
-    const gp_nvtx_range *stack;
-    size_t n_stack;
-    const gp_nvtx_range *open;
-    size_t n_open;
-} gp_nvtx_view;
-
-int gp_nvtx_expr_match(const gp_nvtx_expr *e, const gp_nvtx_view *v);
-/* 1 when some include matches (or n_inc is 0) and no exclude matches. */
-int gp_nvtx_select(gp_nvtx_expr *const *inc, size_t n_inc, gp_nvtx_expr *const *exc, size_t n_exc,
-                   const gp_nvtx_view *v);
 
 /* ---- the process's range state (thread-safe) ------------------------------ */
 

@@ -8,6 +8,7 @@
 
 #include "preload/config.h"
 #include "preload/filter.h"
+#include "preload/nvtx_expr.h"
 #include "preload/ranges.h"
 #include "tests/unit/fake_env.h"
 #include "tests/unit/gp_test.h"

@@ -92,6 +92,17 @@ print(','.join(names[:250]))" "$OUT/full.csv" 2>/dev/null)
     if [ -n "$NCU_LIST" ]; then
         export GPUPROF_METRICS="$NCU_LIST"
         bench manypass 4 0 "$B/tests/gpu/known_work 1"
+        # where a pass's time goes (CUPTI's start and stop of each pass), and
+        # CUPTI's own kernel replay (one start and stop around all passes)
+        for mode in profiler cupti; do
+            t1=$(now)
+            GPUPROF_REPLAY=$mode GPUPROF_LAUNCH_COUNT=4 GPUPROF_LOG_LEVEL=debug GPUPROF_OUTPUT=$OUT/mp-$mode \
+                timeout 400 env LD_PRELOAD=$LIB "$B/tests/gpu/known_work" 1 >/dev/null 2>"$OUT/mp-$mode.err"
+            t2=$(now)
+            echo "replay-cost manypass GPUPROF_REPLAY=$mode: $(calc "$t2 - $t1") s for 4 launches;" \
+                "$(grep -o '"passes":[0-9]*' "$OUT/mp-$mode.jsonl" | head -1)"
+            grep -h "ms in all" "$OUT/mp-$mode.err" | tail -1 | sed 's/.*: \([0-9.]* ms in all\)/  \1/' | cut -c1-300
+        done
         unset GPUPROF_METRICS
         grep -o '"passes":[0-9]*' "$OUT/manypass.jsonl" | sort | uniq -c | head -3
     else echo "replay-cost manypass: skipped: ncu --set full gave no metric names"; fi
