@@ -147,10 +147,11 @@ static void mg_phase_copy(struct mg_dev *d)
     const struct mg_dev *o = &devs[1 - d->id];
     CHECK(cudaSetDevice(d->id));
     if (d->id == 0) {
+        /* it may return before the copy ends, and d->s does not wait for the default stream */
         CHECK(cudaMemcpyPeer(d->b, d->id, o->a, o->id, MG_BYTES));
-    } else {
+        CHECK(cudaDeviceSynchronize());
+    } else { /* the kernel after it in the same stream, no host wait between them */
         CHECK(cudaMemcpyPeerAsync(d->b, d->id, o->a, o->id, MG_BYTES, d->s));
-        CHECK(cudaStreamSynchronize(d->s));
     }
     mg_mix<<<grid, 256, 0, d->s>>>(d->c, d->b, MG_N);
     d->n_mix++;
