@@ -46,3 +46,9 @@ $(GT)/chunk_hash_check: tests/gpu/chunk_hash_check.c replay/chunk_hash.c replay/
 	$(CC) $(CPPFLAGS) -Itests/unit -I$(CUDA_HOME)/include $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) \
 	    -o $@ $(filter %.c,$^) -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl -lpthread
 GPU_TESTS += $(GT)/chunk_hash_check
+# two devices from one thread and from two, peer copies and peer access
+# (tests/gpu/multi_gpu.sh)
+$(GT)/multi_device: tests/gpu/multi_device.cu tests/gpu/rt_check.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -cudart static -o $@ $< -lpthread
+GPU_TESTS += $(GT)/multi_device
