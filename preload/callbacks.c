@@ -41,7 +41,8 @@ enum cb_class {
     CB_COPY,
     CB_SET,
     CB_PROFILER_START,
-    CB_PROFILER_STOP
+    CB_PROFILER_STOP,
+    CB_PEER
 };
 static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
@@ -76,6 +77,8 @@ static int classify(const char *name)
         return CB_COPY;
     if (starts_with(name, "cuMemset"))
         return CB_SET;
+    if (starts_with(name, "cuCtxEnablePeerAccess") || starts_with(name, "cuCtxDisablePeerAccess"))
+        return CB_PEER;
     if (starts_with(name, "cuProfilerStart"))
         return CB_PROFILER_START;
     if (starts_with(name, "cuProfilerStop"))
@@ -373,6 +376,12 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     case CB_GRAPH_EXEC_CHANGE: /* every such call starts with (CUgraphExec hGraphExec, ...) */
         if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
             gp_core_graph_changed(*(const CUgraphExec *)cb->functionParams, cb->functionName);
+        return;
+    case CB_PEER: /* both calls start with (CUcontext peerContext, ...) */
+        if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+            gp_core_peer_access(cb->context,
+                                ((const cuCtxEnablePeerAccess_params *)cb->functionParams)->peerContext,
+                                cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess);
         return;
     case CB_PROFILER_START:
     case CB_PROFILER_STOP:

@@ -180,6 +180,7 @@ void gp_core_context_destroying(CUcontext ctx)
         free(cs);
     }
     gp_kernels_forget(ctx);
+    gp_alloc_peer_access(gp_core.allocs, (uint64_t)(uintptr_t)ctx, 0, 0);
     pthread_mutex_unlock(&gp_core.state_lock);
     pthread_rwlock_unlock(&gp_core.launch_lock);
 }

@@ -80,6 +80,9 @@ void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx);
 void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uint64_t layers,
                          CUcontext ctx);
 void gp_core_array_free(uint64_t handle);
+/* cuCtxEnablePeerAccess (on = 1) / cuCtxDisablePeerAccess from context `ctx`:
+ * its kernels may touch `peer`'s memory, which its snapshots then include. */
+void gp_core_peer_access(CUcontext ctx, CUcontext peer, int on);
 void gp_core_mem_free(uint64_t base);
 void gp_core_mem_write(uint64_t dst, uint64_t bytes);
 void gp_core_memop_seen(int kind); /* 0 alloc, 1 free, 2 copy, 3 set */

@@ -36,6 +36,16 @@ void gp_core_mem_free(uint64_t base)
         gp_alloc_remove(gp_core.allocs, base);
 }
 
+void gp_core_peer_access(CUcontext ctx, CUcontext peer, int on)
+{
+    if (!gp_core.active || !ctx || !peer)
+        return;
+    if (gp_alloc_peer_access(gp_core.allocs, (uint64_t)(uintptr_t)ctx, (uint64_t)(uintptr_t)peer,
+                             on) != 0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
 void gp_core_mem_write(uint64_t dst, uint64_t bytes)
 {
     if (gp_core.active && dst)

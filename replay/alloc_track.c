@@ -27,8 +27,14 @@ typedef struct array_entry {
     UT_hash_handle hh;
 } array_entry;
 
+typedef struct {
+    uint64_t from, to;
+} peer_pair;
+
 struct gp_alloc_table {
     pthread_mutex_t lock;
+    peer_pair *peers; /* peer access turned on, from -> to */
+    size_t n_peers;
     array_entry *arrays;
     alloc_entry *by_base;
     alloc_entry **sorted;
@@ -61,6 +67,7 @@ void gp_alloc_table_destroy(gp_alloc_table *t)
         free(a);
     }
     free(t->sorted);
+    free(t->peers);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -188,6 +195,59 @@ uint64_t gp_alloc_host_written(gp_alloc_table *t, uint64_t base)
     return w;
 }
 
+/* lock held */
+static int has_peer(const gp_alloc_table *t, uint64_t from, uint64_t to)
+{
+    for (size_t i = 0; i < t->n_peers; i++)
+        if (t->peers[i].from == from && t->peers[i].to == to)
+            return 1;
+    return 0;
+}
+
+int gp_alloc_peer_access(gp_alloc_table *t, uint64_t from, uint64_t to, int on)
+{
+    int rc = 0;
+    pthread_mutex_lock(&t->lock);
+    if (on && !has_peer(t, from, to)) {
+        peer_pair *np = realloc(t->peers, (t->n_peers + 1) * sizeof(*np));
+        if (np) {
+            t->peers = np;
+            t->peers[t->n_peers++] = (peer_pair){from, to};
+        } else {
+            rc = -1;
+        }
+    }
+    for (size_t i = 0; !on && i < t->n_peers;) {
+        const peer_pair *p = &t->peers[i];
+        if ((p->from == from && p->to == to) || (!to && (p->from == from || p->to == from)))
+            t->peers[i] = t->peers[--t->n_peers];
+        else
+            i++;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+size_t gp_alloc_peers_of(gp_alloc_table *t, uint64_t ctx, uint64_t *out, size_t max)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&t->lock);
+    for (size_t i = 0; i < t->n_peers; i++) {
+        const peer_pair *p = &t->peers[i];
+        uint64_t other = p->from == ctx ? p->to : p->to == ctx ? p->from : 0;
+        int seen = !other;
+        for (size_t k = 0; k < n && k < max && !seen; k++)
+            seen = out[k] == other;
+        if (seen)
+            continue;
+        if (n < max)
+            out[n] = other;
+        n++;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t max,
                         uint64_t *total)
 {
@@ -198,7 +258,8 @@ size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t m
         for (size_t i = 0; i < t->n_sorted; i++) {
             alloc_entry *e = t->sorted[i];
             /* managed and host memory are reachable from every context */
-            if (ctx && e->ctx != ctx && e->kind != GP_MEM_MANAGED && e->kind != GP_MEM_HOST)
+            if (ctx && e->ctx != ctx && e->kind != GP_MEM_MANAGED && e->kind != GP_MEM_HOST &&
+                !has_peer(t, ctx, e->ctx))
                 continue;
             if (n < max)
                 out[n] = (gp_range){e->base, e->size, e->kind, 0, 0, 0};

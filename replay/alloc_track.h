@@ -55,12 +55,22 @@ int gp_alloc_find(gp_alloc_table *t, uint64_t addr, gp_range *out);
 int gp_alloc_note_host_write(gp_alloc_table *t, uint64_t addr, uint64_t bytes);
 /* Bytes the host wrote into the range starting at base (0 when none). */
 uint64_t gp_alloc_host_written(gp_alloc_table *t, uint64_t base);
-/* Copies the ranges of context ctx (all contexts when ctx == 0) and all
+/* Copies the ranges of context ctx (all contexts when ctx == 0), those of
+ * the contexts ctx has peer access to, and all
  * managed and host ranges (reachable from any context) into out,
  * sorted by address, then the context's arrays; returns how many there are (may exceed max: call again
  * with more room).  *total gets their byte sum. */
 size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t max,
                         uint64_t *total);
 size_t gp_alloc_count(gp_alloc_table *t);
+/* Peer access from context `from` to the memory of context `to` turned on
+ * (on = 1) or off: a kernel in `from` may then touch `to`'s memory, which
+ * gp_alloc_collect(from) includes.  to = 0 with on = 0: every link of `from`
+ * is forgotten (the context is gone).  Returns 0, or -1 when out of memory. */
+int gp_alloc_peer_access(gp_alloc_table *t, uint64_t from, uint64_t to, int on);
+/* The contexts linked to ctx by peer access in either direction (their work
+ * can touch ctx's memory or ctx's kernels theirs), each once, into out[0..max);
+ * returns how many there are. */
+size_t gp_alloc_peers_of(gp_alloc_table *t, uint64_t ctx, uint64_t *out, size_t max);
 
 #endif

@@ -253,11 +253,30 @@ static gp_range *collect_ranges(gp_alloc_table *allocs, CUcontext ctx, size_t *n
     }
 }
 
+/* Waits for the work of the contexts linked to ctx by peer access: their
+ * kernels and copies may write the memory about to be saved (or the peer
+ * memory this context's kernel reaches), and must not do so between a save
+ * and a restore.  The program's other threads cannot add work meanwhile (the
+ * launch is in the exclusive section). */
+static void sync_peers(gp_alloc_table *allocs, CUcontext ctx)
+{
+    uint64_t peers[64];
+    size_t n = gp_alloc_peers_of(allocs, (uint64_t)(uintptr_t)ctx, peers, 64);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        CUcontext popped;
+        if (gp_drv.cuCtxPushCurrent((CUcontext)(uintptr_t)peers[i]) != CUDA_SUCCESS)
+            continue;
+        gp_drv.cuCtxSynchronize();
+        gp_drv.cuCtxPopCurrent(&popped);
+    }
+}
+
 int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_exec *e,
                      const gp_replay_opts *o, gp_replay_state *st)
 {
     size_t n = 0;
     uint64_t total = 0;
+    sync_peers(allocs, c->replay.ctx);
     free(c->ranges);
     if (!(c->ranges = collect_ranges(allocs, c->replay.ctx, &n, &total))) {
         snprintf(st->why, sizeof(st->why), "out of memory");

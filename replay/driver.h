@@ -16,6 +16,8 @@
     X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                          \
     X(cuCtxGetDevice, "cuCtxGetDevice")                                                            \
     X(cuCtxSynchronize, "cuCtxSynchronize")                                                        \
+    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2")                                                     \
+    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2")                                                       \
     X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                \
     X(cuDeviceGetName, "cuDeviceGetName")                                                          \
     X(cuMemGetInfo, "cuMemGetInfo_v2")                                                             \

@@ -70,6 +70,29 @@ int main(void)
     GP_CHECK(gp_alloc_add(t, 0x3000, 0x20, GP_MEM_DEVICE, 1) == 0);
     GP_CHECK(gp_alloc_find(t, 0x3100, &r) == -1 && gp_alloc_count(t) == 2);
 
+    /* peer access: context 1's collection takes in context 5's memory while
+     * 1 may reach it, never the reverse; the links are found both ways */
+    {
+        gp_alloc_table *pt = gp_alloc_table_create();
+        gp_range pr[8];
+        uint64_t peers[4];
+        gp_alloc_add(pt, 0x1000, 0x100, GP_MEM_DEVICE, 1);
+        gp_alloc_add(pt, 0x9000, 0x100, GP_MEM_DEVICE, 5);
+        gp_alloc_add(pt, 0xa000, 0x100, GP_MEM_DEVICE, 7);
+        GP_CHECK(gp_alloc_collect(pt, 1, pr, 8, NULL) == 1);
+        GP_CHECK(gp_alloc_peer_access(pt, 1, 5, 1) == 0 && gp_alloc_peer_access(pt, 1, 5, 1) == 0);
+        GP_CHECK(gp_alloc_collect(pt, 1, pr, 8, NULL) == 2 && pr[1].base == 0x9000);
+        GP_CHECK(gp_alloc_collect(pt, 5, pr, 8, NULL) == 1 && pr[0].base == 0x9000);
+        GP_CHECK(gp_alloc_peers_of(pt, 5, peers, 4) == 1 && peers[0] == 1);
+        GP_CHECK(gp_alloc_peer_access(pt, 5, 1, 1) == 0 && gp_alloc_peer_access(pt, 7, 1, 1) == 0);
+        GP_CHECK(gp_alloc_peers_of(pt, 1, peers, 4) == 2 && peers[0] == 5 && peers[1] == 7);
+        GP_CHECK(gp_alloc_peer_access(pt, 1, 5, 0) == 0);
+        GP_CHECK(gp_alloc_collect(pt, 1, pr, 8, NULL) == 1);
+        GP_CHECK(gp_alloc_peers_of(pt, 1, peers, 4) == 2); /* 5 -> 1 and 7 -> 1 remain */
+        GP_CHECK(gp_alloc_peer_access(pt, 1, 0, 0) == 0 && gp_alloc_peers_of(pt, 1, peers, 4) == 0);
+        gp_alloc_table_destroy(pt);
+    }
+
     /* many allocations, lookups in the middle of each */
     for (uint64_t i = 0; i < 10000; i++)
         gp_alloc_add(t, 0x100000 + i * 0x1000, 0x800, GP_MEM_DEVICE, 3);
