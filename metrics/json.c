@@ -258,40 +258,39 @@ static int gp_json_parse_container(gp_json_parser *p, gp_json *v, int depth)
     }
 }
 
+/* Moves *i past the digits there: at least one, else -1 after failing with why. */
+static int gp_json_digits(gp_json_parser *p, size_t *i, const char *why)
+{
+    if (*i >= p->len || p->s[*i] < '0' || p->s[*i] > '9') {
+        gp_json_fail(p, why);
+        return -1;
+    }
+    while (*i < p->len && p->s[*i] >= '0' && p->s[*i] <= '9')
+        (*i)++;
+    return 0;
+}
+
 static int gp_json_parse_number(gp_json_parser *p, gp_json *v)
 {
     size_t i = p->pos;
     char buf[64];
     if (i < p->len && p->s[i] == '-')
         i++;
-    if (i >= p->len || p->s[i] < '0' || p->s[i] > '9') {
-        gp_json_fail(p, "unexpected character");
-        return -1;
-    }
-    if (p->s[i] == '0')
+    if (i < p->len && p->s[i] == '0')
         i++;
-    else
-        while (i < p->len && p->s[i] >= '0' && p->s[i] <= '9')
-            i++;
+    else if (gp_json_digits(p, &i, "unexpected character") != 0)
+        return -1;
     if (i < p->len && p->s[i] == '.') {
         i++;
-        if (i >= p->len || p->s[i] < '0' || p->s[i] > '9') {
-            gp_json_fail(p, "digit expected after '.'");
+        if (gp_json_digits(p, &i, "digit expected after '.'") != 0)
             return -1;
-        }
-        while (i < p->len && p->s[i] >= '0' && p->s[i] <= '9')
-            i++;
     }
     if (i < p->len && (p->s[i] == 'e' || p->s[i] == 'E')) {
         i++;
         if (i < p->len && (p->s[i] == '+' || p->s[i] == '-'))
             i++;
-        if (i >= p->len || p->s[i] < '0' || p->s[i] > '9') {
-            gp_json_fail(p, "digit expected in exponent");
+        if (gp_json_digits(p, &i, "digit expected in exponent") != 0)
             return -1;
-        }
-        while (i < p->len && p->s[i] >= '0' && p->s[i] <= '9')
-            i++;
     }
     if (i - p->pos >= sizeof buf) {
         gp_json_fail(p, "number too long");

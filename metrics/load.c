@@ -17,10 +17,7 @@
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
     memset(r, 0, sizeof *r);
-    if (peaks)
-        r->peaks = *peaks;
-    else
-        gp_peaks_none(&r->peaks);
+    gp_peaks_set(&r->peaks, peaks);
     gp_device_h100(&r->dflt);
     r->tool = "gpuprof-report";
 }

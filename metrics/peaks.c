@@ -15,6 +15,14 @@ void gp_peaks_none(gp_peaks *p)
     p->dram_bytes_per_s = p->l2_bytes_per_s = p->l1_bytes_per_s = NAN;
 }
 
+void gp_peaks_set(gp_peaks *p, const gp_peaks *given)
+{
+    if (given)
+        *p = *given;
+    else
+        gp_peaks_none(p);
+}
+
 static double *gp_peaks_slot(gp_peaks *p, const char *key)
 {
     static const struct {

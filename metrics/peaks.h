@@ -24,6 +24,8 @@ typedef struct {
 
 /* All NaN, no source. */
 void gp_peaks_none(gp_peaks *p);
+/* *p = *given, or no peaks (gp_peaks_none) when given is NULL. */
+void gp_peaks_set(gp_peaks *p, const gp_peaks *given);
 /* Reads a peaks file.  Returns 0, or -1 with a sentence in err. */
 int gp_peaks_load(const char *path, gp_peaks *p, char *err, size_t errlen);
 /* Same from a parsed document (tests). */

@@ -21,13 +21,24 @@ void gp_finish_unprofiled(uint64_t launch_id, const char *kernel, const char *re
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
+/* base.ext opened (published) as *file: its stream, or NULL after saying why. */
+static FILE *open_output(gp_safefile *file, const char *base, const char *ext)
+{
+    char path[1200], why[1400];
+    snprintf(path, sizeof(path), "%s.%s", base, ext);
+    if (gp_safefile_open(file, path, why, sizeof(why)) == 0 &&
+        gp_safefile_publish(file, why, sizeof(why)) == 0)
+        return file->f;
+    gp_error("%s (GPUPROF_OUTPUT)", why);
+    return NULL;
+}
+
 /* Caller holds out_lock. */
 static void open_outputs(void)
 {
     if (gp_core.outputs_opened)
         return;
     gp_core.outputs_opened = 1;
-    char path[1200];
     char *base = gp_core.out_base;
     /* cannot fail: config.c checked the longest expansion */
     gp_expand_path(gp_core.cfg.output, (long)getpid(), gp_core.host, base,
@@ -37,23 +48,10 @@ static void open_outputs(void)
         base[l - 4] = '\0';
     else if (l > 6 && strcmp(base + l - 6, ".jsonl") == 0)
         base[l - 6] = '\0';
-    char why[1400];
-    if (gp_core.cfg.write_json) {
-        snprintf(path, sizeof(path), "%s.jsonl", base);
-        if (gp_safefile_open(&gp_core.json_file, path, why, sizeof(why)) == 0 &&
-            gp_safefile_publish(&gp_core.json_file, why, sizeof(why)) == 0)
-            gp_core.json = gp_core.json_file.f;
-        else
-            gp_error("%s (GPUPROF_OUTPUT)", why);
-    }
-    if (gp_core.cfg.write_csv) {
-        snprintf(path, sizeof(path), "%s.csv", base);
-        if (gp_safefile_open(&gp_core.csv_file, path, why, sizeof(why)) == 0 &&
-            gp_safefile_publish(&gp_core.csv_file, why, sizeof(why)) == 0)
-            gp_core.csv = gp_core.csv_file.f;
-        else
-            gp_error("%s (GPUPROF_OUTPUT)", why);
-    }
+    if (gp_core.cfg.write_json)
+        gp_core.json = open_output(&gp_core.json_file, base, "jsonl");
+    if (gp_core.cfg.write_csv)
+        gp_core.csv = open_output(&gp_core.csv_file, base, "csv");
 }
 
 static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const double *values,

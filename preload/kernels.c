@@ -9,6 +9,29 @@
 #include "preload/names.h"
 #include "util/log.h"
 
+/* A new entry of the names table for mangled; NULL when memory ran out. */
+static gp_kernel_name *name_add(const char *mangled)
+{
+    gp_kernel_name *n = calloc(1, sizeof(*n));
+    if (!n)
+        return NULL;
+    n->mangled = strdup(mangled);
+    n->demangled = gp_demangle(mangled);
+    if (n->mangled && n->demangled) {
+        char buf[1024];
+        n->name_matches = gp_filter_name_matches(
+            &gp_core.cfg, gp_filter_name(&gp_core.cfg, n->demangled, n->mangled, buf, sizeof(buf)));
+        gp_uthash_oom = 0;
+        HASH_ADD_KEYPTR(hh, gp_core.names, n->mangled, strlen(n->mangled), n);
+        if (!gp_uthash_oom)
+            return n;
+    }
+    free(n->mangled);
+    free(n->demangled);
+    free(n);
+    return NULL;
+}
+
 gp_kernel *gp_kernels_lookup(const gp_launch_event *ev)
 {
     gp_kernel_key key;
@@ -22,30 +45,8 @@ gp_kernel *gp_kernels_lookup(const gp_launch_event *ev)
     const char *mangled = ev->symbol ? ev->symbol : "?";
     gp_kernel_name *n;
     HASH_FIND_STR(gp_core.names, mangled, n);
-    if (!n) {
-        n = calloc(1, sizeof(*n));
-        if (!n)
-            return NULL;
-        n->mangled = strdup(mangled);
-        n->demangled = gp_demangle(mangled);
-        if (!n->mangled || !n->demangled) {
-            free(n->mangled);
-            free(n->demangled);
-            free(n);
-            return NULL;
-        }
-        char buf[1024];
-        n->name_matches = gp_filter_name_matches(
-            &gp_core.cfg, gp_filter_name(&gp_core.cfg, n->demangled, n->mangled, buf, sizeof(buf)));
-        gp_uthash_oom = 0;
-        HASH_ADD_KEYPTR(hh, gp_core.names, n->mangled, strlen(n->mangled), n);
-        if (gp_uthash_oom) {
-            free(n->mangled);
-            free(n->demangled);
-            free(n);
-            return NULL;
-        }
-    }
+    if (!n && !(n = name_add(mangled)))
+        return NULL;
     k = calloc(1, sizeof(*k));
     if (!k)
         return NULL;
@@ -92,21 +93,19 @@ static void keep_code(const char *name, const uint8_t *code, size_t size, void *
     if (c)
         return;
     c = calloc(1, sizeof(*c));
-    if (!c || !(c->name = strdup(name)) || !(c->code = malloc(size))) {
-        if (c)
-            free(c->name);
-        free(c);
+    if (!c)
         return;
+    if ((c->name = strdup(name)) && (c->code = malloc(size))) {
+        memcpy(c->code, code, size);
+        c->size = size;
+        gp_uthash_oom = 0;
+        HASH_ADD_KEYPTR(hh, gp_core.code, c->name, strlen(c->name), c);
+        if (!gp_uthash_oom)
+            return;
     }
-    memcpy(c->code, code, size);
-    c->size = size;
-    gp_uthash_oom = 0;
-    HASH_ADD_KEYPTR(hh, gp_core.code, c->name, strlen(c->name), c);
-    if (gp_uthash_oom) {
-        free(c->code);
-        free(c->name);
-        free(c);
-    }
+    free(c->code);
+    free(c->name);
+    free(c);
 }
 
 const uint8_t *gp_kernels_code(const char *function, size_t *size, void *arg)

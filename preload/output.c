@@ -110,15 +110,54 @@ static void json_missing(FILE *f, const gp_launch_record *r)
     fputc('}', f);
 }
 
-/* The integer kinds, written the same way in JSON and CSV. */
-static void write_integer(FILE *f, const gp_launch_record *r, size_t i)
+static void csv_number(FILE *f, double v)
 {
-    if (fields[i].kind == K_U64)
+    fprintf(f, "%.3f", v);
+}
+
+/* What JSON and CSV write differently for the kinds of one value. */
+typedef struct {
+    void (*text)(FILE *f, const char *s);
+    void (*number)(FILE *f, double v);
+    const char *open, *close; /* around the three components of a dim3 */
+    const char *flag[2];      /* for a flag of 0 and of 1 */
+} value_format;
+
+static const value_format json_format = {
+    gp_text_json_string, json_number, "[", "]", {"\"not-flushed\"", "\"flushed\""}};
+static const value_format csv_format = {
+    gp_text_csv_field, csv_number, "", "", {"not-flushed", "flushed"}};
+
+/* Field i's value, for every kind but the metric maps (JSON's alone). */
+static void write_value(FILE *f, const gp_launch_record *r, size_t i, const value_format *fmt)
+{
+    switch (fields[i].kind) {
+    case K_U64:
         fprintf(f, "%llu", (unsigned long long)AT(r, i, uint64_t));
-    else if (fields[i].kind == K_LONG)
+        break;
+    case K_LONG:
         fprintf(f, "%ld", AT(r, i, long));
-    else
+        break;
+    case K_INT:
         fprintf(f, "%d", AT(r, i, int));
+        break;
+    case K_STR:
+        fmt->text(f, AT(r, i, const char *));
+        break;
+    case K_DIM3: {
+        const unsigned *v = &AT(r, i, unsigned);
+        fprintf(f, "%s%u,%u,%u%s", fmt->open, v[0], v[1], v[2], fmt->close);
+        break;
+    }
+    case K_DBL:
+        fmt->number(f, AT(r, i, double));
+        break;
+    case K_FLAG:
+        fputs(fmt->flag[AT(r, i, int) != 0], f);
+        break;
+    default:
+        break; /* the metric maps: JSON's own; CSV's metric columns follow the fixed ones */
+    }
 }
 
 void gp_json_write_launch(FILE *f, const gp_launch_record *r)
@@ -131,33 +170,12 @@ void gp_json_write_launch(FILE *f, const gp_launch_record *r)
                     (fields[i].kind == K_DBL && !(AT(r, i, double) >= 0))))
             continue;
         fprintf(f, ",\"%s\":", fields[i].key);
-        switch (fields[i].kind) {
-        case K_U64:
-        case K_LONG:
-        case K_INT:
-            write_integer(f, r, i);
-            break;
-        case K_STR:
-            gp_text_json_string(f, AT(r, i, const char *));
-            break;
-        case K_DIM3: {
-            const unsigned *v = &AT(r, i, unsigned);
-            fprintf(f, "[%u,%u,%u]", v[0], v[1], v[2]);
-            break;
-        }
-        case K_DBL:
-            json_number(f, AT(r, i, double));
-            break;
-        case K_FLAG:
-            fputs(AT(r, i, int) ? "\"flushed\"" : "\"not-flushed\"", f);
-            break;
-        case K_METRICS:
+        if (fields[i].kind == K_METRICS)
             json_metrics(f, r);
-            break;
-        case K_MISSING:
+        else if (fields[i].kind == K_MISSING)
             json_missing(f, r);
-            break;
-        }
+        else
+            write_value(f, r, i, &json_format);
     }
     fputs("}\n", f);
 }
@@ -194,29 +212,7 @@ void gp_csv_write_launch(FILE *f, const gp_launch_record *r)
             continue;
         fputs(sep, f);
         sep = ",";
-        switch (fields[i].kind) {
-        case K_U64:
-        case K_LONG:
-        case K_INT:
-            write_integer(f, r, i);
-            break;
-        case K_STR:
-            gp_text_csv_field(f, AT(r, i, const char *));
-            break;
-        case K_DIM3: {
-            const unsigned *v = &AT(r, i, unsigned);
-            fprintf(f, "%u,%u,%u", v[0], v[1], v[2]);
-            break;
-        }
-        case K_DBL:
-            fprintf(f, "%.3f", AT(r, i, double));
-            break;
-        case K_FLAG:
-            fputs(AT(r, i, int) ? "flushed" : "not-flushed", f);
-            break;
-        default:
-            break; /* the metrics follow the fixed columns */
-        }
+        write_value(f, r, i, &csv_format);
     }
     for (size_t i = 0; i < r->n_metrics; i++) {
         fputc(',', f);

@@ -126,21 +126,10 @@ int gp_alloc_add(gp_alloc_table *t, uint64_t base, uint64_t size, int kind, uint
         return -1;
     pthread_mutex_lock(&t->lock);
     alloc_entry *e;
-    HASH_FIND(hh, t->by_base, &base, sizeof(base), e);
+    GP_HASH_FIND_OR_ADD(t->by_base, base, base, e);
     if (!e) {
-        e = calloc(1, sizeof(*e));
-        if (!e) {
-            pthread_mutex_unlock(&t->lock);
-            return -1;
-        }
-        e->base = base;
-        gp_uthash_oom = 0;
-        HASH_ADD(hh, t->by_base, base, sizeof(e->base), e);
-        if (gp_uthash_oom) {
-            free(e);
-            pthread_mutex_unlock(&t->lock);
-            return -1;
-        }
+        pthread_mutex_unlock(&t->lock);
+        return -1;
     }
     e->size = size;
     e->kind = kind;
@@ -297,21 +286,10 @@ int gp_alloc_add_array(gp_alloc_table *t, uint64_t handle, uint64_t row_bytes, u
         return -1;
     pthread_mutex_lock(&t->lock);
     array_entry *a;
-    HASH_FIND(hh, t->arrays, &handle, sizeof(handle), a);
+    GP_HASH_FIND_OR_ADD(t->arrays, handle, handle, a);
     if (!a) {
-        a = calloc(1, sizeof(*a));
-        if (!a) {
-            pthread_mutex_unlock(&t->lock);
-            return -1;
-        }
-        a->handle = handle;
-        gp_uthash_oom = 0;
-        HASH_ADD(hh, t->arrays, handle, sizeof(a->handle), a);
-        if (gp_uthash_oom) {
-            free(a);
-            pthread_mutex_unlock(&t->lock);
-            return -1;
-        }
+        pthread_mutex_unlock(&t->lock);
+        return -1;
     }
     a->row_bytes = row_bytes;
     a->rows = rows;

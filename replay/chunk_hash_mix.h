@@ -42,25 +42,25 @@ typedef struct gp_chunk_span {
 } gp_chunk_span;
 
 /* Shifts by 32 cost one 32-bit xor on the GPU; the multiplies carry low bits
- * into high ones and the shifts carry them back, twice. */
-GP_HD uint64_t gp_ch_mix_a(uint64_t x)
+ * into high ones and the shifts carry them back, twice.  m1, m2: odd. */
+GP_HD uint64_t gp_ch_mix(uint64_t x, uint64_t m1, uint64_t m2)
 {
     x ^= x >> 32;
-    x *= GP_CH_MA1;
+    x *= m1;
     x ^= x >> 32;
-    x *= GP_CH_MA2;
+    x *= m2;
     x ^= x >> 32;
     return x;
 }
 
+GP_HD uint64_t gp_ch_mix_a(uint64_t x)
+{
+    return gp_ch_mix(x, GP_CH_MA1, GP_CH_MA2);
+}
+
 GP_HD uint64_t gp_ch_mix_b(uint64_t x)
 {
-    x ^= x >> 32;
-    x *= GP_CH_MB1;
-    x ^= x >> 32;
-    x *= GP_CH_MB2;
-    x ^= x >> 32;
-    return x;
+    return gp_ch_mix(x, GP_CH_MB1, GP_CH_MB2);
 }
 
 /* The term of word w at word index j, added to lane A and lane B. */

@@ -60,10 +60,13 @@ int gp_sass_is_fp_move(const uint8_t insn[16])
     return a_zero || b_zero;
 }
 
-static const struct {
+/* A metric name and what it stands for here (an id of 0 or more). */
+typedef struct {
     const char *name;
-    int op;
-} fp_metrics[] = {
+    int id;
+} named_metric;
+
+static const named_metric fp_metrics[] = {
     {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", GP_OP_FADD},
     {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", GP_OP_FMUL},
     {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", GP_OP_FFMA},
@@ -77,15 +80,21 @@ static const struct {
 #define N_FP (sizeof(fp_metrics) / sizeof(fp_metrics[0]))
 
 enum { EFF_GLOBAL_LD = 1, EFF_GLOBAL_ST, EFF_SHARED, EFF_N };
-static const struct {
-    const char *name;
-    int kind;
-} eff_metrics[] = {
+static const named_metric eff_metrics[] = {
     {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", EFF_GLOBAL_LD},
     {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", EFF_GLOBAL_ST},
     {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", EFF_SHARED},
 };
 #define N_EFF (sizeof(eff_metrics) / sizeof(eff_metrics[0]))
+
+/* The id of name in table t of n, or -1. */
+static int named_id(const named_metric *t, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, t[i].name) == 0)
+            return t[i].id;
+    return -1;
+}
 
 /* Sums the derivation produces besides the efficiencies. */
 enum { SUM_HFMA_MOVE, SUM_REQ_LD, SUM_REQ_ST, SUM_REQ_SHARED, SUM_SECTORS_LD, SUM_SECTORS_ST,
@@ -130,20 +139,13 @@ void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n
 
 int gp_sass_needs_code(const char *name)
 {
-    for (size_t i = 0; i < N_FP; i++)
-        if (strcmp(name, fp_metrics[i].name) == 0)
-            return 1;
-    return strcmp(name, sum_metrics[SUM_HFMA_MOVE]) == 0;
+    return named_id(fp_metrics, N_FP, name) >= 0 || strcmp(name, sum_metrics[SUM_HFMA_MOVE]) == 0;
 }
 
 int gp_sass_derivable(const char *name)
 {
-    for (size_t i = 0; i < N_FP; i++)
-        if (strcmp(name, fp_metrics[i].name) == 0)
-            return 1;
-    for (size_t i = 0; i < N_EFF; i++)
-        if (strcmp(name, eff_metrics[i].name) == 0)
-            return 1;
+    if (named_id(fp_metrics, N_FP, name) >= 0 || named_id(eff_metrics, N_EFF, name) >= 0)
+        return 1;
     for (int i = 0; i < SUM_N; i++)
         if (strcmp(name, sum_metrics[i]) == 0)
             return 1;
@@ -264,16 +266,14 @@ int gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_look
         add_memory(&r[i], &mem);
     }
     for (size_t k = 0; k < n_names; k++) {
-        for (size_t i = 0; i < N_FP; i++)
-            if (strcmp(names[k], fp_metrics[i].name) == 0)
-                values[k] = code_missing ? NAN : fp[fp_metrics[i].op];
-        for (size_t i = 0; i < N_EFF; i++) {
-            if (strcmp(names[k], eff_metrics[i].name) == 0) {
-                int e = eff_metrics[i].kind;
-                double pct = 100.0 * mem.used[e] / mem.units[e];
-                /* used bytes never exceed the bytes served: an invariant, not a clamp */
-                values[k] = mem.units[e] > 0 && pct <= 100.0 + 1e-9 ? pct : NAN;
-            }
+        int op = named_id(fp_metrics, N_FP, names[k]);
+        if (op >= 0)
+            values[k] = code_missing ? NAN : fp[op];
+        int e = named_id(eff_metrics, N_EFF, names[k]);
+        if (e >= 0) {
+            double pct = 100.0 * mem.used[e] / mem.units[e];
+            /* used bytes never exceed the bytes served: an invariant, not a clamp */
+            values[k] = mem.units[e] > 0 && pct <= 100.0 + 1e-9 ? pct : NAN;
         }
         for (int i = 0; i < SUM_N; i++)
             if (strcmp(names[k], sum_metrics[i]) == 0)

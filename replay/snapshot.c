@@ -338,13 +338,45 @@ out:
     return rc;
 }
 
-static uint64_t max_chunks(const gp_snapshot *s)
+/* What a save or a restore plans with: an action per chunk and the runs of
+ * chunks they make, sized for the entry with the most chunks. */
+typedef struct {
+    uint8_t *act;
+    gp_snap_run *runs;
+} plan_buf;
+
+static int plan_alloc(const gp_snapshot *s, plan_buf *p, char *err, size_t errlen)
 {
     uint64_t m = 1;
     for (size_t i = 0; i < s->n_ent; i++)
         if (s->ent[i].n_chunks > m)
             m = s->ent[i].n_chunks;
-    return m;
+    p->act = malloc(m);
+    p->runs = malloc(m * sizeof(*p->runs));
+    if (p->act && p->runs)
+        return 0;
+    snprintf(err, errlen, "out of memory for the snapshot's plan");
+    return -1;
+}
+
+static void plan_free(plan_buf *p)
+{
+    free(p->act);
+    free(p->runs);
+}
+
+/* Waits for the copies issued up to the range at; -1 with the range named
+ * (doing: "saving" or "restoring") when one of them failed. */
+static int copies_done(CUresult r, const gp_snap_entry *at, const char *doing, char *err,
+                       size_t errlen)
+{
+    if (r == CUDA_SUCCESS)
+        r = gp_drv.cuCtxSynchronize();
+    if (r == CUDA_SUCCESS)
+        return 0;
+    snprintf(err, errlen, "%s the range at 0x%llx failed: %s", doing,
+             at ? (unsigned long long)at->r.base : 0ull, gp_driver_strerror(r));
+    return -1;
 }
 
 static void store_place(gp_snapshot *s)
@@ -371,17 +403,13 @@ static int save_incremental(gp_snapshot *s, const gp_range *ranges, size_t n, in
     if (hash_all(s, err, errlen) != 0)
         return -1;
     double t = now_s();
-    uint64_t m = max_chunks(s);
-    uint8_t *act = malloc(m);
-    gp_snap_run *runs = malloc(m * sizeof(*runs));
+    plan_buf p;
     int rc = -1;
     uint64_t c = 0;
     CUresult r = CUDA_SUCCESS;
     const gp_snap_entry *at = NULL;
-    if (!act || !runs) {
-        snprintf(err, errlen, "out of memory for the snapshot's plan");
+    if (plan_alloc(s, &p, err, errlen) != 0)
         goto out;
-    }
     for (size_t i = 0; i < s->n_ent && r == CUDA_SUCCESS; i++) {
         gp_snap_entry *e = &s->ent[i];
         at = e;
@@ -396,10 +424,11 @@ static int save_incremental(gp_snapshot *s, const gp_range *ranges, size_t n, in
         }
         const gp_chunk_digest *now = s->cur + c;
         c += e->n_chunks;
-        long need = gp_snap_plan_save(e, now, act);
+        long need = gp_snap_plan_save(e, now, p.act);
         if (need > 0 && grow(e, (uint64_t)need, allow_device, allow_host, reserve) != 0)
             goto no_room;
-        size_t nr = gp_snap_runs(e, act, runs);
+        const gp_snap_run *runs = p.runs;
+        size_t nr = gp_snap_runs(e, p.act, p.runs);
         for (size_t k = 0; k < nr && r == CUDA_SUCCESS; k++) {
             if (runs[k].action == GP_CH_ZERO) {
                 s->stats.chunks_zero_tagged += runs[k].count;
@@ -416,13 +445,8 @@ static int save_incremental(gp_snapshot *s, const gp_range *ranges, size_t n, in
             goto out;
         }
     }
-    if (r == CUDA_SUCCESS)
-        r = gp_drv.cuCtxSynchronize();
-    if (r != CUDA_SUCCESS) {
-        snprintf(err, errlen, "saving the range at 0x%llx failed: %s",
-                 at ? (unsigned long long)at->r.base : 0ull, gp_driver_strerror(r));
+    if (copies_done(r, at, "saving", err, errlen) != 0)
         goto out;
-    }
     store_place(s);
     rc = 0;
     goto out;
@@ -433,8 +457,7 @@ no_room:
              at->r.size / 1e6, reserve / 1e6,
              allow_host ? "; pinned host memory: allocation failed" : "");
 out:
-    free(act);
-    free(runs);
+    plan_free(&p);
     if (rc != 0)
         store_clear(s); /* never keep a slot whose bytes do not match its hash */
     s->stats.t_save += now_s() - t;
@@ -446,17 +469,13 @@ static int restore_incremental(gp_snapshot *s, char *err, size_t errlen)
     if (hash_all(s, err, errlen) != 0)
         return -1;
     double t = now_s();
-    uint64_t m = max_chunks(s);
-    uint8_t *act = malloc(m);
-    gp_snap_run *runs = malloc(m * sizeof(*runs));
+    plan_buf p;
     uint64_t c = 0;
     CUresult r = CUDA_SUCCESS;
     const gp_snap_entry *at = NULL;
     int rc = -1;
-    if (!act || !runs) {
-        snprintf(err, errlen, "out of memory for the snapshot's plan");
+    if (plan_alloc(s, &p, err, errlen) != 0)
         goto out;
-    }
     for (size_t i = 0; i < s->n_ent && r == CUDA_SUCCESS; i++) {
         const gp_snap_entry *e = &s->ent[i];
         at = e;
@@ -469,9 +488,10 @@ static int restore_incremental(gp_snapshot *s, char *err, size_t errlen)
         }
         const gp_chunk_digest *now = s->cur + c;
         c += e->n_chunks;
-        if (gp_snap_plan_restore(e, now, act) == 0)
+        if (gp_snap_plan_restore(e, now, p.act) == 0)
             continue;
-        size_t nr = gp_snap_runs(e, act, runs);
+        const gp_snap_run *runs = p.runs;
+        size_t nr = gp_snap_runs(e, p.act, p.runs);
         for (size_t k = 0; k < nr && r == CUDA_SUCCESS; k++) {
             CUdeviceptr dst = (CUdeviceptr)(e->r.base + runs[k].offset);
             if (runs[k].action == GP_CH_ZERO) {
@@ -486,17 +506,11 @@ static int restore_incremental(gp_snapshot *s, char *err, size_t errlen)
             }
         }
     }
-    if (r == CUDA_SUCCESS)
-        r = gp_drv.cuCtxSynchronize();
-    if (r != CUDA_SUCCESS) {
-        snprintf(err, errlen, "restoring the range at 0x%llx failed: %s",
-                 at ? (unsigned long long)at->r.base : 0ull, gp_driver_strerror(r));
+    if (copies_done(r, at, "restoring", err, errlen) != 0)
         goto out;
-    }
     rc = 0;
 out:
-    free(act);
-    free(runs);
+    plan_free(&p);
     s->stats.t_restore += now_s() - t;
     return rc;
 }

@@ -8,4 +8,20 @@ extern __thread int gp_uthash_oom;
 #define uthash_nonfatal_oom(elt) (gp_uthash_oom = 1)
 #include <uthash.h>
 
+/* item = the entry of head whose key member is key (an lvalue), else a new
+ * zeroed one (calloc) with that key, added; NULL when memory ran out. */
+#define GP_HASH_FIND_OR_ADD(head, member, key, item)                                               \
+    do {                                                                                           \
+        HASH_FIND(hh, head, &(key), sizeof((item)->member), item);                                 \
+        if (!(item) && ((item) = calloc(1, sizeof(*(item))))) {                                    \
+            (item)->member = (key);                                                                \
+            gp_uthash_oom = 0;                                                                     \
+            HASH_ADD(hh, head, member, sizeof((item)->member), item);                              \
+            if (gp_uthash_oom) {                                                                   \
+                free(item);                                                                        \
+                (item) = NULL;                                                                     \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 #endif

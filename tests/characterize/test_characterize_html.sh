@@ -12,28 +12,18 @@ ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 b=${BUILD:-build}
 tool=$b/gpuprof-characterize
 rep=tests/data/report
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-    echo "SKIP: chromium not installed (apt-get install -y chromium)" >&2
-    echo "$suite: 0 passed, 0 failed, 7 skipped"
-    exit 0
-fi
+. tests/lib/chromium.sh
+skip_without_browser 7
 if [ ! -x "$tool" ] || [ ! -f "$b/libgpuprof.so" ]; then
     ko "$tool or $b/libgpuprof.so not built"
     echo "$suite: $pass passed, $fail failed, $skip skipped"; exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-. tests/lib/chromium.sh
 attr() { sed -n "s/.*<body[^>]* $1=\"\([^\"]*\)\".*/\1/p" "$tmp/dom.html" | head -n 1; }
 
 # 1. the detector
-printf '<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>\n' \
-    >"$tmp/broken.html"
-render "$tmp/broken.html"
-if grep -qi 'uncaught\|error' "$tmp/console.log"; then ok; else
-    ko "console errors are not detected (chromium log format changed?)"; fi
+detects_errors
 
 # 2. the page of a suite whose two programs "profiled" the report's fixtures
 mkdir "$tmp/work"
@@ -56,7 +46,7 @@ kernels=$(( $("$b/gpuprof-report" --format csv "$rep/h100-planted.jsonl" | tail 
 classes=$(grep -c '"id": ' "$tmp/out/summary/kernels.json")
 render "$page"
 if [ "$(attr data-rendered)" = yes ]; then ok; else ko "page script did not run"; fi
-if [ -s "$tmp/console.log" ]; then ko "console messages: $(head -3 "$tmp/console.log")"; else ok; fi
+quiet_console
 if [ "$(attr data-charts)" = "$classes" ] && [ "$classes" -eq 7 ]; then ok; else
     ko "charts: '$(attr data-charts)', want one per metric class ($classes, 7 expected)"; fi
 want_rows=$(awk -v n="$kernels" -v c="$classes" 'BEGIN{s=n; for(i=1;i<c;i++) s=s "," n; print s}')
@@ -64,8 +54,7 @@ if [ "$(attr data-chart-rows)" = "$want_rows" ]; then ok; else
     ko "kernel rows per chart '$(attr data-chart-rows)', want '$want_rows'"; fi
 if [ "$kernels" -gt 1 ] && [ "$(attr data-roofline-points)" = "$kernels" ]; then ok; else
     ko "roofline points '$(attr data-roofline-points)', want $kernels (one per kernel)"; fi
-if grep -Eq '<(script|img|link|iframe)[^>]* (src|href)=' "$page"; then
-    ko "the page references external resources"; else ok; fi
+self_contained "$page"
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -8,16 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        CUresult r_ = (x);                                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                                  \
-            const char *s_ = "?";                                                                  \
-            cuGetErrorString(r_, &s_);                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);                        \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "gp_check.h"
+
+static inline const char *drv_error_text(CUresult r)
+{
+    const char *s = "?";
+    cuGetErrorString(r, &s);
+    return s;
+}
+
+#define CK(x) GP_CHECK_CALL(CUresult, CUDA_SUCCESS, drv_error_text, x, #x, __FILE__, 2)
 
 /* The whole file in a malloc'd buffer (size in *size), or NULL. */
 static inline void *drv_read_file(const char *path, size_t *size)

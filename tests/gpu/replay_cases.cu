@@ -12,14 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "gp_check.h"
+
+#define CHECK(x) GP_CHECK_CALL(cudaError_t, cudaSuccess, cudaGetErrorString, x, #x, __FILE__, 2)
 
 static uint64_t fnv(const void *p, size_t n, uint64_t h)
 {
@@ -85,19 +80,33 @@ __global__ void scale_by(float *x, int n, float s)
 
 static int blocks(int n) { return (n + 255) / 256; }
 
+/* A device copy of h's n floats. */
+static float *upload(const float *h, int n)
+{
+    float *d;
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    return d;
+}
+
+/* The checksum of the n floats at d (read back through h) chained on from h0. */
+static uint64_t download_sum(const float *d, float *h, int n, uint64_t h0)
+{
+    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    return fnv(h, n * sizeof(float), h0);
+}
+
 static uint64_t case_inplace(void)
 {
     const int n = 1 << 20;
     float *h = (float *)malloc(n * sizeof(float)), *d;
     for (int i = 0; i < n; i++)
         h[i] = (float)(i % 1000);
-    CHECK(cudaMalloc(&d, n * sizeof(float)));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    d = upload(h, n);
     for (int r = 0; r < 3; r++)
         add_one<<<blocks(n), 256>>>(d, n);
     CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    uint64_t s = fnv(h, n * sizeof(float), H0);
+    uint64_t s = download_sum(d, h, n, H0);
     cudaFree(d);
     free(h);
     return s;
@@ -130,16 +139,14 @@ static uint64_t case_indirect(void)
     Holder hh, *dh;
     for (int i = 0; i < n; i++)
         h[i] = (float)i * 0.25f;
-    CHECK(cudaMalloc(&data, n * sizeof(float)));
-    CHECK(cudaMemcpy(data, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    data = upload(h, n);
     hh.data = data;
     hh.n = n;
     CHECK(cudaMalloc(&dh, sizeof(Holder)));
     CHECK(cudaMemcpy(dh, &hh, sizeof(hh), cudaMemcpyHostToDevice));
     through_pointer<<<blocks(n), 256>>>(dh);
     through_pointer<<<blocks(n), 256>>>(dh);
-    CHECK(cudaMemcpy(h, data, n * sizeof(float), cudaMemcpyDeviceToHost));
-    uint64_t s = fnv(h, n * sizeof(float), H0);
+    uint64_t s = download_sum(data, h, n, H0);
     cudaFree(data);
     cudaFree(dh);
     free(h);
@@ -193,8 +200,7 @@ static uint64_t case_memset(void)
     scale_by<<<blocks(n), 256>>>(d, n, 1.5f);
     CHECK(cudaMemset(d, 0x40, 1024 * sizeof(float)));
     scale_by<<<blocks(n), 256>>>(d, n, 0.75f);
-    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    uint64_t s = fnv(h, n * sizeof(float), H0);
+    uint64_t s = download_sum(d, h, n, H0);
     cudaFree(d);
     free(h);
     return s;
@@ -262,8 +268,7 @@ static void *thread_body(void *arg)
     uint64_t sum = H0;
     for (int k = 0; k < 2; k++) {
         CHECK(cudaStreamSynchronize(s[k]));
-        CHECK(cudaMemcpy(h, d[k], n * sizeof(float), cudaMemcpyDeviceToHost));
-        sum = fnv(h, n * sizeof(float), sum);
+        sum = download_sum(d[k], h, n, sum);
         cudaFree(d[k]);
         cudaStreamDestroy(s[k]);
     }
@@ -272,13 +277,12 @@ static void *thread_body(void *arg)
     return NULL;
 }
 
-/* Runs body on T host threads at once (worker ids 0..T-1); a checksum of
- * their checksums. */
-static uint64_t fan_out(int T, void *(*body)(void *))
+/* Runs body on T (at most 16) host threads at once (worker ids 0..T-1); a
+ * checksum of their checksums. */
+static uint64_t run_workers(int T, void *(*body)(void *))
 {
     pthread_t th[16];
     struct worker w[16];
-    CHECK(cudaFree(0));
     for (int t = 0; t < T; t++) {
         w[t].id = t;
         pthread_create(&th[t], NULL, body, &w[t]);
@@ -289,6 +293,13 @@ static uint64_t fan_out(int T, void *(*body)(void *))
         s = fnv(&w[t].sum, sizeof(w[t].sum), s);
     }
     return s;
+}
+
+/* The same, the context made first by this thread. */
+static uint64_t fan_out(int T, void *(*body)(void *))
+{
+    CHECK(cudaFree(0));
+    return run_workers(T, body);
 }
 
 static uint64_t case_threads(void) { return fan_out(4, thread_body); }
@@ -303,8 +314,7 @@ static uint64_t case_graph(void)
     for (int i = 0; i < n; i++)
         h[i] = (float)i;
     CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    CHECK(cudaMalloc(&d, n * sizeof(float)));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    d = upload(h, n);
     CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
     scale_by<<<blocks(n), 256, 0, st>>>(d, n, 1.5f); // captured: must not be replayed
     CHECK(cudaStreamEndCapture(st, &g));
@@ -313,8 +323,7 @@ static uint64_t case_graph(void)
     CHECK(cudaGraphLaunch(ge, st));
     scale_by<<<blocks(n), 256, 0, st>>>(d, n, 0.5f);
     CHECK(cudaStreamSynchronize(st));
-    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    uint64_t s = fnv(h, n * sizeof(float), H0);
+    uint64_t s = download_sum(d, h, n, H0);
     free(h);
     return s;
 }
@@ -372,14 +381,15 @@ static uint64_t case_graph_steps(void)
     return s;
 }
 
-#define CHECK_DRV(x)                                                                               \
-    do {                                                                                           \
-        CUresult r_ = (x);                                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                                  \
-            fprintf(stderr, "%s:%d: %s: error %d\n", __FILE__, __LINE__, #x, (int)r_);             \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+/* "error N" for the driver's status N. */
+static const char *drv_status(CUresult r)
+{
+    static char text[32];
+    snprintf(text, sizeof text, "error %d", (int)r);
+    return text;
+}
+
+#define CHECK_DRV(x) GP_CHECK_CALL(CUresult, CUDA_SUCCESS, drv_status, x, #x, __FILE__, 2)
 
 /* Pitched 2D allocation, updated in place. */
 static uint64_t case_pitch(void)
@@ -466,24 +476,19 @@ static uint64_t case_vmm(void)
     return sum;
 }
 
-struct device_job {
-    int device;
-    uint64_t sum;
-};
+/* Worker id: the device. */
 static void *device_body(void *arg)
 {
-    struct device_job *j = (struct device_job *)arg;
+    struct worker *j = (struct worker *)arg;
     const int n = 1 << 18;
     float *d, *h = (float *)malloc(n * sizeof(float));
-    CHECK(cudaSetDevice(j->device));
+    CHECK(cudaSetDevice(j->id));
     for (int i = 0; i < n; i++)
-        h[i] = (float)(i % 97 + j->device);
-    CHECK(cudaMalloc(&d, n * sizeof(float)));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+        h[i] = (float)(i % 97 + j->id);
+    d = upload(h, n);
     for (int r = 0; r < 3; r++)
         scale_by<<<blocks(n), 256>>>(d, n, 1.0f + 0.25f * r);
-    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    j->sum = fnv(h, n * sizeof(float), H0);
+    j->sum = download_sum(d, h, n, H0);
     cudaFree(d);
     free(h);
     return NULL;
@@ -635,12 +640,10 @@ static uint64_t case_fault(void)
     float *d, *h = (float *)malloc(n * sizeof(float));
     for (int i = 0; i < n; i++)
         h[i] = (float)(i % 1000);
-    CHECK(cudaMalloc(&d, n * sizeof(float)));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    d = upload(h, n);
     for (int r = 0; r < 3; r++)
         add_one<<<blocks(n), 256>>>(d, n);
-    CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    uint64_t s = fnv(h, n * sizeof(float), H0);
+    uint64_t s = download_sum(d, h, n, H0);
     write_through<<<1, 32>>>((float *)(uintptr_t)0x10); /* an address nothing maps */
     cudaError_t e = cudaDeviceSynchronize();
     printf("after the faulting kernel: %s\n", cudaGetErrorName(e));
@@ -676,18 +679,7 @@ static uint64_t case_multigpu(void)
     CHECK(cudaGetDeviceCount(&n));
     if (n > 8)
         n = 8;
-    pthread_t th[8];
-    struct device_job j[8];
-    for (int d = 0; d < n; d++) {
-        j[d].device = d;
-        pthread_create(&th[d], NULL, device_body, &j[d]);
-    }
-    uint64_t s = H0;
-    for (int d = 0; d < n; d++) {
-        pthread_join(th[d], NULL);
-        s = fnv(&j[d].sum, sizeof(j[d].sum), s);
-    }
-    return s;
+    return run_workers(n, device_body);
 }
 
 static const struct {

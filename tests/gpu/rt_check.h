@@ -4,16 +4,9 @@
 #define GP_RT_CHECK_H
 
 #include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                              \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "gp_check.h"
+
+#define CHECK(x) GP_CHECK_CALL(cudaError_t, cudaSuccess, cudaGetErrorString, x, #x, NULL, 2)
 
 #endif

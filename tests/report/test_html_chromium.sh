@@ -9,12 +9,8 @@ ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 report=${BUILD:-build}/gpuprof-report
 fix=tests/data/report
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-    echo "SKIP: chromium not installed (apt-get install -y chromium)" >&2
-    echo "$suite: 0 passed, 0 failed, 4 skipped"
-    exit 0
-fi
+. tests/lib/chromium.sh
+skip_without_browser 4
 if [ ! -x "$report" ]; then
     ko "$report not built"
     echo "$suite: $pass passed, $fail failed, $skip skipped"
@@ -23,14 +19,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. tests/lib/chromium.sh
-
 # 1. the detector: a page with a script error must be caught
-printf '<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>\n' \
-    >"$tmp/broken.html"
-render "$tmp/broken.html"
-if grep -qi 'uncaught\|error' "$tmp/console.log"; then ok; else
-    ko "console errors are not detected (chromium log format changed?)"; fi
+detects_errors
 
 # 2. the report page
 "$report" --format html --peaks "$fix/peaks-h100.json" -o "$tmp/report.html" \
@@ -38,14 +28,12 @@ if grep -qi 'uncaught\|error' "$tmp/console.log"; then ok; else
 kernels=$("$report" --format csv "$fix/h100-planted.jsonl" "$fix/h100-second.jsonl" | tail -n +2 | wc -l)
 render "$tmp/report.html"
 if grep -q 'data-rendered="yes"' "$tmp/dom.html"; then ok; else ko "page script did not run"; fi
-if [ -s "$tmp/console.log" ]; then ko "console messages: $(head -3 "$tmp/console.log")"; else ok; fi
+quiet_console
 points=$(sed -n 's/.*data-roofline-points="\([0-9,]*\)".*/\1/p' "$tmp/dom.html" | head -n 1)
 want="$kernels,$kernels,$kernels"
 if [ "$kernels" -gt 0 ] && [ "$points" = "$want" ]; then ok; else
     ko "roofline points per level '$points', want '$want' ($kernels kernels)"; fi
-# self-contained: nothing to fetch
-if grep -Eq '<(script|img|link|iframe)[^>]* (src|href)=' "$tmp/report.html"; then
-    ko "the page references external resources"; else ok; fi
+self_contained "$tmp/report.html"
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -6,17 +6,8 @@
 # fixtures are what tests/data/report/make-fixtures.py writes, and that
 # generator refuses a record whose keys the definition does not have.
 suite=report-record-doc
-pass=0; fail=0; skip=0
-b=${BUILD:-build}
-gen=$b/gen/gp-metrics-gen
+. tests/lib/doc_gen.sh
 def=metrics/record_fields.def
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-CC=${CC:-cc}
-t() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2" >&2; fi; }
-if [ ! -x "$gen" ]; then
-    echo "FAIL: $gen not built" >&2; echo "$suite: 0 passed, 1 failed, 0 skipped"; exit 1
-fi
 
 # the page
 cp docs/output-format.md "$tmp/format.md"
@@ -32,9 +23,7 @@ t 'block "csv columns" | grep -q "^\`launch_id,device,context,stream,kernel,mang
 grep -v 'generated: launch fields' docs/output-format.md >"$tmp/nomark.md"
 t '! "$gen" --record-doc "$tmp/nomark.md" 2>"$tmp/err" && grep -q "launch fields" "$tmp/err"' "page without markers accepted"
 
-# a broken definition stops the generator (gen.c copied next to the test
-# definition: its quoted #include looks there first)
-srcs="$tmp/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c metrics/textfile.c util/num.c"
+# a broken definition stops the generator
 for bad in 's/^GP_LAUNCH_FIELD("pid", pid,/GP_LAUNCH_FIELD("passes", pid,/' \
            's/^GP_LAUNCH_FIELD("api", api, STR, 0, 0, 0, 0, ""/GP_LAUNCH_FIELD("api", api, STR, 0, 0, 0, 0, "ms"/' \
            's/^GP_DEVICE_FIELD("chip", chip,/GP_DEVICE_FIELD("Chip", chip,/' \
@@ -43,14 +32,10 @@ for bad in 's/^GP_LAUNCH_FIELD("pid", pid,/GP_LAUNCH_FIELD("passes", pid,/' \
     if cmp -s $def "$tmp/record_fields.def"; then
         fail=$((fail + 1)); echo "FAIL: test edit '$bad' changed nothing" >&2; continue
     fi
-    cp metrics/gen.c metrics/derived.def metrics/facts.def metrics/counters.def "$tmp/"
-    if $CC -std=gnu11 -I"$tmp" -I. -Imetrics -Iinclude $srcs -o "$tmp/gen" -lm 2>"$tmp/cc.log"; then
-        cp docs/output-format.md "$tmp/f.md"
-        "$tmp/gen" --record-doc "$tmp/f.md" 2>"$tmp/err"; rc=$?
-        t '[ "$rc" -ne 0 ] && grep -q "record_fields.def" "$tmp/err"' "accepted: $bad"
-    else
-        fail=$((fail + 1)); echo "FAIL: cannot build the generator on a test copy" >&2; cat "$tmp/cc.log" >&2
-    fi
+    test_gen record_fields.def || continue
+    cp docs/output-format.md "$tmp/f.md"
+    "$tmp/gen" --record-doc "$tmp/f.md" 2>"$tmp/err"; rc=$?
+    t '[ "$rc" -ne 0 ] && grep -q "record_fields.def" "$tmp/err"' "accepted: $bad"
 done
 
 # the fixtures and their generator

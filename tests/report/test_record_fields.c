@@ -112,16 +112,6 @@ static void same_missing(const gp_launch_record *w, const gp_launch *l)
 #define SAME_METRICS(key, m) same_metrics(w, l)
 #define SAME_MISSING(key, m) same_missing(w, l)
 
-static char *write_json(void (*fn)(FILE *, const void *), const void *arg)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    fn(f, arg);
-    fclose(f);
-    return buf;
-}
-
 static void w_launch(FILE *f, const void *r) { gp_json_write_launch(f, r); }
 static void w_device(FILE *f, const void *d) { gp_json_write_device(f, d); }
 static void w_csv(FILE *f, const void *r)
@@ -133,7 +123,7 @@ static void w_csv(FILE *f, const void *r)
 static void round_trip_launch(const gp_launch_record *w)
 {
     char err[256] = "", perr[128] = "";
-    char *line = write_json(w_launch, w);
+    char *line = gp_test_capture(w_launch, w);
     gp_json *obj = gp_json_parse(line, strlen(line), perr, sizeof perr);
     gp_launch rl, *l = &rl;
     GP_CHECK_MSG(obj != NULL, "%s in %s", perr, line);
@@ -242,7 +232,7 @@ static void csv_field(char **head, char **row, size_t n, const char *key, const 
 
 static void round_trip_csv(const gp_launch_record *w)
 {
-    char *text = write_json(w_csv, w), *nl = strchr(text, '\n'), want[256];
+    char *text = gp_test_capture(w_csv, w), *nl = strchr(text, '\n'), want[256];
     char *head[64], *row[64];
     size_t n, nr, fixed = 0;
     if (!nl) {
@@ -307,7 +297,7 @@ static void round_trip_device(void)
     n++;
 #include "record_fields.def"
     gp_device_h100(&h);
-    line = write_json(w_device, d);
+    line = gp_test_capture(w_device, d);
     obj = gp_json_parse(line, strlen(line), perr, sizeof perr);
     GP_CHECK_MSG(obj != NULL, "%s in %s", perr, line);
     if (obj) {
@@ -344,7 +334,7 @@ static void device_fill(void)
     d.mem_clock_khz = 1593000;
     d.mem_bus_width_bits = 5120;
     d.sm_clock_khz = 1755000;
-    line = write_json(w_device, &d);
+    line = gp_test_capture(w_device, &d);
     GP_CHECK(strstr(line, "\"max_warps_per_sm\":48,") != NULL);
     GP_CHECK(strstr(line, "\"max_regs_per_thread\":255,\"reg_alloc_unit\":256,"
                           "\"warp_alloc_granularity\":4,") != NULL);

@@ -9,6 +9,7 @@
 #define GP_TEST_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,28 @@ static inline void gp_test_skip(const char *what, const char *why)
 {
     gp_test_skipped++;
     fprintf(stderr, "SKIP %s: %s\n", what, why);
+}
+
+/* The next of a xorshift64 sequence from *state (not 0): test data that is
+ * the same on every run. */
+static inline uint64_t gp_test_rand(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* What fn writes for arg, as a string (malloc'd; the caller frees it). */
+static inline char *gp_test_capture(void (*fn)(FILE *, const void *), const void *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(f, arg);
+    fclose(f);
+    return buf;
 }
 
 static inline int gp_test_finish(const char *suite)

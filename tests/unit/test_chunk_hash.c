@@ -10,10 +10,7 @@
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return gp_test_rand(&rng);
 }
 
 static void fill(unsigned char *p, size_t n)

@@ -6,16 +6,6 @@
 
 #include <stdlib.h>
 
-static char *capture(void (*fn)(FILE *, const void *), const void *arg)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    fn(f, arg);
-    fclose(f);
-    return buf;
-}
-
 static void w_json(FILE *f, const void *r) { gp_json_write_launch(f, r); }
 static void w_csvh(FILE *f, const void *r) { gp_csv_write_header(f, r); }
 static void w_csv(FILE *f, const void *r) { gp_csv_write_launch(f, r); }
@@ -57,7 +47,7 @@ int main(void)
     r.values = values;
     r.missing = missing;
 
-    char *j = capture(w_json, &r);
+    char *j = gp_test_capture(w_json, &r);
     GP_CHECK(strstr(j, "\"type\":\"launch\"") && strstr(j, "\"launch_id\":7"));
     GP_CHECK(strstr(j, "\"host\":\"node\\\"1\"") != NULL); /* quote escaped */
     GP_CHECK(strstr(j, "\"dram__bytes_read.sum\":1048576") != NULL);
@@ -71,17 +61,17 @@ int main(void)
     free(j);
     r.rank = 3;
     r.process = "train.py";
-    j = capture(w_json, &r);
+    j = gp_test_capture(w_json, &r);
     GP_CHECK(strstr(j, "\"process\":\"train.py\",\"rank\":3,\"device\":") != NULL);
     free(j);
     r.rank = -1;
     r.process = NULL;
 
-    char *h = capture(w_csvh, &r);
+    char *h = gp_test_capture(w_csvh, &r);
     GP_CHECK(strncmp(h, "launch_id,device,context,stream,kernel,mangled,", 47) == 0);
     GP_CHECK(strstr(h, ",dram__bytes_read.sum [byte],gpu__time_duration.sum [ns],") != NULL);
     free(h);
-    char *c = capture(w_csv, &r);
+    char *c = gp_test_capture(w_csv, &r);
     GP_CHECK(strstr(c, ",\"void k<int, 2>(float*, int)\",") != NULL); /* quoted: has commas */
     size_t l = strlen(c);
     GP_CHECK(l > 2 && strcmp(c + l - 2, ",\n") == 0); /* missing value: empty, not 0 */
@@ -97,7 +87,7 @@ int main(void)
     d.max_threads_per_sm = 2048;
     d.mem_clock_khz = 2619000;
     d.mem_bus_width_bits = 5120;
-    char *dj = capture(w_dev, &d);
+    char *dj = gp_test_capture(w_dev, &d);
     GP_CHECK(strstr(dj, "\"chip\":\"GH100\"") && strstr(dj, "\"max_warps_per_sm\":64"));
     GP_CHECK(strstr(dj, "\"dram_bytes_per_s_theoretical\":3352320000000") != NULL);
     free(dj);
@@ -115,12 +105,12 @@ int main(void)
     gp_summary_kernel_seen(&s, 12, "k", 0);
     gp_summary_activity(&s, 11, 1000, "_Z6kernelPfi", 0);
     gp_summary_activity(&s, 99, 1000, "k", 0); /* a replay pass: not the program's */
-    char *sj = capture(w_sum, &s);
+    char *sj = gp_test_capture(w_sum, &s);
     GP_CHECK(strstr(sj, "\"skipped\":{\"name filter\":2,\"launch skip\":1}") != NULL);
     GP_CHECK(strstr(sj, "\"launches_activity\":1") && strstr(sj, "\"launches_not_executed\":1"));
     GP_CHECK(strstr(sj, "{\"launch_id\":3,\"kernel\":\"k\",\"reason\":\"launched during stream capture\"}") != NULL);
     free(sj);
-    char *sp = capture(w_print, &s);
+    char *sp = gp_test_capture(w_print, &s);
     GP_CHECK(strstr(sp, "5 kernel launches seen, 2 profiled in 4 passes, 3 not profiled") != NULL);
     GP_CHECK(strstr(sp, "2 name filter, 1 launch skip") != NULL);
     GP_CHECK(strstr(sp, "results: out/base.jsonl, out/base.csv") != NULL);
@@ -147,7 +137,7 @@ int main(void)
     /* a kernel name cannot write escapes or lines of its own on the terminal */
     gp_summary_kernel_seen(&s, 13, "evil", 1);
     gp_summary_activity(&s, 13, 5000, "evil\n[gpuprof 1] forged\x1b[2J", 0);
-    sp = capture(w_print, &s);
+    sp = gp_test_capture(w_print, &s);
     /* the short name (after the last space), escaped */
     GP_CHECK(strstr(sp, "x  forged\\x1b[2J\n") != NULL);
     GP_CHECK(strchr(sp, '\x1b') == NULL && strstr(sp, "\n[gpuprof 1] forged") == NULL);

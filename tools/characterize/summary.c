@@ -131,10 +131,7 @@ static const char *gpc_metric_why(const gp_kernel_report *k, int m)
 void gpc_summary_init(gpc_summary *s, const gp_peaks *peaks)
 {
     memset(s, 0, sizeof *s);
-    if (peaks)
-        s->peaks = *peaks;
-    else
-        gp_peaks_none(&s->peaks);
+    gp_peaks_set(&s->peaks, peaks);
 }
 
 void gpc_summary_free(gpc_summary *s)

@@ -119,82 +119,109 @@ enum {
     O_NCU_ONLY
 };
 
-static const struct option gpl_options[] = {
-    {"kernel-name", required_argument, NULL, 'k'},
-    {"kernel-regex", required_argument, NULL, 'k'},
-    {"kernel-name-base", required_argument, NULL, O_BASE},
-    {"kernel-regex-base", required_argument, NULL, O_BASE},
-    {"kernel-exclude", required_argument, NULL, O_KEXCL},
-    {"launch-skip", required_argument, NULL, 's'},
-    {"launch-count", required_argument, NULL, 'c'},
-    {"max-per-kernel", required_argument, NULL, O_MAXK},
-    {"profile-from-start", required_argument, NULL, O_FROM_START},
-    {"disable-profiler-start-stop", no_argument, NULL, O_NO_START_STOP},
-    {"nvtx", no_argument, NULL, O_NVTX},
-    {"nvtx-include", required_argument, NULL, O_NVTX_INC},
-    {"nvtx-exclude", required_argument, NULL, O_NVTX_EXC},
-    {"metrics", required_argument, NULL, O_METRICS},
-    {"set", required_argument, NULL, O_SET},
-    {"section", required_argument, NULL, O_SECTION},
-    {"replay-mode", required_argument, NULL, O_REPLAY},
-    {"cache-control", required_argument, NULL, O_CACHE},
-    {"clock-control", required_argument, NULL, O_CLOCK},
-    {"export", required_argument, NULL, 'o'},
-    {"force-overwrite", no_argument, NULL, 'f'},
-    {"log-file", required_argument, NULL, O_LOG_FILE},
-    {"print-summary", required_argument, NULL, O_SUMMARY},
-    {"format", required_argument, NULL, O_FORMAT},
-    {"log-level", required_argument, NULL, O_LOG_LEVEL},
-    {"verbose", no_argument, NULL, O_VERBOSE},
-    {"quiet", no_argument, NULL, 'q'},
-    {"batch", required_argument, NULL, O_BATCH},
-    {"snapshot", required_argument, NULL, O_SNAPSHOT},
-    {"snapshot-reserve-mb", required_argument, NULL, O_RESERVE},
-    {"crosscheck", required_argument, NULL, O_CROSSCHECK},
-    {"query-metrics", no_argument, NULL, O_QUERY},
-    {"query-metrics-mode", required_argument, NULL, O_QUERY_MODE},
-    {"chip", required_argument, NULL, O_CHIP},
-    {"chips", required_argument, NULL, O_CHIP},
-    {"list-chips", no_argument, NULL, O_LIST_CHIPS},
-    {"list-sets", no_argument, NULL, O_LIST_SETS},
-    {"lib", required_argument, NULL, O_LIB},
-    {"dry-run", no_argument, NULL, O_DRY_RUN},
-    {"version", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    /* ncu options that have no gpuprof meaning (gpl_ncu_only says why) */
-    {"csv", no_argument, NULL, O_NCU_ONLY},
-    {"page", required_argument, NULL, O_NCU_ONLY},
-    {"import", required_argument, NULL, O_NCU_ONLY},
-    {"devices", required_argument, NULL, O_NCU_ONLY},
-    {"kernel-id", required_argument, NULL, O_NCU_ONLY},
-    {"target-processes", required_argument, NULL, O_NCU_ONLY},
-    {"launch-skip-before-match", required_argument, NULL, O_NCU_ONLY},
-    {"range-filter", required_argument, NULL, O_NCU_ONLY},
-    {"nvtx-push-pop-scope", required_argument, NULL, O_NCU_ONLY},
-    {"graph-profiling", required_argument, NULL, O_NCU_ONLY},
-    {"mode", required_argument, NULL, O_NCU_ONLY},
-    {NULL, 0, NULL, 0}};
-
+/* gpuprof's options: getopt's fields and, for an option whose value goes as
+ * it is to one variable, that variable. */
 static const struct {
-    const char *option, *why;
-} gpl_ncu_only[] = {
-    {"csv", "gpuprof writes files; for Nsight Compute's CSV use gpuprof-report --format "
-            "ncu-csv (--page details) or ncu-raw-csv (--page raw) on them"},
-    {"page", "gpuprof writes files; for Nsight Compute's CSV use gpuprof-report --format "
-             "ncu-csv (--page details) or ncu-raw-csv (--page raw) on them"},
-    {"import", "read results with gpuprof-report FILE.jsonl"},
-    {"devices", "gpuprof profiles every device the program uses; set CUDA_VISIBLE_DEVICES to "
-                "limit them"},
-    {"kernel-id", "use -k with regex: and -s/-c, or --max-per-kernel"},
-    {"target-processes", "child processes inherit LD_PRELOAD and are profiled; gpuprof cannot "
-                         "leave them out"},
-    {"launch-skip-before-match", "-s counts only launches that pass the filters, as ncu's -s"},
-    {"range-filter", "use --nvtx-include and cudaProfilerStart/Stop"},
-    {"nvtx-push-pop-scope", "gpuprof keeps push/pop ranges per thread, ncu's default scope"},
-    {"graph-profiling", "gpuprof profiles the kernel nodes of a graph one by one, ncu's default "
-                        "(node)"},
-    {"mode", "gpuprof launches the program itself; it cannot attach to a running one"},
+    const char *name;
+    int has_arg, val;
+    const char *var;
+} gpl_opts[] = {
+    {"kernel-name", required_argument, 'k', NULL},
+    {"kernel-regex", required_argument, 'k', NULL},
+    {"kernel-name-base", required_argument, O_BASE, NULL},
+    {"kernel-regex-base", required_argument, O_BASE, NULL},
+    {"kernel-exclude", required_argument, O_KEXCL, NULL},
+    {"launch-skip", required_argument, 's', "GPUPROF_LAUNCH_SKIP"},
+    {"launch-count", required_argument, 'c', "GPUPROF_LAUNCH_COUNT"},
+    {"max-per-kernel", required_argument, O_MAXK, "GPUPROF_MAX_PER_KERNEL"},
+    {"profile-from-start", required_argument, O_FROM_START, NULL},
+    {"disable-profiler-start-stop", no_argument, O_NO_START_STOP, NULL},
+    {"nvtx", no_argument, O_NVTX, NULL},
+    {"nvtx-include", required_argument, O_NVTX_INC, NULL},
+    {"nvtx-exclude", required_argument, O_NVTX_EXC, NULL},
+    {"metrics", required_argument, O_METRICS, NULL},
+    {"set", required_argument, O_SET, NULL},
+    {"section", required_argument, O_SECTION, NULL},
+    {"replay-mode", required_argument, O_REPLAY, NULL},
+    {"cache-control", required_argument, O_CACHE, NULL},
+    {"clock-control", required_argument, O_CLOCK, NULL},
+    {"export", required_argument, 'o', "GPUPROF_OUTPUT"},
+    {"force-overwrite", no_argument, 'f', NULL},
+    {"log-file", required_argument, O_LOG_FILE, NULL},
+    {"print-summary", required_argument, O_SUMMARY, NULL},
+    {"format", required_argument, O_FORMAT, "GPUPROF_FORMAT"},
+    {"log-level", required_argument, O_LOG_LEVEL, NULL},
+    {"verbose", no_argument, O_VERBOSE, NULL},
+    {"quiet", no_argument, 'q', NULL},
+    {"batch", required_argument, O_BATCH, "GPUPROF_BATCH"},
+    {"snapshot", required_argument, O_SNAPSHOT, NULL},
+    {"snapshot-reserve-mb", required_argument, O_RESERVE, "GPUPROF_SNAPSHOT_RESERVE_MB"},
+    {"crosscheck", required_argument, O_CROSSCHECK, NULL},
+    {"query-metrics", no_argument, O_QUERY, NULL},
+    {"query-metrics-mode", required_argument, O_QUERY_MODE, NULL},
+    {"chip", required_argument, O_CHIP, NULL},
+    {"chips", required_argument, O_CHIP, NULL},
+    {"list-chips", no_argument, O_LIST_CHIPS, NULL},
+    {"list-sets", no_argument, O_LIST_SETS, NULL},
+    {"lib", required_argument, O_LIB, NULL},
+    {"dry-run", no_argument, O_DRY_RUN, NULL},
+    {"version", no_argument, 'v', NULL},
+    {"help", no_argument, 'h', NULL},
 };
+#define GPL_N_OPTS (sizeof gpl_opts / sizeof gpl_opts[0])
+
+/* Nsight Compute's options that have no gpuprof meaning, and why. */
+static const struct {
+    const char *option;
+    int has_arg;
+    const char *why;
+} gpl_ncu_only[] = {
+    {"csv", no_argument,
+     "gpuprof writes files; for Nsight Compute's CSV use gpuprof-report --format "
+     "ncu-csv (--page details) or ncu-raw-csv (--page raw) on them"},
+    {"page", required_argument,
+     "gpuprof writes files; for Nsight Compute's CSV use gpuprof-report --format "
+     "ncu-csv (--page details) or ncu-raw-csv (--page raw) on them"},
+    {"import", required_argument, "read results with gpuprof-report FILE.jsonl"},
+    {"devices", required_argument,
+     "gpuprof profiles every device the program uses; set CUDA_VISIBLE_DEVICES to "
+     "limit them"},
+    {"kernel-id", required_argument, "use -k with regex: and -s/-c, or --max-per-kernel"},
+    {"target-processes", required_argument,
+     "child processes inherit LD_PRELOAD and are profiled; gpuprof cannot "
+     "leave them out"},
+    {"launch-skip-before-match", required_argument,
+     "-s counts only launches that pass the filters, as ncu's -s"},
+    {"range-filter", required_argument, "use --nvtx-include and cudaProfilerStart/Stop"},
+    {"nvtx-push-pop-scope", required_argument,
+     "gpuprof keeps push/pop ranges per thread, ncu's default scope"},
+    {"graph-profiling", required_argument,
+     "gpuprof profiles the kernel nodes of a graph one by one, ncu's default "
+     "(node)"},
+    {"mode", required_argument,
+     "gpuprof launches the program itself; it cannot attach to a running one"},
+};
+#define GPL_N_NCU (sizeof gpl_ncu_only / sizeof gpl_ncu_only[0])
+
+/* getopt's table: gpuprof's options, then Nsight Compute's it refuses. */
+static void gpl_getopt_table(struct option *o)
+{
+    size_t i, n = 0;
+    for (i = 0; i < GPL_N_OPTS; i++)
+        o[n++] = (struct option){gpl_opts[i].name, gpl_opts[i].has_arg, NULL, gpl_opts[i].val};
+    for (i = 0; i < GPL_N_NCU; i++)
+        o[n++] = (struct option){gpl_ncu_only[i].option, gpl_ncu_only[i].has_arg, NULL, O_NCU_ONLY};
+    o[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* The variable option c passes its value on to as it is, or NULL. */
+static const char *gpl_plain_var(int c)
+{
+    for (size_t i = 0; i < GPL_N_OPTS; i++)
+        if (gpl_opts[i].val == c && gpl_opts[i].var)
+            return gpl_opts[i].var;
+    return NULL;
+}
 
 static void gpl_set(const char *var, const char *value)
 {
@@ -396,10 +423,17 @@ int main(int argc, char **argv)
     const char *lib_given = NULL, *metrics_arg = NULL;
     int c, rc, force = 0, query = 0, query_mode = GP_QUERY_BASE, dry_run = 0;
     gp_config cfg;
+    struct option options[GPL_N_OPTS + GPL_N_NCU + 1];
 
+    gpl_getopt_table(options);
     opterr = 0;
     int li;
-    while ((li = -1, c = getopt_long(argc, argv, "+:k:s:c:o:fqvh", gpl_options, &li)) != -1) {
+    while ((li = -1, c = getopt_long(argc, argv, "+:k:s:c:o:fqvh", options, &li)) != -1) {
+        const char *var = gpl_plain_var(c);
+        if (var) {
+            gpl_set(var, optarg);
+            continue;
+        }
         rc = 0;
         switch (c) {
         case 'k':
@@ -411,15 +445,6 @@ int main(int argc, char **argv)
         case O_BASE:
             rc =
                 gpl_choice("kernel-name-base", optarg, bases, bases, 3, "GPUPROF_KERNEL_NAME_BASE");
-            break;
-        case 's':
-            gpl_set("GPUPROF_LAUNCH_SKIP", optarg);
-            break;
-        case 'c':
-            gpl_set("GPUPROF_LAUNCH_COUNT", optarg);
-            break;
-        case O_MAXK:
-            gpl_set("GPUPROF_MAX_PER_KERNEL", optarg);
             break;
         case O_FROM_START:
             rc = gpl_onoff("profile-from-start", optarg, "GPUPROF_PROFILE_FROM_START");
@@ -471,9 +496,6 @@ int main(int argc, char **argv)
                               "e.g. nvidia-smi --lock-gpu-clocks=BASE,BASE",
                               optarg);
             break;
-        case 'o':
-            gpl_set("GPUPROF_OUTPUT", optarg);
-            break;
         case 'f':
             force = 1;
             break;
@@ -495,9 +517,6 @@ int main(int argc, char **argv)
                 rc = gpl_choice("print-summary", optarg, summary_names, summary_vals, 2,
                                 "GPUPROF_SUMMARY");
             break;
-        case O_FORMAT:
-            gpl_set("GPUPROF_FORMAT", optarg);
-            break;
         case O_LOG_LEVEL:
             rc = gpl_choice("log-level", optarg, levels, levels, 4, "GPUPROF_LOG_LEVEL");
             break;
@@ -508,14 +527,8 @@ int main(int argc, char **argv)
             gpl_set("GPUPROF_LOG_LEVEL", "error");
             gpl_set("GPUPROF_SUMMARY", "0");
             break;
-        case O_BATCH:
-            gpl_set("GPUPROF_BATCH", optarg);
-            break;
         case O_SNAPSHOT:
             rc = gpl_choice("snapshot", optarg, snaps, snaps, 4, "GPUPROF_SNAPSHOT");
-            break;
-        case O_RESERVE:
-            gpl_set("GPUPROF_SNAPSHOT_RESERVE_MB", optarg);
             break;
         case O_CROSSCHECK:
             rc = gpl_onoff("crosscheck", optarg, "GPUPROF_CROSSCHECK");
@@ -552,14 +565,12 @@ int main(int argc, char **argv)
         case 'h':
             gpl_usage(stdout);
             return 0;
-        case O_NCU_ONLY: {
-            size_t i;
-            for (i = 0; li >= 0 && i < sizeof gpl_ncu_only / sizeof gpl_ncu_only[0]; i++)
-                if (strcmp(gpl_options[li].name, gpl_ncu_only[i].option) == 0)
-                    return gpl_fail("--%s is Nsight Compute's; %s", gpl_ncu_only[i].option,
-                                    gpl_ncu_only[i].why);
+        case O_NCU_ONLY:
+            if (li >= (int)GPL_N_OPTS)
+                return gpl_fail("--%s is Nsight Compute's; %s",
+                                gpl_ncu_only[li - GPL_N_OPTS].option,
+                                gpl_ncu_only[li - GPL_N_OPTS].why);
             return gpl_fail("%s is not supported", argv[optind - 1]);
-        }
         case ':':
             return gpl_fail("option '%s' needs a value (gpuprof --help)", argv[optind - 1]);
         default:

@@ -6,14 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../gp_check.h"
+
 #define GP_CUDA(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t gp_e = (call);                                                                 \
-        if (gp_e != cudaSuccess) {                                                                 \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(gp_e)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+    GP_CHECK_CALL(cudaError_t, cudaSuccess, cudaGetErrorString, call, #call, __FILE__, 1)
 
 static inline float *gp_planted_buffer(size_t n, float value)
 {
