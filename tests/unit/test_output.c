@@ -120,18 +120,18 @@ int main(void)
                             "records, 0 profiled (agree); 1 did not execute") != NULL,
                  "%s", sp);
     free(sp);
-    sp = capture(w_print_window2, &s);
+    sp = gp_test_capture(w_print_window2, &s);
     GP_CHECK_MSG(strstr(sp, "cross-check of the first 2 launches: 1 executed") != NULL, "%s", sp);
     free(sp);
     /* a profiled launch inside the window counts as executed there; one past it does not */
     gp_summary_profiled(&s, 12, "k", 2000.0, 1);
     gp_summary_profiled(&s, 77, "k", 2000.0, 1);
-    sj = capture(w_sum, &s);
+    sj = gp_test_capture(w_sum, &s);
     GP_CHECK_MSG(strstr(sj, "\"launches_profiled_executed\":2,\"crosscheck_launches\":2,"
                             "\"crosscheck_profiled\":1") != NULL,
                  "%s", sj);
     free(sj);
-    sp = capture(w_print, &s);
+    sp = gp_test_capture(w_print, &s);
     GP_CHECK_MSG(strstr(sp, "1 executed per activity records, 1 profiled (agree)\n") != NULL, "%s",
                  sp);
     /* a kernel name cannot write escapes or lines of its own on the terminal */
