@@ -278,8 +278,9 @@ static void parse_nvtx(struct parse_state *st, gp_env_lookup env, const char *va
  * Not gpuprof's variables: a value that is not a number is ignored. */
 static long parse_rank(gp_env_lookup env)
 {
+    /* RANK: torchrun and torch.distributed's launchers */
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                                       "SLURM_PROCID"};
+                                       "SLURM_PROCID", "RANK"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
         const char *v = env(vars[i]);
         char *end;

@@ -42,7 +42,8 @@
 typedef struct gp_kernel_name { /* per mangled name */
     char *mangled;
     char *demangled;
-    int name_matches; /* the include/exclude filters, decided once */
+    int name_matches;  /* the include/exclude filters, decided once */
+    int communication; /* never replayed (gp_filter_is_communication) */
     uint64_t profiled;
     UT_hash_handle hh;
 } gp_kernel_name;

@@ -14,8 +14,15 @@ const char *gp_decision_name(int d)
                                                     "launch count reached",
                                                     "per-kernel limit reached",
                                                     "outside cudaProfilerStart/Stop",
-                                                    "outside the NVTX ranges asked for"};
+                                                    "outside the NVTX ranges asked for",
+                                                    "communication kernel (NCCL)"};
     return d >= 0 && d < GP_DECISIONS ? names[d] : "?";
+}
+
+int gp_filter_is_communication(const char *demangled)
+{
+    return strncmp(demangled, "ncclKernel", 10) == 0 ||
+           strncmp(demangled, "ncclDevKernel", 13) == 0;
 }
 
 const char *gp_filter_name(const gp_config *cfg, const char *demangled, const char *mangled,

@@ -18,6 +18,7 @@ enum gp_decision {
     GP_SKIP_PER_KERNEL,     /* GPUPROF_MAX_PER_KERNEL already profiled for this kernel */
     GP_SKIP_PROFILER_RANGE, /* outside cu(da)ProfilerStart/Stop */
     GP_SKIP_NVTX,           /* outside the NVTX ranges asked for */
+    GP_SKIP_COMMUNICATION,  /* a communication kernel (NCCL): its peers would not replay it */
     GP_DECISIONS
 };
 
@@ -31,6 +32,10 @@ const char *gp_decision_name(int d);
 /* The name the regexes see, by GPUPROF_KERNEL_NAME_BASE, written into buf. */
 const char *gp_filter_name(const gp_config *cfg, const char *demangled, const char *mangled,
                            char *buf, size_t len);
+/* 1 for a kernel that waits for kernels of other GPUs or processes (NCCL's
+ * collectives and point-to-point kernels): replaying it alone would wait
+ * for peers that run it once, forever. */
+int gp_filter_is_communication(const char *demangled);
 /* 1 if the include/exclude regexes let `name` through. */
 int gp_filter_name_matches(const gp_config *cfg, const char *name);
 /* Decides for one launch and updates the counters.  capture is the capture

@@ -21,6 +21,7 @@ static gp_kernel_name *name_add(const char *mangled)
         char buf[1024];
         n->name_matches = gp_filter_name_matches(
             &gp_core.cfg, gp_filter_name(&gp_core.cfg, n->demangled, n->mangled, buf, sizeof(buf)));
+        n->communication = gp_filter_is_communication(n->demangled);
         gp_uthash_oom = 0;
         HASH_ADD_KEYPTR(hh, gp_core.names, n->mangled, strlen(n->mangled), n);
         if (!gp_uthash_oom)

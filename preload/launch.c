@@ -32,7 +32,12 @@ int gp_launch_decide(gp_kernel *k, int capture, const char **reason)
     *reason = NULL;
     if (!k) {
         *reason = "out of memory for the kernel table";
-    } else if (!(*reason = gp_launch_blocked())) {
+    } else if (!(*reason = gp_launch_blocked()) && k->name->communication) {
+        decision = GP_SKIP_COMMUNICATION;
+        gp_log_once(GP_LOG_INFO, "communication-kernel",
+                    "NCCL kernels are not profiled: each waits for its peers on other GPUs or "
+                    "processes, which run it once, so a replay would never end");
+    } else if (!*reason) {
         decision = gp_filter_decide(&gp_core.cfg, &gp_core.filter, k->name->name_matches, capture,
                                     &k->name->profiled);
         if (decision == GP_PROFILE && gp_core.counters_off) {

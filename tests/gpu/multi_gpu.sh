@@ -176,11 +176,12 @@ else bad "one device at a time:$desc"; fi
 
 # 4. PyTorch: NCCL all-reduce, two processes, one per GPU
 # The ranks' files: exactly one JSONL per rank, its launches and device record
-# on that rank's GPU only; with NEED_NCCL, NCCL kernels among the records.
-torch_files() { # prefix need_nccl
+# on that rank's GPU only, each launch naming the rank (RANK); no NCCL kernel
+# among them (gpuprof never replays one: its peer would not run it again).
+torch_files() { # prefix
     python3 - "$1" "$2" <<'EOF'
 import glob, json, sys
-prefix, need_nccl = sys.argv[1], sys.argv[2] == "1"
+prefix = sys.argv[1]
 out, bad = [], []
 for rank in (0, 1):
     files = glob.glob("%s-%d-*.jsonl" % (prefix, rank))
@@ -194,8 +195,11 @@ for rank in (0, 1):
     out.append("rank %d: %d launches (%d NCCL) on device %s" % (rank, len(launches), nccl, devs))
     if not launches or devs != [rank]:
         bad.append("rank %d: %d launches, devices %s" % (rank, len(launches), devs))
-    if need_nccl and not nccl:
-        bad.append("rank %d: no NCCL kernel profiled" % rank)
+    if nccl:
+        bad.append("rank %d: %d NCCL kernels profiled" % (rank, nccl))
+    ranks = sorted({r.get("rank") for r in launches})
+    if launches and ranks != [rank]:
+        bad.append("rank %d: records name rank %s" % (rank, ranks))
 print("; ".join(out + bad))
 sys.exit(1 if bad else 0)
 EOF
@@ -213,16 +217,19 @@ else
         bad "torch nccl: the plain run failed (rc $erc): '$texp'"; tail -5 "$M/tn.plain.err"
         skipped "torch nccl, every kernel: the plain run failed"
     else
-        # NCCL's kernels wait for the other rank; replaying one alone is what step b tries
+        # a: NCCL's kernels excluded by the user's filter; b: no filter, and
+        # gpuprof leaves them out itself (each summary says so)
         for step in x all; do
-            if [ $step = x ]; then name="NCCL kernels excluded"; excl=nccl; need=0
-            else name="every kernel"; excl=""; need=1; fi
+            if [ $step = x ]; then name="NCCL kernels excluded"; excl="GPUPROF_KERNEL_EXCLUDE=nccl"
+            else name="every kernel"; excl="GPUPROF_ENABLE=1"; fi
             t0=$(now)
-            tgot=$(GPUPROF_KERNEL_EXCLUDE=$excl GPUPROF_OUTPUT="$M/tn-$step-%q{RANK}-%p" \
+            tgot=$(env $excl GPUPROF_OUTPUT="$M/tn-$step-%q{RANK}-%p" \
                    timeout -k 10 "$T" env LD_PRELOAD="$LIB" python3 tests/gpu/torch_nccl.py \
                    2>"$M/tn-$step.err"); rc=$?
             t1=$(now)
-            files=$(torch_files "$M/tn-$step" $need); frc=$?
+            files=$(torch_files "$M/tn-$step"); frc=$?
+            said=$(grep -c "communication kernel (NCCL)" "$M/tn-$step.err")
+            [ $step = all ] && [ "$said" != 2 ] && { frc=1; files="$files; $said summaries name the NCCL kernels left out (2 expected)"; }
             if [ $rc -eq 0 ] && [ "$tgot" = "$texp" ] && [ $frc -eq 0 ]; then
                 ok "torch nccl, $name: reduced values unchanged; $files"
             else

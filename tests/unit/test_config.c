@@ -209,6 +209,14 @@ int main(void)
     GP_CHECK(st.matched == 0 && ka == 0);
     GP_CHECK(gp_filter_decide(&c, &st, 1, GP_PROFILE, &ka) == GP_SKIP_LAUNCH && st.matched == 1);
     GP_CHECK_STR(gp_decision_name(GP_SKIP_PROFILER_RANGE), "outside cudaProfilerStart/Stop");
+    GP_CHECK_STR(gp_decision_name(GP_SKIP_COMMUNICATION), "communication kernel (NCCL)");
+    /* NCCL's kernels (collectives, point-to-point) are never replayed; names
+     * that only contain "nccl" are */
+    GP_CHECK(gp_filter_is_communication("ncclDevKernel_AllReduce_Sum_f32_RING_LL("
+                                        "ncclDevKernelArgsStorage<4096ul>)"));
+    GP_CHECK(gp_filter_is_communication("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)"));
+    GP_CHECK(!gp_filter_is_communication("my_ncclDevKernel_lookalike()"));
+    GP_CHECK(!gp_filter_is_communication("void at::native::elementwise_kernel<128, 2>()"));
     gp_config_free(&c);
 
     /* capture variables, and the rank from an MPI launcher or Slurm */
@@ -229,6 +237,15 @@ int main(void)
     GP_CHECK(c.profile_from_start == 0 && c.profiler_start_stop == 1);
     GP_CHECK(c.n_nvtx_include == 2 && c.n_nvtx_exclude == 1);
     GP_CHECK(c.rank == 2); /* PMI_RANK before SLURM_PROCID: srun also sets the MPI variable */
+    {
+        gp_config t;
+        const char *torch[] = {"RANK", "3", NULL}, *both[] = {"RANK", "3", "SLURM_PROCID", "7",
+                                                              NULL};
+        GP_CHECK(parse(torch, &t, err, sizeof(err)) == 0 && t.rank == 3); /* torchrun */
+        gp_config_free(&t);
+        GP_CHECK(parse(both, &t, err, sizeof(err)) == 0 && t.rank == 7);
+        gp_config_free(&t);
+    }
     gp_config_describe(&c, buf, sizeof(buf));
     GP_CHECK_MSG(strstr(buf, "from cudaProfilerStart on") &&
                      strstr(buf, "NVTX include 'train/', "
