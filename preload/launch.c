@@ -51,19 +51,23 @@ int gp_launch_decide(gp_kernel *k, int capture, const char **reason)
 }
 
 /* Counts a launch into the cross-check's window (state_lock held); 1 when
- * the caller is to close the window: the window is full and this thread
- * holds no lock, so it can take the exclusive section. */
+ * the caller is to close the window: it was filled by an earlier launch
+ * (closing before the launch that fills it would lose that launch's own
+ * record) and this thread holds no lock, so it can take the exclusive
+ * section. */
 static int crosscheck_take(const gp_kernel *k, const gp_launch_event *ev, int profiled)
 {
+    int close = 0;
+    if (gp_core.xc_closing && gp_t_api_depth == 0) {
+        gp_core.xc_closing = 0;
+        close = 1;
+    }
     if (k && gp_core.xc_left != 0) { /* only the cross-check needs each launch's id */
         gp_summary_kernel_seen(&gp_core.summary, ev->correlation, k->name->demangled, profiled);
         if (gp_core.xc_left > 0 && --gp_core.xc_left == 0)
             gp_core.xc_closing = 1;
     }
-    if (!gp_core.xc_closing || gp_t_api_depth > 0)
-        return 0;
-    gp_core.xc_closing = 0;
-    return 1;
+    return close;
 }
 
 /* Stops CUPTI's kernel records once the window is full: from here on a

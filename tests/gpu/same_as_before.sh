@@ -20,10 +20,14 @@ else
             $G/known_work 3 >"$OUT/before-$v-kw.out" 2>"$OUT/before-$v-kw.err"
     done
     $G/replay_cases_static all >"$OUT/before-plain-rc.out" 2>/dev/null
-    if cmp -s "$OUT/before-old-rc.out" "$OUT/before-new-rc.out" &&
-       cmp -s "$OUT/before-plain-rc.out" "$OUT/before-new-rc.out"; then
-        ok "same as before: replay-case checksums equal (plain, old, new: $(wc -l <"$OUT/before-new-rc.out") cases)"
-    else bad "same as before: replay-case checksums differ"; diff "$OUT/before-old-rc.out" "$OUT/before-new-rc.out" | head -5; fi
+    # uninit reads memory no one wrote: with every case in one process what
+    # it reads depends on where the allocator puts it, which the profiler's
+    # own allocations move (run alone, it is checked by run-gpu-tests.sh)
+    for v in old new plain; do grep -v "^checksum uninit " "$OUT/before-$v-rc.out" >"$OUT/before-$v-rc.cmp"; done
+    if cmp -s "$OUT/before-old-rc.cmp" "$OUT/before-new-rc.cmp" &&
+       cmp -s "$OUT/before-plain-rc.cmp" "$OUT/before-new-rc.cmp"; then
+        ok "same as before: replay-case checksums equal (plain, old, new: $(wc -l <"$OUT/before-new-rc.cmp") cases)"
+    else bad "same as before: replay-case checksums differ"; diff "$OUT/before-old-rc.cmp" "$OUT/before-new-rc.cmp" | head -5; fi
     if cmp -s "$OUT/before-old-kw.out" "$OUT/before-new-kw.out" &&
        python3 tests/gpu/compare_records.py "$OUT/before-old-kw.jsonl" "$OUT/before-new-kw.jsonl" >"$OUT/before-kw.cmp"; then
         ok "same as before: known-work records $(tail -1 "$OUT/before-kw.cmp")"
