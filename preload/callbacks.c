@@ -42,7 +42,8 @@ enum cb_class {
     CB_SET,
     CB_PROFILER_START,
     CB_PROFILER_STOP,
-    CB_PEER
+    CB_PEER,
+    CB_SHARE
 };
 static unsigned char cb_class_of[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
@@ -79,6 +80,9 @@ static int classify(const char *name)
         return CB_SET;
     if (starts_with(name, "cuCtxEnablePeerAccess") || starts_with(name, "cuCtxDisablePeerAccess"))
         return CB_PEER;
+    if (starts_with(name, "cuIpcGetMemHandle") || starts_with(name, "cuMemExportToShareableHandle") ||
+        starts_with(name, "cuMemImportFromShareableHandle"))
+        return CB_SHARE;
     if (starts_with(name, "cuProfilerStart"))
         return CB_PROFILER_START;
     if (starts_with(name, "cuProfilerStop"))
@@ -208,7 +212,7 @@ static void on_alloc_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
     case CUPTI_DRIVER_TRACE_CBID_cuMemMap: {
         const cuMemMap_params *p = a;
-        gp_core_mem_alloc(p->ptr, p->size, GP_MEM_VMM, ctx);
+        gp_core_vmm_map(p->ptr, p->size, (uint64_t)p->handle, ctx);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuArray3DCreate_v2: {
@@ -382,6 +386,18 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
             gp_core_peer_access(cb->context,
                                 ((const cuCtxEnablePeerAccess_params *)cb->functionParams)->peerContext,
                                 cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess);
+        return;
+    case CB_SHARE: /* memory another process writes or owns */
+        if (!enter && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            if (cbid == CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle)
+                gp_core_mem_shared(((const cuIpcGetMemHandle_params *)cb->functionParams)->dptr, 0);
+            else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle)
+                gp_core_mem_shared(
+                    0, ((const cuMemExportToShareableHandle_params *)cb->functionParams)->handle);
+            else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemImportFromShareableHandle)
+                gp_core_mem_shared(
+                    0, *((const cuMemImportFromShareableHandle_params *)cb->functionParams)->handle);
+        }
         return;
     case CB_PROFILER_START:
     case CB_PROFILER_STOP:

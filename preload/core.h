@@ -80,6 +80,11 @@ void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx);
 void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uint64_t layers,
                          CUcontext ctx);
 void gp_core_array_free(uint64_t handle);
+/* cuMemMap of the physical allocation `handle`. */
+void gp_core_vmm_map(uint64_t base, uint64_t size, uint64_t handle, CUcontext ctx);
+/* Memory shared with other processes (addr: cuIpcGetMemHandle; handle: a
+ * physical allocation exported or imported): never saved or restored. */
+void gp_core_mem_shared(uint64_t addr, uint64_t handle);
 /* cuCtxEnablePeerAccess (on = 1) / cuCtxDisablePeerAccess from context `ctx`:
  * its kernels may touch `peer`'s memory, which its snapshots then include. */
 void gp_core_peer_access(CUcontext ctx, CUcontext peer, int on);

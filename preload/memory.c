@@ -36,6 +36,28 @@ void gp_core_mem_free(uint64_t base)
         gp_alloc_remove(gp_core.allocs, base);
 }
 
+void gp_core_vmm_map(uint64_t base, uint64_t size, uint64_t handle, CUcontext ctx)
+{
+    if (!gp_core.active || !base)
+        return;
+    if (gp_alloc_add_vmm(gp_core.allocs, base, size, handle, (uint64_t)(uintptr_t)ctx) != 0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
+void gp_core_mem_shared(uint64_t addr, uint64_t handle)
+{
+    if (!gp_core.active)
+        return;
+    if (addr)
+        gp_alloc_share(gp_core.allocs, addr);
+    if (handle)
+        gp_alloc_share_handle(gp_core.allocs, handle);
+    gp_log_once(GP_LOG_INFO, "shared-memory",
+                "memory shared with other processes (CUDA IPC, shareable handles) is left out "
+                "of replay snapshots: another process may write it at any time");
+}
+
 void gp_core_peer_access(CUcontext ctx, CUcontext peer, int on)
 {
     if (!gp_core.active || !ctx || !peer)

@@ -18,7 +18,9 @@ typedef struct alloc_entry {
     uint64_t size;
     uint64_t ctx;
     uint64_t host_written;
+    uint64_t vmm_handle; /* GP_MEM_VMM: the physical allocation mapped */
     int kind;
+    int shared; /* other processes write or own it: never saved or restored */
     UT_hash_handle hh;
 } alloc_entry;
 
@@ -35,6 +37,8 @@ struct gp_alloc_table {
     pthread_mutex_t lock;
     peer_pair *peers; /* peer access turned on, from -> to */
     size_t n_peers;
+    uint64_t *shared_handles; /* physical allocations shared with other processes */
+    size_t n_shared_handles;
     array_entry *arrays;
     alloc_entry *by_base;
     alloc_entry **sorted;
@@ -68,6 +72,7 @@ void gp_alloc_table_destroy(gp_alloc_table *t)
     }
     free(t->sorted);
     free(t->peers);
+    free(t->shared_handles);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -185,6 +190,65 @@ uint64_t gp_alloc_host_written(gp_alloc_table *t, uint64_t base)
 }
 
 /* lock held */
+static int handle_shared(const gp_alloc_table *t, uint64_t handle)
+{
+    for (size_t i = 0; i < t->n_shared_handles; i++)
+        if (t->shared_handles[i] == handle)
+            return 1;
+    return 0;
+}
+
+int gp_alloc_add_vmm(gp_alloc_table *t, uint64_t base, uint64_t size, uint64_t handle,
+                     uint64_t ctx)
+{
+    if (gp_alloc_add(t, base, size, GP_MEM_VMM, ctx) != 0)
+        return -1;
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e;
+    HASH_FIND(hh, t->by_base, &base, sizeof(base), e);
+    if (e) {
+        e->vmm_handle = handle;
+        e->shared = handle_shared(t, handle);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return 0;
+}
+
+int gp_alloc_share(gp_alloc_table *t, uint64_t addr)
+{
+    pthread_mutex_lock(&t->lock);
+    alloc_entry *e = find_locked(t, addr);
+    if (e)
+        e->shared = 1;
+    pthread_mutex_unlock(&t->lock);
+    return e ? 0 : -1;
+}
+
+int gp_alloc_share_handle(gp_alloc_table *t, uint64_t handle)
+{
+    int rc = 0;
+    pthread_mutex_lock(&t->lock);
+    if (!handle_shared(t, handle)) {
+        uint64_t *nh =
+            realloc(t->shared_handles, (t->n_shared_handles + 1) * sizeof(*t->shared_handles));
+        if (nh) {
+            t->shared_handles = nh;
+            t->shared_handles[t->n_shared_handles++] = handle;
+        } else {
+            rc = -1;
+        }
+    }
+    alloc_entry *e, *tmp;
+    HASH_ITER(hh, t->by_base, e, tmp)
+    {
+        if (e->kind == GP_MEM_VMM && e->vmm_handle == handle)
+            e->shared = 1;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+/* lock held */
 static int has_peer(const gp_alloc_table *t, uint64_t from, uint64_t to)
 {
     for (size_t i = 0; i < t->n_peers; i++)
@@ -247,8 +311,9 @@ size_t gp_alloc_collect(gp_alloc_table *t, uint64_t ctx, gp_range *out, size_t m
         for (size_t i = 0; i < t->n_sorted; i++) {
             alloc_entry *e = t->sorted[i];
             /* managed and host memory are reachable from every context */
-            if (ctx && e->ctx != ctx && e->kind != GP_MEM_MANAGED && e->kind != GP_MEM_HOST &&
-                !has_peer(t, ctx, e->ctx))
+            if ((ctx && e->ctx != ctx && e->kind != GP_MEM_MANAGED && e->kind != GP_MEM_HOST &&
+                 !has_peer(t, ctx, e->ctx)) ||
+                e->shared)
                 continue;
             if (n < max)
                 out[n] = (gp_range){e->base, e->size, e->kind, 0, 0, 0};

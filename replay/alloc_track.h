@@ -46,6 +46,19 @@ int gp_alloc_remove_array(gp_alloc_table *t, uint64_t handle);
  * packed video formats). */
 unsigned gp_array_element_bytes(int format, unsigned channels);
 
+/* A cuMemMap range of the physical allocation `handle`; left out of
+ * collections when that allocation is shared with other processes
+ * (gp_alloc_share_handle, before or after the mapping).  Returns 0 or -1. */
+int gp_alloc_add_vmm(gp_alloc_table *t, uint64_t base, uint64_t size, uint64_t handle,
+                     uint64_t ctx);
+/* Memory other processes write or own: the allocation containing addr
+ * (exported with cuIpcGetMemHandle), or every mapping of the physical
+ * allocation `handle` (exported or imported as a shareable handle).  Left
+ * out of gp_alloc_collect: a restore must not undo what another process
+ * wrote meanwhile (NCCL's buffers).  Returns 0, or -1 when out of memory. */
+int gp_alloc_share(gp_alloc_table *t, uint64_t addr);
+int gp_alloc_share_handle(gp_alloc_table *t, uint64_t handle);
+
 /* Removes the range that starts at base.  Returns 0, or -1 if none does. */
 int gp_alloc_remove(gp_alloc_table *t, uint64_t base);
 /* Finds the range containing addr; fills *out.  Returns 0 or -1. */

@@ -93,6 +93,26 @@ int main(void)
         gp_alloc_table_destroy(pt);
     }
 
+    /* memory shared with other processes is never collected: by address
+     * (CUDA IPC), by physical allocation exported after or imported before
+     * its mapping */
+    {
+        gp_alloc_table *st = gp_alloc_table_create();
+        gp_range sr[8];
+        gp_alloc_add(st, 0x1000, 0x100, GP_MEM_DEVICE, 1);
+        gp_alloc_add(st, 0x2000, 0x100, GP_MEM_DEVICE, 1);
+        gp_alloc_add_vmm(st, 0x10000, 0x1000, 77, 1);
+        gp_alloc_add_vmm(st, 0x20000, 0x1000, 78, 1);
+        GP_CHECK(gp_alloc_collect(st, 1, sr, 8, NULL) == 4);
+        GP_CHECK(gp_alloc_share(st, 0x1010) == 0 && gp_alloc_share(st, 0x5000) == -1);
+        GP_CHECK(gp_alloc_share_handle(st, 77) == 0); /* exported after the mapping */
+        GP_CHECK(gp_alloc_share_handle(st, 99) == 0); /* imported, mapped next */
+        gp_alloc_add_vmm(st, 0x30000, 0x1000, 99, 1);
+        GP_CHECK(gp_alloc_collect(st, 1, sr, 8, NULL) == 2 && sr[0].base == 0x2000 &&
+                 sr[1].base == 0x20000);
+        gp_alloc_table_destroy(st);
+    }
+
     /* many allocations, lookups in the middle of each */
     for (uint64_t i = 0; i < 10000; i++)
         gp_alloc_add(t, 0x100000 + i * 0x1000, 0x800, GP_MEM_DEVICE, 3);
