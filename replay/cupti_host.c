@@ -146,6 +146,19 @@ size_t gp_host_unschedulable(const char *chip, const uint8_t *avail, const char 
         bad += cannot[i];
         host_close(h);
     }
+    if (bad)
+        return bad;
+    /* each can be scheduled alone, not all of them together: one
+     * configuration takes them one at a time, and those it refuses are left
+     * out (a long list from Nsight Compute's full set is refused whole) */
+    CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
+    if (!h)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        cannot[i] = host_add(h, &names[i], 1) != 0;
+        bad += cannot[i];
+    }
+    host_close(h);
     return bad;
 }
 

@@ -36,8 +36,10 @@ size_t gp_host_check_names(const char *chip, const char *const *names, size_t n,
 /* Which names CUPTI cannot schedule on this device when each is tried on its
  * own with the availability image `avail` (metrics of units the device or its
  * configuration does not expose, such as NVLink counters without NVLink):
- * sets cannot[i] and returns how many.  Called only after a whole set failed,
- * since it opens a host object per name. */
+ * sets cannot[i] and returns how many.  When every name is schedulable on
+ * its own, the names one configuration refuses when they are added one at
+ * a time instead.  Called only after a whole set failed, since it opens a
+ * host object per name. */
 size_t gp_host_unschedulable(const char *chip, const uint8_t *avail, const char *const *names,
                              size_t n, unsigned char *cannot);
 

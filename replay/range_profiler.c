@@ -78,8 +78,9 @@ static size_t leave_out_unschedulable(gp_rp *rp, rp_set *s, const uint8_t *avail
         return 0;
     }
     size_t used = (size_t)snprintf(rp->left_out, sizeof(rp->left_out),
-                                   "CUPTI cannot schedule %zu metric%s on this device (%s): ", bad,
-                                   bad == 1 ? "" : "s", rp->chip);
+                                   "CUPTI cannot schedule %zu metric%s on this device (%s), alone "
+                                   "or with the others: ",
+                                   bad, bad == 1 ? "" : "s", rp->chip);
     size_t keep = 0, named = 0;
     for (size_t k = 0; k < s->n; k++) {
         if (cannot[k]) {
