@@ -4,13 +4,19 @@
 #include "preload/core_state.h"
 #include "util/log.h"
 
+/* rc: an allocation table call's result; -1 (out of memory) is said once */
+static void tracked(int rc)
+{
+    if (rc != 0)
+        gp_log_once(GP_LOG_WARN, "alloc-oom",
+                    "out of memory tracking an allocation; replays may not restore it");
+}
+
 void gp_core_mem_alloc(uint64_t base, uint64_t size, int kind, CUcontext ctx)
 {
     if (!gp_core.active || !base)
         return;
-    if (gp_alloc_add(gp_core.allocs, base, size, kind, (uint64_t)(uintptr_t)ctx) != 0)
-        gp_log_once(GP_LOG_WARN, "alloc-oom",
-                    "out of memory tracking an allocation; replays may not restore it");
+    tracked(gp_alloc_add(gp_core.allocs, base, size, kind, (uint64_t)(uintptr_t)ctx));
 }
 
 void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uint64_t layers,
@@ -18,10 +24,8 @@ void gp_core_array_alloc(uint64_t handle, uint64_t row_bytes, uint64_t rows, uin
 {
     if (!gp_core.active || !handle)
         return;
-    if (gp_alloc_add_array(gp_core.allocs, handle, row_bytes, rows, layers,
-                           (uint64_t)(uintptr_t)ctx) != 0)
-        gp_log_once(GP_LOG_WARN, "alloc-oom",
-                    "out of memory tracking an allocation; replays may not restore it");
+    tracked(gp_alloc_add_array(gp_core.allocs, handle, row_bytes, rows, layers,
+                               (uint64_t)(uintptr_t)ctx));
 }
 
 void gp_core_array_free(uint64_t handle)
@@ -40,9 +44,7 @@ void gp_core_vmm_map(uint64_t base, uint64_t size, uint64_t handle, CUcontext ct
 {
     if (!gp_core.active || !base)
         return;
-    if (gp_alloc_add_vmm(gp_core.allocs, base, size, handle, (uint64_t)(uintptr_t)ctx) != 0)
-        gp_log_once(GP_LOG_WARN, "alloc-oom",
-                    "out of memory tracking an allocation; replays may not restore it");
+    tracked(gp_alloc_add_vmm(gp_core.allocs, base, size, handle, (uint64_t)(uintptr_t)ctx));
 }
 
 void gp_core_mem_shared(uint64_t addr, uint64_t handle)
@@ -62,10 +64,8 @@ void gp_core_peer_access(CUcontext ctx, CUcontext peer, int on)
 {
     if (!gp_core.active || !ctx || !peer)
         return;
-    if (gp_alloc_peer_access(gp_core.allocs, (uint64_t)(uintptr_t)ctx, (uint64_t)(uintptr_t)peer,
-                             on) != 0)
-        gp_log_once(GP_LOG_WARN, "alloc-oom",
-                    "out of memory tracking an allocation; replays may not restore it");
+    tracked(gp_alloc_peer_access(gp_core.allocs, (uint64_t)(uintptr_t)ctx,
+                                 (uint64_t)(uintptr_t)peer, on));
 }
 
 void gp_core_mem_write(uint64_t dst, uint64_t bytes)
