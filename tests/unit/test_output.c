@@ -134,6 +134,7 @@ int main(void)
     sp = gp_test_capture(w_print, &s);
     GP_CHECK_MSG(strstr(sp, "1 executed per activity records, 1 profiled (agree)\n") != NULL, "%s",
                  sp);
+    free(sp);
     /* a kernel name cannot write escapes or lines of its own on the terminal */
     gp_summary_kernel_seen(&s, 13, "evil", 1);
     gp_summary_activity(&s, 13, 5000, "evil\n[gpuprof 1] forged\x1b[2J", 0);
