@@ -22,20 +22,24 @@ static const char *str_at(const uint8_t *img, size_t size, const Elf64_Shdr *str
     return s;
 }
 
-/* Checks the ELF header and returns the section table (NULL if the image is
- * not a well-formed 64-bit ELF). */
-static const Elf64_Shdr *elf_sections(const uint8_t *img, size_t size, Elf64_Ehdr *eh)
+/* Checks the ELF header and returns a copy of the section table (NULL if the
+ * image is not a well-formed 64-bit ELF; the caller frees it).  A copy, since
+ * the table need not be aligned: images a library builds at run time (cuBLAS's
+ * nvjet kernels) pack their sections at odd offsets. */
+static Elf64_Shdr *elf_sections(const uint8_t *img, size_t size, Elf64_Ehdr *eh)
 {
     if (!img || size < sizeof(Elf64_Ehdr) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
         img[EI_CLASS] != ELFCLASS64)
         return NULL;
     memcpy(eh, img, sizeof(*eh));
-    if (eh->e_shentsize != sizeof(Elf64_Shdr) ||
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shnum == 0 ||
         !in_image(size, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
         eh->e_shstrndx >= eh->e_shnum)
         return NULL;
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
-    return (uintptr_t)sh % _Alignof(Elf64_Shdr) ? NULL : sh;
+    Elf64_Shdr *sh = malloc((size_t)eh->e_shnum * sizeof(Elf64_Shdr));
+    if (sh)
+        memcpy(sh, img + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
+    return sh;
 }
 
 int gp_cubin_globals(const void *image, size_t size, gp_cubin_global **out)
@@ -43,7 +47,7 @@ int gp_cubin_globals(const void *image, size_t size, gp_cubin_global **out)
     const uint8_t *img = image;
     Elf64_Ehdr eh;
     *out = NULL;
-    const Elf64_Shdr *sh = elf_sections(img, size, &eh);
+    Elf64_Shdr *sh = elf_sections(img, size, &eh);
     if (!sh)
         return -1;
     const Elf64_Shdr *shstr = &sh[eh.e_shstrndx];
@@ -81,6 +85,7 @@ int gp_cubin_globals(const void *image, size_t size, gp_cubin_global **out)
             count++;
         }
     }
+    free(sh);
     *out = g;
     return count;
 }
@@ -96,7 +101,7 @@ int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn 
 {
     Elf64_Ehdr eh;
     const uint8_t *img = image;
-    const Elf64_Shdr *sh = elf_sections(img, size, &eh);
+    Elf64_Shdr *sh = elf_sections(img, size, &eh);
     if (!sh)
         return -1;
     int n = 0;
@@ -108,6 +113,7 @@ int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn 
         fn(sec + 6, img + sh[i].sh_offset, (size_t)sh[i].sh_size, arg);
         n++;
     }
+    free(sh);
     return n;
 }
 

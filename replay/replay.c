@@ -33,11 +33,17 @@ CUresult gp_launch_exec_run(const gp_launch_exec *e)
     }
 }
 
-/* Reads a buffer twice the size of L2, one 32-byte sector at a time, so that
- * the next pass starts with L2 holding only clean lines of that buffer: the
- * kernel's own data is not cached, and no dirty line is written back during
- * the pass (a memset would leave L2 full of dirty lines whose write-back the
- * pass would count as its own DRAM traffic). */
+/* Reads a buffer eight times the size of L2, one 32-byte sector at a time,
+ * so that the next pass starts with L2 holding only clean lines of that
+ * buffer: the kernel's own data is not cached, and no dirty line is written
+ * back during the pass (a memset would leave L2 full of dirty lines whose
+ * write-back the pass would count as its own DRAM traffic).  L2's
+ * replacement is not LRU: after reading twice its size, 40-200 KB of dirty
+ * lines (the snapshot's restores, the SASS pass's writes) were still there
+ * and charged to the next kernel; after four or eight times, none
+ * (docs/measurements.md). */
+enum { GP_FLUSH_L2_MULTIPLE = 8 };
+
 static const char flush_ptx[] =
     ".version 8.0\n"
     ".target sm_90\n"
@@ -75,6 +81,17 @@ static const char flush_ptx[] =
     "  ret;\n"
     "}\n";
 
+static void flush_teardown(gp_replay_ctx *rc)
+{
+    if (rc->flush_buf)
+        gp_drv.cuMemFree(rc->flush_buf);
+    if (rc->flush_module)
+        gp_drv.cuModuleUnload(rc->flush_module);
+    rc->flush_buf = 0;
+    rc->flush_module = NULL;
+    rc->flush_read = NULL;
+}
+
 static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
 {
     if (gp_drv.cuMemAlloc(&rc->flush_buf, bytes) != CUDA_SUCCESS) {
@@ -83,7 +100,7 @@ static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
     }
     rc->flush_bytes = bytes;
     /* Not cleared on purpose: its values never matter, and a memset would
-     * leave 2 x L2 of dirty lines that the next kernels' misses write back,
+     * leave the buffer's lines dirty in L2 that the next kernels' misses write back,
      * charging them DRAM writes that are not theirs. */
     if (gp_drv.cuModuleLoadData(&rc->flush_module, flush_ptx) != CUDA_SUCCESS ||
         gp_drv.cuModuleGetFunction(&rc->flush_read, rc->flush_module, "gp_flush_read") !=
@@ -98,9 +115,17 @@ static int flush_l2_counted(gp_replay_ctx *rc, const gp_replay_opts *o, int *lau
     *launched = 0;
     if (!o->flush_caches || rc->flush_failed || o->l2_bytes == 0)
         return 0;
-    if (!rc->flush_read && flush_setup(rc, 2 * o->l2_bytes) != 0) {
-        rc->flush_failed = 1;
-        return 0;
+    if (!rc->flush_read) { /* a smaller buffer when memory is short: a flush still */
+        int ok = 0;
+        for (uint64_t m = GP_FLUSH_L2_MULTIPLE; m >= 2 && !ok; m /= 2) {
+            ok = flush_setup(rc, m * o->l2_bytes) == 0;
+            if (!ok)
+                flush_teardown(rc);
+        }
+        if (!ok) {
+            rc->flush_failed = 1;
+            return 0;
+        }
     }
     uint64_t sectors = rc->flush_bytes / 32;
     CUdeviceptr sink = rc->flush_buf;
@@ -446,13 +471,7 @@ out:
 void gp_replay_ctx_free(gp_replay_ctx *rc)
 {
     gp_snapshot_free(&rc->snap);
-    if (rc->flush_buf)
-        gp_drv.cuMemFree(rc->flush_buf);
-    if (rc->flush_module)
-        gp_drv.cuModuleUnload(rc->flush_module);
-    rc->flush_buf = 0;
-    rc->flush_module = NULL;
-    rc->flush_read = NULL;
+    flush_teardown(rc);
     gp_rp_destroy(rc->rp);
     rc->rp = NULL;
 }

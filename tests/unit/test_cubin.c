@@ -3,6 +3,7 @@
 #include "preload/cubin.h"
 #include "tests/unit/gp_test.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 int main(void)
@@ -44,5 +45,26 @@ int main(void)
             gp_cubin_globals_free(g, r);
         GP_CHECK(r <= 3);
     }
+
+    /* a section table at an odd offset (as in images built at run time):
+     * the same variables are found */
+    uint64_t shoff;
+    uint16_t shnum;
+    memcpy(&shoff, img + 0x28, 8);
+    memcpy(&shnum, img + 0x3c, 2);
+    size_t table = (size_t)shnum * 64, at = n + 3;
+    unsigned char *odd = calloc(1, at + table);
+    GP_CHECK(odd != NULL && shoff + table <= n);
+    if (odd && shoff + table <= n) {
+        memcpy(odd, img, n);
+        memcpy(odd + at, img + shoff, table);
+        uint64_t o = at;
+        memcpy(odd + 0x28, &o, 8);
+        k = gp_cubin_globals(odd, at + table, &g);
+        GP_CHECK_MSG(k == 3, "unaligned section table: found %d", k);
+        if (k > 0)
+            gp_cubin_globals_free(g, k);
+    }
+    free(odd);
     return gp_test_finish("cubin");
 }
