@@ -19,7 +19,7 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 #define GP_BATCH_DEFAULT 32
 #define GP_BATCH_MAX 256
 /* GPUPROF_CROSSCHECK=1: launches checked against CUPTI's activity records */
-#define GP_CROSSCHECK_WINDOW 10000
+#define GP_CROSSCHECK_WINDOW 1000
 
 typedef struct gp_config {
     int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */

@@ -31,17 +31,18 @@ grep 'the profiler added' "$OUT/bench.err"
 # Launch cost: 5 rounds of the five variants, interleaved; medians.  Two
 # figures per variant: until all launches finished (field 6) and until all were
 # enqueued (field 8, the host's own cost of a launch).
+ML_N=${ML_N:-200000}  # a launch-bound loop of 200000 launches
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for r in 1 2 3 4 5; do
-    $G/many_launches 100000 >>"$OUT/ml.plain"
-    GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.filt0"
-    GPUPROF_KERNEL_INCLUDE=no_such_kernel LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.filt1"
-    GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=all LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.filtall"
-    GPUPROF_ENABLE=0 GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches 100000 2>/dev/null >>"$OUT/ml.off"
+    $G/many_launches $ML_N >>"$OUT/ml.plain"
+    GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches $ML_N 2>/dev/null >>"$OUT/ml.filt0"
+    GPUPROF_KERNEL_INCLUDE=no_such_kernel LD_PRELOAD=$LIB $G/many_launches $ML_N 2>/dev/null >>"$OUT/ml.filt1"
+    GPUPROF_KERNEL_INCLUDE=no_such_kernel GPUPROF_CROSSCHECK=all LD_PRELOAD=$LIB $G/many_launches $ML_N 2>/dev/null >>"$OUT/ml.filtall"
+    GPUPROF_ENABLE=0 GPUPROF_CROSSCHECK=0 LD_PRELOAD=$LIB $G/many_launches $ML_N 2>/dev/null >>"$OUT/ml.off"
 done
 for field in 6 8; do
     m() { awk -v f=$field '{print $f}' "$OUT/ml.$1" | median; }
     p=$(m plain); f0=$(m filt0); f1=$(m filt1); fa=$(m filtall); off=$(m off)
     what=$([ $field = 6 ] && echo "until finished" || echo "until enqueued")
-    echo "bench: launch cost $what (median of 5 x 100000 launches): plain $p us; filtered out $f0 us (+$(calc "$f0 - $p") us) without the activity cross-check, $f1 us (+$(calc "$f1 - $p") us) with it on the first 10000 (default), $fa us (+$(calc "$fa - $p") us) with it on all; GPUPROF_ENABLE=0 $off us (+$(calc "$off - $p") us)"
+    echo "bench: launch cost $what (median of 5 x $ML_N launches): plain $p us; filtered out $f0 us (+$(calc "$f0 - $p") us) without the activity cross-check, $f1 us (+$(calc "$f1 - $p") us) with it on the first 1000 (default), $fa us (+$(calc "$fa - $p") us) with it on all; GPUPROF_ENABLE=0 $off us (+$(calc "$off - $p") us)"
 done

@@ -77,7 +77,7 @@ int main(void)
     for (size_t i = 0; i < sizeof(xc_bad) / sizeof(xc_bad[0]); i++) {
         const char *e[] = {"GPUPROF_CROSSCHECK", xc_bad[i], NULL};
         GP_CHECK_MSG(parse(e, &c, err, sizeof(err)) == 1 &&
-                         strstr(err, "accepted values: 0 (off), 1 (the first 10000 launches), a "
+                         strstr(err, "accepted values: 0 (off), 1 (the first 1000 launches), a "
                                      "number of launches, all") != NULL,
                      "%s: %s", xc_bad[i], err);
     }
