@@ -52,3 +52,8 @@ $(GT)/multi_device: tests/gpu/multi_device.cu tests/gpu/rt_check.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -cudart static -o $@ $< -lpthread
 GPU_TESTS += $(GT)/multi_device
+# replay-cost benchmark: a large working set, a small write (tests/gpu/bench/replay_cost.sh)
+$(GT)/bench/big_writes: tests/gpu/bench/big_writes.cu tests/gpu/rt_check.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+GPU_TESTS += $(GT)/bench/big_writes

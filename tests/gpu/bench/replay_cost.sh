@@ -9,7 +9,7 @@
 # Each: plain, gpuprof (incremental snapshot, the default), gpuprof with the
 # whole-footprint snapshot (GPUPROF_SNAPSHOT_INCREMENTAL=0) where it takes
 # less than a few minutes, and ncu with the same metric list and count.
-# BENCH_ONLY="jax torch_big torch_train manypass" picks sections.
+# BENCH_ONLY="jax torch_big torch_train manypass bigwrite" picks sections.
 B=${BUILD:-build}
 LIB=$(cd "$B" && pwd)/libgpuprof.so
 OUT=${GPU_TEST_OUT:-$B/gpu-test-out}/replay-cost
@@ -111,4 +111,32 @@ print(','.join(names[::max(1, len(names) // 250)][:250]))" "$OUT/full.csv" 2>/de
         grep -o '"passes":[0-9]*' "$OUT/manypass.jsonl" | sort | uniq -c | head -3
     else echo "replay-cost manypass: skipped: ncu --set full gave no metric names"; fi
     NCU_LIST=
+fi
+if want bigwrite; then
+    # a 12-pass set on a kernel whose working set is 10 GiB and which writes
+    # 100 MiB: restores should move about what it wrote, not the 10 GiB
+    L=$(grep -v '^#' "$HERE/passes12-gh100.txt")
+    cmd="$B/tests/gpu/bench/big_writes 10 100 3"
+    t0=$(now); $cmd >"$OUT/bigwrite.plain" 2>&1; t1=$(now); t1b=$t1
+    GPUPROF_METRICS=$L GPUPROF_OUTPUT=$OUT/bigwrite GPUPROF_LOG_LEVEL=info \
+        timeout 400 env LD_PRELOAD=$LIB $cmd >"$OUT/bigwrite.prof" 2>"$OUT/bigwrite.prof.err"
+    t2=$(now)
+    same=$(cmp -s "$OUT/bigwrite.plain" "$OUT/bigwrite.prof" && echo "output unchanged" || echo "OUTPUT DIFFERS")
+    echo "replay-cost bigwrite: plain $(calc "$t1 - $t0") s; gpuprof $(calc "$t2 - $t1") s, $same"
+    $PY -c "
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r.get('type')!='launch': continue
+    p=r.get('passes',0); b=r.get('bytes_restored',0)
+    print('replay-cost bigwrite: launch %s: %d passes, %.1f MB restored in all, %.1f MB per pass after the first; %s chunks restored; saved %.1f MB; restore %.1f ms; %.1f ms in all' % (
+        r.get('launch_id'), p, b/1e6, b/1e6/max(p-1,1), r.get('chunks_restored'), r.get('bytes_saved',0)/1e6,
+        r.get('restore_ms') or 0, r.get('replay_ms') or 0))" "$OUT/bigwrite.jsonl" 2>&1 | head -5
+    t1=$(now)
+    timeout 300 ncu --clock-control none --cache-control all -c 3 --metrics "$L" $cmd \
+        >"$OUT/bigwrite.ncu" 2>&1
+    nrc=$?
+    t2=$(now)
+    echo "replay-cost bigwrite: ncu $(calc "$t2 - $t1") s for 3 launches (rc $nrc; plain $(calc "$t1b - $t0"))"
+    grep -m1 -i "backing up\|slow" "$OUT/bigwrite.ncu" | cut -c1-200
 fi
