@@ -35,6 +35,12 @@ bench() {
     echo "replay-cost $name: plain $plain s; gpuprof $gp s, $prof launches profiled, $same:" \
         "$(calc "($gp - $plain) * 1000 / ($prof > 0 ? $prof : 1)") ms per profiled launch"
     grep -h -E "snapshot|the profiler added" "$OUT/$name.prof.err" | head -4 | cut -c1-300
+    $PY -c "
+import json,statistics,sys
+ms=[r.get('replay_ms') for r in map(json.loads,open(sys.argv[1])) if r.get('type')=='launch']
+ms=[m for m in ms if m is not None]
+if len(ms)>1: print('replay-cost %s: after the first profiled launch, by the profiler\'s clock: median %.1f ms, max %.1f ms (first %.1f ms)' % (sys.argv[2], statistics.median(ms[1:]), max(ms[1:]), ms[0]))" \
+        "$OUT/$name.jsonl" "$name" 2>/dev/null
     if [ "$old" = old ]; then
         t1=$(now)
         GPUPROF_SNAPSHOT_INCREMENTAL=0 GPUPROF_LAUNCH_SKIP=$skip GPUPROF_LAUNCH_COUNT=$n \
