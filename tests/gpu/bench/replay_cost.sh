@@ -78,7 +78,7 @@ if want jax; then
     else echo "replay-cost jax: skipped: python3 cannot use jax with a GPU here"; fi
 fi
 if want torch_big; then
-    if [ $have_torch = 1 ]; then bench torch_big 10 1 "$PY $HERE/torch_big.py" old
+    if [ $have_torch = 1 ]; then bench torch_big 10 17 "$PY $HERE/torch_big.py" old  # after the 16 launches that fill the 20 GB and linspace
     else echo "replay-cost torch_big: skipped: no torch with CUDA"; fi
 fi
 if want torch_train; then
