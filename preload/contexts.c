@@ -123,9 +123,13 @@ static void context_setup(gp_context *cs)
                         cs->device, cs->sass_why);
         }
     }
-    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s%s", cs->device, cs->facts.name,
-            cs->facts.chip, gp_core.n_metrics, gp_collect_passes(cs->col),
-            cs->sass_ok ? " + 1 SASS pass" : "",
+    size_t configs = gp_collect_configs(cs->col);
+    char in_configs[64] = "";
+    if (configs > 1)
+        snprintf(in_configs, sizeof(in_configs), " in %zu configurations", configs);
+    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s%s%s", cs->device,
+            cs->facts.name, cs->facts.chip, gp_core.n_metrics, gp_collect_passes(cs->col),
+            in_configs, cs->sass_ok ? " + 1 SASS pass" : "",
             cs->batching ? "; counters decoded in batches of launches" : "");
 }
 

@@ -197,6 +197,11 @@ int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set,
     return 0;
 }
 
+size_t gp_collect_configs(const gp_collect_ctx *c)
+{
+    return c && c->replay.rp ? 1 + gp_rp_extra_configs(c->replay.rp) : 0;
+}
+
 size_t gp_collect_passes(const gp_collect_ctx *c)
 {
     return c && c->replay.rp ? gp_rp_passes(c->replay.rp, GP_RP_FULL) : 0;

@@ -101,6 +101,9 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
                         int kernel_replay, int *errclass, char *err, size_t errlen);
 /* Hardware passes the full set needs (0 without hardware metrics). */
 size_t gp_collect_passes(const gp_collect_ctx *c);
+/* Range-profiler configurations those passes come from (more than one when
+ * CUPTI cannot take the list in one). */
+size_t gp_collect_configs(const gp_collect_ctx *c);
 /* A sentence naming the hardware metrics CUPTI cannot schedule on this
  * device (left out of the set, the rest collected), or NULL. */
 const char *gp_collect_left_out(const gp_collect_ctx *c);

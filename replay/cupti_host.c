@@ -133,33 +133,41 @@ size_t gp_host_check_names(const char *chip, const char *const *names, size_t n,
     return unknown;
 }
 
-size_t gp_host_unschedulable(const char *chip, const uint8_t *avail, const char *const *names,
-                             size_t n, unsigned char *cannot)
+size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *const *names,
+                         size_t n, int *group)
 {
-    size_t bad = 0;
+    enum { UNPLACED = -2 };
     CUptiResult r;
+    size_t left = 0;
     for (size_t i = 0; i < n; i++) {
         CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
         if (!h)
             return 0; /* nothing can be said name by name */
-        cannot[i] = host_add(h, &names[i], 1) != 0;
-        bad += cannot[i];
+        group[i] = host_add(h, &names[i], 1) == 0 ? UNPLACED : -1;
+        left += group[i] == UNPLACED;
         host_close(h);
     }
-    if (bad)
-        return bad;
-    /* each can be scheduled alone, not all of them together: one
-     * configuration takes them one at a time, and those it refuses are left
-     * out (a long list from Nsight Compute's full set is refused whole) */
-    CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
-    if (!h)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        cannot[i] = host_add(h, &names[i], 1) != 0;
-        bad += cannot[i];
+    size_t groups = 0;
+    while (left > 0) { /* each configuration takes every remaining name it accepts */
+        CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
+        if (!h)
+            return 0;
+        size_t took = 0;
+        for (size_t i = 0; i < n; i++)
+            if (group[i] == UNPLACED && host_add(h, &names[i], 1) == 0) {
+                group[i] = (int)groups;
+                took++;
+            }
+        host_close(h);
+        if (took == 0) /* accepted alone, refused in a fresh configuration: left out */
+            break;
+        left -= took;
+        groups++;
     }
-    host_close(h);
-    return bad;
+    for (size_t i = 0; i < n; i++)
+        if (group[i] == UNPLACED)
+            group[i] = -1;
+    return groups;
 }
 
 gp_host_config *gp_host_config_create(const char *chip, const uint8_t *avail, size_t avail_size,

@@ -33,15 +33,17 @@ int gp_host_config_evaluate(const gp_host_config *cfg, const uint8_t *counter_da
 size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
                            size_t errlen);
 
-/* Which names CUPTI cannot schedule on this device when each is tried on its
- * own with the availability image `avail` (metrics of units the device or its
- * configuration does not expose, such as NVLink counters without NVLink):
- * sets cannot[i] and returns how many.  When every name is schedulable on
- * its own, the names one configuration refuses when they are added one at
- * a time instead.  Called only after a whole set failed, since it opens a
+/* Splits names over configurations CUPTI accepts on this device (with the
+ * availability image `avail`), as Nsight Compute does with a list too long
+ * for one: group[i] is the configuration of names[i] (0, 1, ...), or -1 for
+ * a name CUPTI refuses even alone (metrics of units the device or its
+ * configuration does not expose, such as NVLink counters without NVLink).
+ * Greedy in the caller's order: each configuration takes every remaining
+ * name it accepts.  Returns the number of configurations (0 when CUPTI
+ * cannot be asked).  Called only after a whole set failed, since it opens a
  * host object per name. */
-size_t gp_host_unschedulable(const char *chip, const uint8_t *avail, const char *const *names,
-                             size_t n, unsigned char *cannot);
+size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *const *names,
+                         size_t n, int *group);
 
 /* True when the name is collected by SASS instrumentation (its own pass). */
 int gp_metric_is_instrumented(const char *name);

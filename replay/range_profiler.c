@@ -26,7 +26,9 @@ struct gp_rp {
     CUpti_RangeProfiler_Object *obj;
     char chip[64];
     size_t n_all;
-    rp_set sets[2];
+    rp_set sets[GP_RP_MAX_SETS]; /* FULL (the main configuration), ONE_PASS, extras */
+    size_t n_extra;              /* further configurations of a list too long for one */
+    double *kept;                /* values decoded from the extras, until finish() */
     int have_one_pass;
     int active_set;
     int auto_range;
@@ -66,59 +68,26 @@ static void set_free(rp_set *s)
     memset(s, 0, sizeof(*s));
 }
 
-/* The full set could not be scheduled: finds the names that cannot be on
- * their own, takes them out of s and says which in rp->left_out (Nsight
- * Compute names them too, and collects the rest).  Returns how many. */
-static size_t leave_out_unschedulable(gp_rp *rp, rp_set *s, const uint8_t *avail)
+/* Takes the names of s whose group is g into t (index positions kept). */
+static int set_take(rp_set *t, const rp_set *s, const int *group, int g)
 {
-    unsigned char *cannot = calloc(s->n ? s->n : 1, 1);
-    size_t bad = cannot ? gp_host_unschedulable(rp->chip, avail, s->names, s->n, cannot) : 0;
-    if (bad == 0 || bad == s->n) {
-        free(cannot);
-        return 0;
-    }
-    size_t used = (size_t)snprintf(rp->left_out, sizeof(rp->left_out),
-                                   "CUPTI cannot schedule %zu metric%s on this device (%s), alone "
-                                   "or with the others: ",
-                                   bad, bad == 1 ? "" : "s", rp->chip);
-    size_t keep = 0, named = 0;
-    for (size_t k = 0; k < s->n; k++) {
-        if (cannot[k]) {
-            if (used < sizeof(rp->left_out))
-                used += (size_t)snprintf(rp->left_out + used, sizeof(rp->left_out) - used,
-                                         "%s%s", named++ ? ", " : "", s->names[k]);
-            continue;
+    t->index = calloc(s->n ? s->n : 1, sizeof(size_t));
+    t->names = calloc(s->n ? s->n : 1, sizeof(char *));
+    if (!t->index || !t->names)
+        return -1;
+    for (size_t k = 0; k < s->n; k++)
+        if (group[k] == g) {
+            t->index[t->n] = s->index[k];
+            t->names[t->n++] = s->names[k];
         }
-        s->index[keep] = s->index[k];
-        s->names[keep++] = s->names[k];
-    }
-    if (used < sizeof(rp->left_out))
-        snprintf(rp->left_out + used, sizeof(rp->left_out) - used,
-                 "; they are left out, the other metrics are collected");
-    s->n = keep;
-    free(cannot);
-    return bad;
+    return 0;
 }
 
-static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, int one_pass,
-                     const uint8_t *avail, size_t avail_size, char *err, size_t errlen)
+/* Configuration, counter data image: what every set needs once its names are known. */
+static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_size, char *err,
+                      size_t errlen)
 {
-    s->index = calloc(n ? n : 1, sizeof(size_t));
-    s->names = calloc(n ? n : 1, sizeof(char *));
-    if (!s->index || !s->names) {
-        snprintf(err, errlen, "out of memory");
-        return GP_RP_ERR_OTHER;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (one_pass && gp_metric_is_instrumented(names[i]))
-            continue;
-        s->index[s->n] = i;
-        s->names[s->n++] = names[i];
-    }
-    if (s->n == 0)
-        return GP_RP_ERR_METRICS;
-    s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
-    if (!s->cfg && !one_pass && leave_out_unschedulable(rp, s, avail) > 0)
+    if (!s->cfg)
         s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
     if (!s->cfg)
         return GP_RP_ERR_METRICS;
@@ -141,6 +110,82 @@ static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, i
     return 0;
 }
 
+/* The full set could not be scheduled as one configuration: splits it over
+ * several (s keeps the first, the others become extras), as Nsight Compute
+ * does, and names in rp->left_out those CUPTI refuses even alone. */
+static int split_full(gp_rp *rp, rp_set *s, const uint8_t *avail, char *err, size_t errlen)
+{
+    int *group = calloc(s->n ? s->n : 1, sizeof(int));
+    size_t groups = group ? gp_host_partition(rp->chip, avail, s->names, s->n, group) : 0;
+    if (groups == 0 || groups > GP_RP_MAX_SETS - GP_RP_EXTRA + 1) {
+        if (groups)
+            snprintf(err, errlen, "the metric list needs %zu configurations; at most %d are run",
+                     groups, GP_RP_MAX_SETS - GP_RP_EXTRA + 1);
+        free(group);
+        return -1;
+    }
+    size_t bad = 0, used = 0, named = 0;
+    for (size_t k = 0; k < s->n; k++)
+        bad += group[k] < 0;
+    if (bad)
+        used = (size_t)snprintf(rp->left_out, sizeof(rp->left_out),
+                                "CUPTI cannot schedule %zu metric%s on this device (%s), even "
+                                "alone: ",
+                                bad, bad == 1 ? "" : "s", rp->chip);
+    for (size_t k = 0; k < s->n && bad; k++)
+        if (group[k] < 0 && used < sizeof(rp->left_out))
+            used += (size_t)snprintf(rp->left_out + used, sizeof(rp->left_out) - used, "%s%s",
+                                     named++ ? ", " : "", s->names[k]);
+    if (bad && used < sizeof(rp->left_out))
+        snprintf(rp->left_out + used, sizeof(rp->left_out) - used,
+                 "; they are left out, the other metrics are collected");
+    int rc = 0;
+    for (size_t g = 1; g < groups && rc == 0; g++) {
+        rc = set_take(&rp->sets[GP_RP_EXTRA + g - 1], s, group, (int)g);
+        rp->n_extra = g;
+    }
+    rp_set first = {0};
+    if (rc == 0)
+        rc = set_take(&first, s, group, 0);
+    free(group);
+    free(s->index);
+    free(s->names);
+    *s = first;
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory");
+    return rc;
+}
+
+static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, int one_pass,
+                     const uint8_t *avail, size_t avail_size, char *err, size_t errlen)
+{
+    s->index = calloc(n ? n : 1, sizeof(size_t));
+    s->names = calloc(n ? n : 1, sizeof(char *));
+    if (!s->index || !s->names) {
+        snprintf(err, errlen, "out of memory");
+        return GP_RP_ERR_OTHER;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (one_pass && gp_metric_is_instrumented(names[i]))
+            continue;
+        s->index[s->n] = i;
+        s->names[s->n++] = names[i];
+    }
+    if (s->n == 0)
+        return GP_RP_ERR_METRICS;
+    s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
+    if (!s->cfg && !one_pass) {
+        if (split_full(rp, s, avail, err, errlen) != 0 || s->n == 0)
+            return GP_RP_ERR_METRICS;
+        for (size_t x = 0; x < rp->n_extra; x++) {
+            int rc = set_finish(rp, &rp->sets[GP_RP_EXTRA + x], avail, avail_size, err, errlen);
+            if (rc)
+                return rc;
+        }
+    }
+    return set_finish(rp, s, avail, avail_size, err, errlen);
+}
+
 gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t n,
                     size_t max_ranges, int *errclass, char *err, size_t errlen)
 {
@@ -154,6 +199,14 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
     }
     rp->ctx = ctx;
     rp->n_all = n;
+    rp->kept = malloc((n ? n : 1) * sizeof(double));
+    if (!rp->kept) {
+        free(rp);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        rp->kept[i] = NAN;
     rp->max_ranges = max_ranges ? max_ranges : 1;
     if (inject_no_permission) {
         *errclass = rp_fail(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
@@ -242,8 +295,9 @@ void gp_rp_destroy(gp_rp *rp)
         p.pRangeProfilerObject = rp->obj;
         cuptiRangeProfilerDisable(&p);
     }
-    set_free(&rp->sets[0]);
-    set_free(&rp->sets[1]);
+    for (size_t i = 0; i < GP_RP_MAX_SETS; i++)
+        set_free(&rp->sets[i]);
+    free(rp->kept);
     free(rp);
 }
 
@@ -265,18 +319,42 @@ void gp_rp_set_kernel_replay(gp_rp *rp, int on)
     rp->kernel_replay = on;
 }
 
-size_t gp_rp_passes(const gp_rp *rp, int set)
+size_t gp_rp_config_passes(const gp_rp *rp, int set)
 {
     if (set == GP_RP_ONE_PASS && !rp->have_one_pass)
+        return 0;
+    if (set < 0 || set >= GP_RP_MAX_SETS || !rp->sets[set].cfg)
         return 0;
     return gp_host_config_passes(rp->sets[set].cfg);
 }
 
-int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
+size_t gp_rp_passes(const gp_rp *rp, int set)
 {
-    const rp_set *s = &rp->sets[set];
+    size_t p = gp_rp_config_passes(rp, set);
+    for (size_t x = 0; set == GP_RP_FULL && x < rp->n_extra; x++)
+        p += gp_rp_config_passes(rp, GP_RP_EXTRA + (int)x);
+    return p;
+}
+
+size_t gp_rp_extra_configs(const gp_rp *rp)
+{
+    return rp->n_extra;
+}
+
+static int one_set_has(const rp_set *s, size_t i)
+{
     for (size_t k = 0; k < s->n; k++)
         if (s->index[k] == i)
+            return 1;
+    return 0;
+}
+
+int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
+{
+    if (one_set_has(&rp->sets[set], i))
+        return 1;
+    for (size_t x = 0; set == GP_RP_FULL && x < rp->n_extra; x++)
+        if (one_set_has(&rp->sets[GP_RP_EXTRA + x], i))
             return 1;
     return 0;
 }
@@ -393,7 +471,8 @@ static int decode(gp_rp *rp, size_t *ranges, char *err, size_t errlen)
     return 0;
 }
 
-int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen)
+/* The active set's values of its last range into values[0..n_all). */
+static int last_range(gp_rp *rp, double *values, char *err, size_t errlen)
 {
     size_t ranges = 0;
     for (size_t i = 0; i < rp->n_all; i++)
@@ -405,6 +484,32 @@ int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen)
         return -1;
     }
     return evaluate_range(rp, ranges - 1, values, err, errlen);
+}
+
+int gp_rp_keep(gp_rp *rp, char *err, size_t errlen)
+{
+    double *v = malloc((rp->n_all ? rp->n_all : 1) * sizeof(double));
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = last_range(rp, v, err, errlen);
+    const rp_set *s = &rp->sets[rp->active_set];
+    for (size_t k = 0; rc == 0 && k < s->n; k++)
+        rp->kept[s->index[k]] = v[s->index[k]];
+    free(v);
+    return rc;
+}
+
+int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen)
+{
+    int rc = last_range(rp, values, err, errlen);
+    for (size_t i = 0; i < rp->n_all; i++) { /* the extras' values, then forget them */
+        if (rc == 0 && isnan(values[i]))
+            values[i] = rp->kept[i];
+        rp->kept[i] = NAN;
+    }
+    return rc;
 }
 
 /* ---- batches ------------------------------------------------------------- */

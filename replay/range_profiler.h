@@ -9,7 +9,10 @@
 
 typedef struct gp_rp gp_rp;
 
-enum gp_rp_set { GP_RP_FULL = 0, GP_RP_ONE_PASS = 1 };
+/* FULL: every name (its first configuration, and the extras when one
+ * configuration cannot take them all); ONE_PASS: the hardware names when they
+ * fit in one pass; EXTRA + k: the k-th further configuration of FULL. */
+enum gp_rp_set { GP_RP_FULL = 0, GP_RP_ONE_PASS = 1, GP_RP_EXTRA = 2, GP_RP_MAX_SETS = 18 };
 
 /* Error classes, so that the caller can say the right sentence once. */
 enum gp_rp_error {
@@ -42,7 +45,12 @@ const char *gp_rp_left_out(const gp_rp *rp);
 void gp_rp_set_auto_range(gp_rp *rp, int on);
 /* CUPTI's own kernel replay (CUPTI saves and restores memory): a cross-check. */
 void gp_rp_set_kernel_replay(gp_rp *rp, int on);
+/* Passes of a set; for FULL, those of all its configurations. */
 size_t gp_rp_passes(const gp_rp *rp, int set);
+/* Passes of one configuration (FULL: its first one). */
+size_t gp_rp_config_passes(const gp_rp *rp, int set);
+/* Further configurations of FULL (sets GP_RP_EXTRA + 0 .. n-1). */
+size_t gp_rp_extra_configs(const gp_rp *rp);
 /* Whether names[i] is collected by `set`. */
 int gp_rp_set_has(const gp_rp *rp, int set, size_t i);
 
@@ -52,6 +60,9 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen);
 int gp_rp_pass_start(gp_rp *rp, const char *range_name, char *err, size_t errlen);
 int gp_rp_pass_end(gp_rp *rp, int *all_submitted, char *err, size_t errlen);
 int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen);
+/* After an extra configuration's passes: decodes its values and keeps them
+ * for the finish() of the launch, which merges them in. */
+int gp_rp_keep(gp_rp *rp, char *err, size_t errlen);
 
 /* Batches (a one-pass full set, auto range): the profiler is started once
  * and stays started across launches, each kernel executed meanwhile being a

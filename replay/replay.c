@@ -288,6 +288,32 @@ static int enter_batched(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_re
     return 0;
 }
 
+/* A list too long for one configuration: the further ones run first, each
+ * pass the profiler's own followed by a restore; their values are kept for
+ * the launch's finish.  The first configuration's last pass still wraps the
+ * program's launch. */
+static int extra_configs(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
+                         gp_replay_state *st)
+{
+    char err[256] = "";
+    for (size_t x = 0; x < gp_rp_extra_configs(rc->rp); x++) {
+        if (gp_rp_begin(rc->rp, GP_RP_EXTRA + (int)x, err, sizeof(err)) != 0)
+            return fail(st, "configuring the range profiler", err);
+        int all = 0;
+        for (int p = 0; !all; p++) {
+            if (p >= 64)
+                return fail(st, "more than 64 passes in one configuration", NULL);
+            if (own_pass(rc, e, o, st, &all) != 0)
+                return abort_pass(rc, st);
+            if (restore(rc, st) != 0)
+                return -1;
+        }
+        if (gp_rp_keep(rc->rp, err, sizeof(err)) != 0)
+            return fail(st, "decoding the counters", err);
+    }
+    return 0;
+}
+
 int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *ranges, size_t n,
                     uint64_t total, const gp_replay_opts *o, gp_replay_state *st)
 {
@@ -350,11 +376,14 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         return 0;
     }
     t = gp_now_s();
+    if (st->set == GP_RP_FULL && extra_configs(rc, e, o, st) != 0)
+        return -1;
     if (gp_rp_begin(rc->rp, st->set, err, sizeof(err)) != 0)
         return fail(st, "configuring the range profiler", err);
     st->t_begin = gp_now_s() - t;
     t = gp_now_s();
-    for (size_t p = 1; p < hw; p++) {
+    size_t hw_main = gp_rp_config_passes(rc->rp, st->set);
+    for (size_t p = 1; p < hw_main; p++) {
         int all = 0;
         if (own_pass(rc, e, o, st, &all) != 0)
             return abort_pass(rc, st);
