@@ -19,6 +19,7 @@ typedef struct rp_set {
     const char **names;
     uint8_t *counter_data;
     size_t counter_data_size;
+    size_t max_ranges; /* ranges its image holds: one unless batches can use it */
 } rp_set;
 
 struct gp_rp {
@@ -96,8 +97,11 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
     sp.pRangeProfilerObject = rp->obj;
     sp.pMetricNames = s->names;
     sp.numMetrics = s->n;
-    sp.maxNumOfRanges = rp->max_ranges;
-    sp.maxNumRangeTreeNodes = rp->max_ranges;
+    /* only a one-pass configuration is ever batched; the others record one
+     * range (the kernel) per pass, and a smaller image is cheaper to start */
+    s->max_ranges = gp_host_config_passes(s->cfg) > 1 ? 1 : rp->max_ranges;
+    sp.maxNumOfRanges = s->max_ranges;
+    sp.maxNumRangeTreeNodes = s->max_ranges;
     CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&sp);
     if (r != CUPTI_SUCCESS)
         return rp_fail(r, "cuptiRangeProfilerGetCounterDataSize", err, errlen);
@@ -385,7 +389,7 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
     sc.pCounterDataImage = s->counter_data;
     sc.range = rp->auto_range || rp->kernel_replay ? CUPTI_AutoRange : CUPTI_UserRange;
     sc.replayMode = rp->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
-    sc.maxRangesPerPass = rp->max_ranges;
+    sc.maxRangesPerPass = s->max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
