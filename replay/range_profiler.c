@@ -30,6 +30,7 @@ struct gp_rp {
     rp_set sets[GP_RP_MAX_SETS]; /* FULL (the main configuration), ONE_PASS, extras */
     size_t n_extra;              /* further configurations of a list too long for one */
     double *kept;                /* values decoded from the extras, until finish() */
+    const struct rp_set *sized_set; /* the set CUPTI last sized an image for */
     int have_one_pass;
     int active_set;
     int auto_range;
@@ -84,6 +85,26 @@ static int set_take(rp_set *t, const rp_set *s, const int *group, int g)
     return 0;
 }
 
+/* Asks CUPTI the size of s's counter data image.  The range profiler object
+ * keeps the metrics of the last such question, and initializing an image
+ * takes them from there: gp_rp_begin() asks again when it switches sets. */
+static int size_counter_data(gp_rp *rp, const rp_set *s, size_t *size, char *err, size_t errlen)
+{
+    CUpti_RangeProfiler_GetCounterDataSize_Params sp = {
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    sp.pRangeProfilerObject = rp->obj;
+    sp.pMetricNames = s->names;
+    sp.numMetrics = s->n;
+    sp.maxNumOfRanges = s->max_ranges;
+    sp.maxNumRangeTreeNodes = s->max_ranges;
+    CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&sp);
+    if (r != CUPTI_SUCCESS)
+        return rp_fail(r, "cuptiRangeProfilerGetCounterDataSize", err, errlen);
+    *size = sp.counterDataSize;
+    rp->sized_set = s;
+    return 0;
+}
+
 /* Configuration, counter data image: what every set needs once its names are known. */
 static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_size, char *err,
                       size_t errlen)
@@ -92,20 +113,14 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
         s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
     if (!s->cfg)
         return GP_RP_ERR_METRICS;
-    CUpti_RangeProfiler_GetCounterDataSize_Params sp = {
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    sp.pRangeProfilerObject = rp->obj;
-    sp.pMetricNames = s->names;
-    sp.numMetrics = s->n;
     /* only a one-pass configuration is ever batched; the others record one
      * range (the kernel) per pass, and a smaller image is cheaper to start */
     s->max_ranges = gp_host_config_passes(s->cfg) > 1 ? 1 : rp->max_ranges;
-    sp.maxNumOfRanges = s->max_ranges;
-    sp.maxNumRangeTreeNodes = s->max_ranges;
-    CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&sp);
-    if (r != CUPTI_SUCCESS)
-        return rp_fail(r, "cuptiRangeProfilerGetCounterDataSize", err, errlen);
-    s->counter_data_size = sp.counterDataSize;
+    size_t size = 0;
+    int rc = size_counter_data(rp, s, &size, err, errlen);
+    if (rc)
+        return rc;
+    s->counter_data_size = size;
     s->counter_data = malloc(s->counter_data_size);
     if (!s->counter_data) {
         snprintf(err, errlen, "out of memory for the counter data image");
@@ -372,6 +387,14 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
         return -1;
     }
     rp->active_set = set;
+    size_t size = 0;
+    if (rp->sized_set != s && size_counter_data(rp, s, &size, err, errlen) != 0)
+        return -1;
+    if (size && size != s->counter_data_size) {
+        snprintf(err, errlen, "CUPTI sized the counter data image %zu bytes, then %zu",
+                 s->counter_data_size, size);
+        return -1;
+    }
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ci.pRangeProfilerObject = rp->obj;
