@@ -113,9 +113,9 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
         s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
     if (!s->cfg)
         return GP_RP_ERR_METRICS;
-    /* only a one-pass configuration is ever batched; the others record one
-     * range (the kernel) per pass, and a smaller image is cheaper to start */
-    s->max_ranges = gp_host_config_passes(s->cfg) > 1 ? 1 : rp->max_ranges;
+    /* one image size for every set: with room for one range only, CUPTI
+     * reported every pass submitted after the first of a multi-pass set */
+    s->max_ranges = rp->max_ranges;
     size_t size = 0;
     int rc = size_counter_data(rp, s, &size, err, errlen);
     if (rc)
