@@ -33,6 +33,7 @@ struct gp_rp {
     const struct rp_set *sized_set; /* the set CUPTI last sized an image for */
     int have_one_pass;
     int active_set;
+    int configured; /* a set was configured on the object (active_set is it) */
     int auto_range;
     int kernel_replay;
     size_t max_ranges;   /* ranges the counter data image holds */
@@ -378,6 +379,25 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
     return 0;
 }
 
+/* A list split over configurations: the range profiler object ends each
+ * configuration's passes after the first once another configuration ran on
+ * it, so every switch starts from a fresh object. */
+static int reenable(gp_rp *rp, char *err, size_t errlen)
+{
+    CUpti_RangeProfiler_Disable_Params p = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = rp->obj;
+    cuptiRangeProfilerDisable(&p);
+    rp->obj = NULL;
+    rp->sized_set = NULL;
+    CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = rp->ctx;
+    CUptiResult r = cuptiRangeProfilerEnable(&en);
+    if (r != CUPTI_SUCCESS)
+        return rp_fail(r, "cuptiRangeProfilerEnable", err, errlen), -1;
+    rp->obj = en.pRangeProfilerObject;
+    return 0;
+}
+
 int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
 {
     CUptiResult r;
@@ -386,7 +406,11 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
         snprintf(err, errlen, "no one-pass metric set is available");
         return -1;
     }
+    if (rp->n_extra > 0 && rp->configured && rp->active_set != set &&
+        reenable(rp, err, errlen) != 0)
+        return -1;
     rp->active_set = set;
+    rp->configured = 1;
     size_t size = 0;
     if (rp->sized_set != s && size_counter_data(rp, s, &size, err, errlen) != 0)
         return -1;
