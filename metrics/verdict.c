@@ -228,21 +228,39 @@ static void gp_verdict_access(const gp_verdict_input *in, gp_verdict *out, size_
                  "in the fastest dimension, use structures of arrays instead of arrays of "
                  "structures, or stage strided data through shared memory");
     }
-    /* wavefronts taken over wavefronts needed is the conflict degree itself;
-     * the bytes-per-wavefront efficiency also falls for narrow accesses */
-    double bank = gp_verdict_v(in, GP_M_SHARED_BANK_EFFICIENCY), conflict = isnan(bank) ? sh : bank;
-    if (in->smem_per_block > 0 && !isnan(conflict) && conflict > 0 &&
-        conflict < gp_verdict_t.efficiency) {
+    /* Shared memory wastes bandwidth two ways: wavefronts taken over wavefronts
+     * needed (the bank efficiency) is the conflict degree itself; bytes used per
+     * 128-byte wavefront (Nsight Compute's shared efficiency) also falls when
+     * threads of a warp read the same words or narrow values.  Either below
+     * the threshold gives the verdict, titled by the cause. */
+    double bank = gp_verdict_v(in, GP_M_SHARED_BANK_EFFICIENCY);
+    int conflicted = !isnan(bank) && bank > 0 && bank < gp_verdict_t.efficiency;
+    int underused = !isnan(sh) && sh > 0 && sh < gp_verdict_t.efficiency;
+    if (in->smem_per_block > 0 && (conflicted || underused)) {
+        double worst = conflicted && (!underused || bank < sh) ? bank : sh;
         v = gp_verdict_add(out, n, GP_V_BANK_CONFLICTS, "bank_conflicts",
-                           0.9 * (1 - conflict / 100));
-        snprintf(v->title, sizeof v->title, "shared-memory bank conflicts");
-        snprintf(v->evidence, sizeof v->evidence,
-                 "shared accesses took %.1f wavefronts for every one they need (about %.0f-way "
-                 "conflicts); shared-memory efficiency %s",
-                 100 / conflict, 100 / conflict, gp_fmt(&fb, sh, "%"));
-        snprintf(v->advice, sizeof v->advice,
-                 "threads of a warp hit the same 4-byte bank: pad the array (e.g. [32][33] "
-                 "instead of [32][32]), or change the index so lane i uses bank i");
+                           0.9 * (1 - worst / 100));
+        if (conflicted) {
+            snprintf(v->title, sizeof v->title, "shared-memory bank conflicts");
+            snprintf(v->evidence, sizeof v->evidence,
+                     "shared accesses took %.1f wavefronts for every one they need (about "
+                     "%.0f-way conflicts); shared-memory efficiency %s",
+                     100 / bank, 100 / bank, gp_fmt(&fb, sh, "%"));
+            snprintf(v->advice, sizeof v->advice,
+                     "threads of a warp hit the same 4-byte bank: pad the array (e.g. [32][33] "
+                     "instead of [32][32]), or change the index so lane i uses bank i");
+        } else {
+            snprintf(v->title, sizeof v->title, "shared-memory wavefronts carry few bytes");
+            snprintf(v->evidence, sizeof v->evidence,
+                     "shared-memory efficiency %s: each 128-byte wavefront delivers %.0f distinct "
+                     "bytes, without bank conflicts (bank efficiency %s): threads of a warp read "
+                     "the same words (broadcast) or narrow values",
+                     gp_fmt(&fb, sh, "%"), 128 * sh / 100, gp_fmt(&fb, bank, "%"));
+            snprintf(v->advice, sizeof v->advice,
+                     "a broadcast costs a whole wavefront for a few bytes: where each thread needs "
+                     "several neighbouring values, load them with one wider access (LDS.64/128, "
+                     "ldmatrix) or keep reused values in registers");
+        }
     }
     if (!isnan(be) && be < gp_verdict_t.branch_eff) {
         v = gp_verdict_add(out, n, GP_V_DIVERGENCE, "divergence", 0.9 * (1 - be / 100));

@@ -127,9 +127,13 @@ static void context_setup(gp_context *cs)
     char in_configs[64] = "";
     if (configs > 1)
         snprintf(in_configs, sizeof(in_configs), " in %zu configurations", configs);
-    gp_info("device %d (%s, %s): %zu metrics, %zu hardware passes%s%s%s", cs->device,
+    int instrumented = 0; /* Nsight Compute's SASS metrics: one profiler pass of their own */
+    for (size_t k = 0; k < gp_core.n_hw; k++)
+        instrumented |= gp_collect_is_instrumented(gp_core.metric_names[gp_core.hw_index[k]]);
+    gp_info("device %d (%s, %s): %zu metrics, %zu range-profiler passes%s%s%s%s", cs->device,
             cs->facts.name, cs->facts.chip, gp_core.n_metrics, gp_collect_passes(cs->col),
-            in_configs, cs->sass_ok ? " + 1 SASS pass" : "",
+            instrumented ? " (one instrumented by CUPTI)" : "", in_configs,
+            cs->sass_ok ? " + 1 SASS pass" : "",
             cs->batching ? "; counters decoded in batches of launches" : "");
 }
 

@@ -164,6 +164,23 @@ static const char *missing_why(const gp_launch_state *ls, size_t i, const char *
     return hw_why ? hw_why : "CUPTI returned no value for this launch";
 }
 
+/* Nsight Compute's memory efficiencies are bytes used over bytes served and
+ * cannot exceed 100; its definition gives more for generic loads and stores
+ * (their bytes are counted in the global, shared and local classes at once,
+ * their sectors or wavefronts only where the access went), and such a value
+ * is withheld, with this reason, rather than reported as an efficiency. */
+static const char *over_100 =
+    "withheld: above 100%, which no efficiency can be (Nsight Compute's definition counts a "
+    "generic access's bytes in every memory class and its wavefronts or sectors only where "
+    "it went)";
+
+static int is_bounded_efficiency(const char *name)
+{
+    size_t l = strlen(name);
+    return strstr(name, "__sass_average_data_bytes_per_") && l > 4 &&
+           strcmp(name + l - 4, ".pct") == 0;
+}
+
 void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
 {
     size_t nv = gp_core.n_metrics + 1;
@@ -172,9 +189,15 @@ void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
         gp_finish_abandon(ls, "out of memory");
         return;
     }
-    for (size_t i = 0; i < gp_core.n_metrics; i++)
-        if (isnan(values[i]))
+    for (size_t i = 0; i < gp_core.n_metrics; i++) {
+        if (!isnan(values[i]) && values[i] > 100.0 + 1e-9 &&
+            is_bounded_efficiency(gp_core.metric_names[i])) {
+            values[i] = NAN;
+            missing[i] = over_100;
+        } else if (isnan(values[i])) {
             missing[i] = missing_why(ls, i, hw_why);
+        }
+    }
     write_record(ls, &ls->ev, values, missing);
     free(missing);
     pthread_mutex_lock(&gp_core.state_lock);

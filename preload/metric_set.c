@@ -70,9 +70,8 @@ void gp_metric_set_check(const char *chip)
         const char *name = gp_core.metric_names[i];
         int why = gp_collect_check_name(chip, name, err, sizeof(err));
         if (why == GP_NAME_SASS_UNDERIVABLE) {
-            gp_error("GPUPROF_METRICS: '%s' is an instrumented (SASS) metric that gpuprof "
-                     "cannot collect; it is left out (see docs/user-guide.md for the SASS "
-                     "metrics it derives)",
+            gp_error("GPUPROF_METRICS: '%s' is not one of gpuprof's own SASS metrics; it is "
+                     "left out (see docs/user-guide.md for the gpuprof__sass_* metrics)",
                      name);
             continue;
         }

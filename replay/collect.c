@@ -49,17 +49,30 @@ const char *gp_collect_strerror(CUresult r)
 
 /* ---- metric names -------------------------------------------------------- */
 
-int gp_collect_is_sass(const char *name)
+/* Instrumented metrics come from one of two passes.  The names CUPTI's range
+ * profiler defines (all of Nsight Compute's smsp__sass_* metrics, e.g. the
+ * distinct data bytes behind its efficiencies) are collected by the range
+ * profiler itself, in an instrumented pass of its own, so their values are
+ * Nsight Compute's by construction.  The SASS pass (the SASS Metrics API,
+ * per instruction) gives what the profiler has no name for: gpuprof's own
+ * gpuprof__sass_* metrics (requested bytes, constant moves) and the API's
+ * ideal and per-class thread counts. */
+int gp_collect_is_instrumented(const char *name)
 {
     return gp_metric_is_instrumented(name);
 }
 
+int gp_collect_is_sass(const char *name)
+{
+    return gp_sass_only(name);
+}
+
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen)
 {
-    if (gp_metric_is_instrumented(name))
-        /* CUPTI 13.0's range profiler returns nothing for these: they come
-         * from the SASS pass, for the names gpuprof can derive */
-        return gp_sass_derivable(name) ? GP_NAME_OK : GP_NAME_SASS_UNDERIVABLE;
+    if (gp_sass_only(name))
+        return GP_NAME_OK;
+    if (strncmp(name, "gpuprof__", 9) == 0)
+        return GP_NAME_SASS_UNDERIVABLE;
     return gp_host_check_names(chip, &name, 1, err, errlen) != 0 ? GP_NAME_UNKNOWN : GP_NAME_OK;
 }
 

@@ -51,7 +51,10 @@ const char *gp_collect_strerror(CUresult r);
 /* ---- metric names -------------------------------------------------------- */
 
 enum gp_collect_name { GP_NAME_OK = 0, GP_NAME_UNKNOWN, GP_NAME_SASS_UNDERIVABLE };
-/* True when the name comes from the SASS pass (instrumented, smsp__sass_*). */
+/* 1 for an instrumented (SASS) metric, whichever pass collects it. */
+int gp_collect_is_instrumented(const char *name);
+/* 1 when the name comes from the SASS pass (gpuprof__sass_*, the SASS
+ * Metrics API's ideal counts); the range profiler collects the others. */
 int gp_collect_is_sass(const char *name);
 /* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
  * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */

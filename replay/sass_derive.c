@@ -152,6 +152,15 @@ int gp_sass_derivable(const char *name)
     return plain_sum(name) >= 0;
 }
 
+int gp_sass_only(const char *name)
+{
+    if (strncmp(name, "gpuprof__sass_", 14) == 0)
+        return gp_sass_derivable(name);
+    int m = plain_sum(name);
+    return m == GP_SASS_THREAD_GLOBAL || m == GP_SASS_THREAD_SHARED || m == GP_SASS_THREAD_LDGSTS ||
+           m == GP_SASS_SECTORS_IDEAL || m == GP_SASS_WAVEFRONTS_IDEAL;
+}
+
 /* Access width in bytes of the memory instruction at this record (0 if none). */
 static double width_bytes(const gp_sass_record *r)
 {

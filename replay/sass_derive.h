@@ -84,6 +84,12 @@ int gp_sass_needs_code(const char *name);
 /* 1 if gpuprof can derive `name` from the SASS data. */
 int gp_sass_derivable(const char *name);
 
+/* 1 for the names only the SASS pass gives (gpuprof__sass_* and the SASS
+ * Metrics API counters CUPTI's range profiler does not define: ideal
+ * sectors and wavefronts, thread counts by memory class); every other
+ * instrumented name is the range profiler's. */
+int gp_sass_only(const char *name);
+
 /* Computes every derivable name of names[] into values[] (others untouched).
  * A metric whose inputs are absent (no global loads, say) gets NaN. */
 /* Returns 1 when some instruction's function had no machine code to look up

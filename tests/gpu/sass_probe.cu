@@ -100,9 +100,39 @@ int main(int argc, char **argv)
         printf("sums: thread_inst_pred_on %llu inst %llu sectors %llu ideal %llu\n", sum[0], sum[1], sum[2], sum[3]);
         return 0;
     }
+    if (mode == 4 || mode == 5) { /* the SASS Metrics API configured on the device (5: and enabled) */
+        CUpti_SassMetrics_GetProperties_Params pp = {CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+        pp.pChipName = "GH100";
+        pp.pMetricName = "smsp__sass_inst_executed";
+        cuptiSassMetricsGetProperties(&pp);
+        CUpti_SassMetrics_Config cfg = {pp.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU};
+        CUpti_SassMetricsSetConfig_Params sc = {CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+        sc.numOfMetricConfig = 1;
+        sc.pConfigs = &cfg;
+        sc.deviceIndex = 0;
+        printf("sass setconfig %d\n", cuptiSassMetricsSetConfig(&sc));
+        if (mode == 5) {
+            CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+            en.ctx = ctx;
+            en.enableLazyPatching = 1;
+            printf("sass enable %d\n", cuptiSassMetricsEnable(&en));
+        }
+    }
     const char *names[] = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
                            "smsp__sass_inst_executed.sum", "smsp__inst_executed.sum",
                            "gpu__time_duration.sum"};
+    /* SASS_PROBE_METRICS=a,b,c,d replaces the four (e.g. sm__ counters) */
+    static char own[1024];
+    const char *env = getenv("SASS_PROBE_METRICS");
+    if (env && strlen(env) < sizeof own) {
+        strcpy(own, env);
+        char *save = NULL;
+        for (int i = 0; i < 4; i++) {
+            char *t = strtok_r(i ? NULL : own, ",", &save);
+            if (t)
+                names[i] = t;
+        }
+    }
     int ec;
     gp_rp *rp = gp_rp_create(ctx, 0, names, 4, 1, &ec, err, sizeof err);
     if (!rp) {
@@ -110,6 +140,8 @@ int main(int argc, char **argv)
         return 1;
     }
     gp_rp_set_auto_range(rp, mode == 1);
+    if (mode >= 4)
+        mode = 0;
     gp_rp_set_kernel_replay(rp, mode == 2);
     printf("passes %zu\n", gp_rp_passes(rp, GP_RP_FULL));
     for (int rep = 0; rep < 2; rep++) {
@@ -128,8 +160,8 @@ int main(int argc, char **argv)
         }
         double v[4];
         int rc = gp_rp_finish(rp, v, err, sizeof err);
-        printf("rep %d passes %d rc %d: ffma=%g (expect %d) sass_inst=%g inst=%g dur=%g %s\n", rep, p,
-               rc, v[0], 128 * 256 * 200, v[1], v[2], v[3], rc ? err : "");
+        printf("rep %d passes %d rc %d: %s=%g %s=%g %s=%g %s=%g %s\n", rep, p, rc, names[0], v[0],
+               names[1], v[1], names[2], v[2], names[3], v[3], rc ? err : "");
     }
     return 0;
 }

@@ -336,8 +336,9 @@ static int gpl_set_name(const char *opt, const char *value, char *sets, size_t l
 static void gpl_list_sets(void)
 {
     printf("default   the counters gpuprof-report needs for its metrics, roofline and verdicts\n"
-           "          (metrics/counters.def, set \"default\"): one hardware pass and one SASS\n"
-           "          pass on GH100\n"
+           "          (metrics/counters.def, set \"default\"): on GH100 one hardware pass, one\n"
+           "          pass instrumented by CUPTI (Nsight Compute's SASS metrics) and one SASS\n"
+           "          pass (gpuprof's own per-instruction metrics)\n"
            "extended  default plus request, pipe, bank-conflict and hit-rate counters (set\n"
            "          \"extended\"): more passes\n");
 }
