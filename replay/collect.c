@@ -335,9 +335,16 @@ int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
         for (size_t k = 0; k < set->n_hw && rp && !st->batched; k++)
             values[set->hw_index[k]] =
                 st->set == GP_RP_ONE_PASS && !gp_rp_set_has(rp, GP_RP_ONE_PASS, k) ? NAN : hw[k];
-        if (st->sass) {
+        double *sv = st->sass ? malloc((set->n ? set->n : 1) * sizeof(double)) : NULL;
+        if (sv) { /* only the SASS pass's own names: the profiler's values stay */
+            for (size_t i = 0; i < set->n; i++)
+                sv[i] = NAN;
             *code_missing = gp_sass_derive(st->sass, st->n_sass, set->code, set->code_arg,
-                                           set->names, set->n, values);
+                                           set->names, set->n, sv);
+            for (size_t i = 0; i < set->n; i++)
+                if (gp_sass_only(set->names[i]))
+                    values[i] = sv[i];
+            free(sv);
             sass_dump(set, kernel, st);
         }
     }

@@ -446,7 +446,13 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
     return 0;
 }
 
-int gp_rp_pass_start(gp_rp *rp, const char *range_name, char *err, size_t errlen)
+int gp_rp_is_user_range(const gp_rp *rp)
+{
+    return !rp->auto_range && !rp->kernel_replay;
+}
+
+int gp_rp_pass_start(gp_rp *rp, const char *range_name, void (*before_range)(void *), void *arg,
+                     char *err, size_t errlen)
 {
     CUptiResult r;
     CUpti_RangeProfiler_Start_Params st = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
@@ -455,6 +461,8 @@ int gp_rp_pass_start(gp_rp *rp, const char *range_name, char *err, size_t errlen
         return rp_fail(r, "cuptiRangeProfilerStart", err, errlen), -1;
     if (rp->auto_range || rp->kernel_replay)
         return 0;
+    if (before_range) /* between the start and the range: counted by nothing */
+        before_range(arg);
     CUpti_RangeProfiler_PushRange_Params pu = {CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
     pu.pRangeProfilerObject = rp->obj;
     pu.pRangeName = range_name;

@@ -57,7 +57,14 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i);
 /* One profiled launch: begin(set), then per pass start()/kernel/end(), until
  * end() reports all passes submitted; then finish() fills values[0..n). */
 int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen);
-int gp_rp_pass_start(gp_rp *rp, const char *range_name, char *err, size_t errlen);
+/* 1 when passes have a user range (gpuprof's replay), 0 with auto range or
+ * CUPTI's kernel replay. */
+int gp_rp_is_user_range(const gp_rp *rp);
+/* before_range (may be NULL) runs after CUPTI's start and before the user
+ * range opens: work there (an L2 flush) is counted by no range, and comes
+ * after whatever CUPTI writes to device memory when it starts a pass. */
+int gp_rp_pass_start(gp_rp *rp, const char *range_name, void (*before_range)(void *), void *arg,
+                     char *err, size_t errlen);
 int gp_rp_pass_end(gp_rp *rp, int *all_submitted, char *err, size_t errlen);
 int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen);
 /* After an extra configuration's passes: decodes its values and keeps them

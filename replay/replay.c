@@ -150,14 +150,43 @@ static int fail(gp_replay_state *st, const char *what, const char *detail)
     return -1;
 }
 
+/* The L2 flush of a pass, run between CUPTI's start and the range: CUPTI's
+ * start of an instrumented pass writes to device memory (the first
+ * profiled launch of a context showed megabytes of DRAM writes charged to
+ * kernels that write nothing back when the flush came before the start). */
+typedef struct pass_flush {
+    gp_replay_ctx *rc;
+    const gp_replay_opts *o;
+    gp_replay_state *st;
+} pass_flush;
+
+static void pass_flush_run(void *arg)
+{
+    pass_flush *f = arg;
+    double t = gp_now_s();
+    f->st->flushed |= flush_l2(f->rc, f->o);
+    f->st->t_flush += gp_now_s() - t;
+}
+
+/* Starts a pass with its flush: inside the start where the pass has a user
+ * range; before it otherwise (with auto range the flush would be a range). */
+static int pass_start(gp_replay_ctx *rc, const gp_replay_opts *o, gp_replay_state *st, char *err,
+                      size_t errlen)
+{
+    pass_flush f = {rc, o, st};
+    int user = gp_rp_is_user_range(rc->rp);
+    if (!user)
+        pass_flush_run(&f);
+    return gp_rp_pass_start(rc->rp, o->range_name, user ? pass_flush_run : NULL, &f, err, errlen);
+}
+
 /* One full pass issued by the profiler: flush, start, launch, end, sync. */
 static int own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
                     gp_replay_state *st, int *all)
 {
     char err[256] = "";
-    st->flushed |= flush_l2(rc, o);
     double t = gp_now_s();
-    if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
+    if (pass_start(rc, o, st, err, sizeof(err)) != 0)
         return fail(st, "starting a pass", err);
     st->t_rp_start += gp_now_s() - t;
     CUresult lr = gp_launch_exec_run(e);
@@ -328,7 +357,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         if (gp_rp_begin(rc->rp, GP_RP_FULL, err, sizeof(err)) != 0)
             return fail(st, "configuring the range profiler", err);
         st->flushed |= flush_l2(rc, o);
-        if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
+        if (gp_rp_pass_start(rc->rp, o->range_name, NULL, NULL, err, sizeof(err)) != 0)
             return fail(st, "starting the kernel-replay pass", err);
         st->open = 1;
         st->passes = (int)hw - 1; /* run by CUPTI inside the launch */
@@ -397,10 +426,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     /* The last hardware pass wraps the program's own launch. */
     st->t_passes = gp_now_s() - t;
     t = gp_now_s();
-    st->flushed |= flush_l2(rc, o);
-    st->t_flush = gp_now_s() - t;
-    t = gp_now_s();
-    if (gp_rp_pass_start(rc->rp, o->range_name, err, sizeof(err)) != 0)
+    if (pass_start(rc, o, st, err, sizeof(err)) != 0)
         return fail(st, "starting the last pass", err);
     st->t_start = gp_now_s() - t;
     st->t_rp_start += st->t_start;

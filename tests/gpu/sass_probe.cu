@@ -151,7 +151,7 @@ int main(int argc, char **argv)
         }
         int all = 0, p = 0;
         while (!all && p < 8) {
-            gp_rp_pass_start(rp, "r", err, sizeof err);
+            gp_rp_pass_start(rp, "r", NULL, NULL, err, sizeof err);
             fma_sp<<<128, 256>>>(out, 100, 0.5f, 1.0f);
             if (gp_rp_pass_end(rp, &all, err, sizeof err))
                 printf("end: %s\n", err);
