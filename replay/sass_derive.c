@@ -6,18 +6,17 @@
  * FFMA R6, R6, UR6, R3 = ...7c23 and FADD R8, R6, 1 = ...7421.  The
  * known-work GPU test (tests/gpu/known_work.cu) checks the counts exactly.
  *
- * Memory efficiencies.  Nsight Compute divides the distinct bytes a warp's
- * threads access (a broadcast counts once) by the bytes of the sectors
- * (32 B) or shared-memory wavefronts (128 B) that served them.  CUPTI's SASS
- * Metrics API gives, per instruction, the thread count, the access width,
- * the sectors/wavefronts and their "ideal" counts (what the distinct data
- * needs), but no addresses.  gpuprof counts an instruction's used bytes as
- * min(requested bytes, ideal units x unit size): exact whenever no two
- * threads of a warp read one address, and never above 100%; where threads
- * do share an address the value is an upper bound of Nsight Compute's
- * (docs/metrics-list.md, docs/measurements.md).  The requested bytes alone
- * (nvprof's gld/gst/shared_efficiency, above 100% on broadcast) are kept
- * under gpuprof__ names for the nvprof-meaning metrics. */
+ * What this pass gives.  Nsight Compute's own SASS metrics (efficiencies from
+ * distinct bytes, FP counts) are collected by CUPTI's range profiler in an
+ * instrumented pass (gp_sass_only() routes names); this pass gives what that
+ * profiler has no name for: the requested bytes of nvprof's efficiencies
+ * (every thread's bytes, above 100% on broadcast), the ideal wavefronts of
+ * the bank efficiency, and the HFMA2 constant moves, which need the machine
+ * code.  gp_sass_derive() can also derive the Nsight Compute names from the
+ * per-instruction data, counting a record's used bytes as min(requested, ideal
+ * units x unit size): without addresses that is Nsight Compute's value only
+ * where no two threads of a warp share an address, so those values are no
+ * longer reported; the unit tests keep the derivation checked. */
 #include "replay/sass_derive.h"
 
 #include <math.h>
