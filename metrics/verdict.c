@@ -236,7 +236,10 @@ static void gp_verdict_access(const gp_verdict_input *in, gp_verdict *out, size_
     double bank = gp_verdict_v(in, GP_M_SHARED_BANK_EFFICIENCY);
     int conflicted = !isnan(bank) && bank > 0 && bank < gp_verdict_t.efficiency;
     int underused = !isnan(sh) && sh > 0 && sh < gp_verdict_t.efficiency;
-    if (in->smem_per_block > 0 && (conflicted || underused)) {
+    /* both are defined only where shared wavefronts were counted: no need to
+     * know the block's shared size (0 in records of launches whose dynamic
+     * size the launch API does not show) */
+    if (conflicted || underused) {
         double worst = conflicted && (!underused || bank < sh) ? bank : sh;
         v = gp_verdict_add(out, n, GP_V_BANK_CONFLICTS, "bank_conflicts",
                            0.9 * (1 - worst / 100));
