@@ -150,10 +150,11 @@ static int fail(gp_replay_state *st, const char *what, const char *detail)
     return -1;
 }
 
-/* The L2 flush of a pass, run between CUPTI's start and the range: CUPTI's
- * start of an instrumented pass writes to device memory (the first
- * profiled launch of a context showed megabytes of DRAM writes charged to
- * kernels that write nothing back when the flush came before the start). */
+/* The L2 flush of a pass, run between CUPTI's start and the range, so that
+ * whatever CUPTI writes to device memory when it starts a pass is flushed
+ * too.  (Tried against the DRAM write-backs charged to the first profiled
+ * launch of a process since the instrumented pass came in; they remained:
+ * docs/measurements.md.) */
 typedef struct pass_flush {
     gp_replay_ctx *rc;
     const gp_replay_opts *o;
