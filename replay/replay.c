@@ -186,10 +186,10 @@ static int own_pass(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_
                     gp_replay_state *st, int *all)
 {
     char err[256] = "";
-    double t = gp_now_s();
+    double t = gp_now_s(), flushed = st->t_flush;
     if (pass_start(rc, o, st, err, sizeof(err)) != 0)
         return fail(st, "starting a pass", err);
-    st->t_rp_start += gp_now_s() - t;
+    st->t_rp_start += gp_now_s() - t - (st->t_flush - flushed);
     CUresult lr = gp_launch_exec_run(e);
     t = gp_now_s();
     int er = gp_rp_pass_end(rc->rp, all, err, sizeof(err));
@@ -357,8 +357,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     if (o->cupti_replay && rc->rp) { /* CUPTI saves, replays and restores inside the launch */
         if (gp_rp_begin(rc->rp, GP_RP_FULL, err, sizeof(err)) != 0)
             return fail(st, "configuring the range profiler", err);
-        st->flushed |= flush_l2(rc, o);
-        if (gp_rp_pass_start(rc->rp, o->range_name, NULL, NULL, err, sizeof(err)) != 0)
+        if (pass_start(rc, o, st, err, sizeof(err)) != 0)
             return fail(st, "starting the kernel-replay pass", err);
         st->open = 1;
         st->passes = (int)hw - 1; /* run by CUPTI inside the launch */
@@ -427,9 +426,10 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     /* The last hardware pass wraps the program's own launch. */
     st->t_passes = gp_now_s() - t;
     t = gp_now_s();
+    double flushed = st->t_flush;
     if (pass_start(rc, o, st, err, sizeof(err)) != 0)
         return fail(st, "starting the last pass", err);
-    st->t_start = gp_now_s() - t;
+    st->t_start = gp_now_s() - t - (st->t_flush - flushed);
     st->t_rp_start += st->t_start;
     st->open = 1;
     return 0;

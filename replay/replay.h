@@ -64,7 +64,8 @@ typedef struct gp_replay_state {
     uint64_t bytes_saved, bytes_restored;
     double start_s, ms;
     double t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start,
-        t_finish; /* seconds (debug log) */
+        t_finish; /* seconds (debug log); t_flush: every pass's L2 flush (those of
+                   * gpuprof's own passes also lie within t_passes) */
     double t_rp_start, t_rp_stop, t_sass_enable, t_sass_run,
         t_sass_collect; /* CUPTI calls (debug) */
     int flushed;
