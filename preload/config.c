@@ -310,6 +310,7 @@ static void set_defaults(gp_config *cfg)
     cfg->snapshot_where = GP_SNAP_AUTO;
     cfg->snapshot_incremental = 1;
     cfg->flush_caches = 1;
+    cfg->warmup = 1;
     cfg->summary = 1;
     cfg->crosscheck = GP_CROSSCHECK_WINDOW;
     cfg->batch = GP_BATCH_DEFAULT;
@@ -373,6 +374,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_INCREMENTAL", onoff, 2, &cfg->snapshot_incremental);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
+    parse_choice(&st, env, "GPUPROF_WARMUP", onoff, 2, &cfg->warmup);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_crosscheck(&st, env, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);

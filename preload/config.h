@@ -43,6 +43,7 @@ typedef struct gp_config {
     int snapshot_incremental;   /* GPUPROF_SNAPSHOT_INCREMENTAL: only changed chunks copied */
     int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL */
+    int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice */
     int summary;                /* GPUPROF_SUMMARY */
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
     int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */

@@ -64,6 +64,7 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
     ls->opts.cupti_replay = gp_core.cfg.replay_mode == GP_REPLAY_CUPTI;
     ls->opts.want_sass = gp_core.has_sass && cs->sass_ok;
     ls->opts.batch = cs->batching;
+    ls->opts.warmup = gp_core.cfg.warmup;
     /* room for this launch's kernels (SASS pass, flush, launch), or close.
      * A batch spans different kernels: in a framework's step nearly every
      * launch is a kernel not seen before, and closing at each would pay the
@@ -208,6 +209,10 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
     /* the store stays for the next launch; a full copy goes back to the program */
     double tfree = gp_now_s();
     gp_collect_release(cs->col);
+    if (ls->rs.warmup_passes)
+        gp_debug("launch %llu: warm-up round of %d passes first (the context's first multi-pass "
+                 "launch; GPUPROF_WARMUP), %.1f ms",
+                 (unsigned long long)ls->launch_id, ls->rs.warmup_passes, ls->rs.t_warmup * 1e3);
     gp_debug("launch %llu %s: %.1f ms in all: snapshot %.1f, SASS pass %.1f, profiler set-up %.1f, "
              "first passes %.1f, L2 flush %.1f, start %.1f, decode %.1f, snapshot free %.1f; "
              "CUPTI: range starts %.1f, stops %.1f, SASS enable %.1f, SASS kernel %.1f, "

@@ -545,6 +545,12 @@ static int last_range(gp_rp *rp, double *values, char *err, size_t errlen)
     return evaluate_range(rp, ranges - 1, values, err, errlen);
 }
 
+int gp_rp_discard(gp_rp *rp, char *err, size_t errlen)
+{
+    size_t ranges = 0;
+    return decode(rp, &ranges, err, errlen);
+}
+
 int gp_rp_keep(gp_rp *rp, char *err, size_t errlen)
 {
     double *v = malloc((rp->n_all ? rp->n_all : 1) * sizeof(double));

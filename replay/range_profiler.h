@@ -70,6 +70,9 @@ int gp_rp_finish(gp_rp *rp, double *values, char *err, size_t errlen);
 /* After an extra configuration's passes: decodes its values and keeps them
  * for the finish() of the launch, which merges them in. */
 int gp_rp_keep(gp_rp *rp, char *err, size_t errlen);
+/* After a configuration's passes whose values are not wanted (a warm-up):
+ * decodes them and forgets them. */
+int gp_rp_discard(gp_rp *rp, char *err, size_t errlen);
 
 /* Batches (a one-pass full set, auto range): the profiler is started once
  * and stays started across launches, each kernel executed meanwhile being a

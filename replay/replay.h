@@ -43,6 +43,7 @@ typedef struct gp_replay_ctx {
     CUmodule flush_module;
     CUfunction flush_read;
     int flush_failed;
+    int warmed; /* the warm-up round ran (gp_replay_opts.warmup) */
 } gp_replay_ctx;
 
 typedef struct gp_replay_opts {
@@ -52,6 +53,7 @@ typedef struct gp_replay_opts {
     int cupti_replay; /* CUPTI's kernel replay: one start/end around the launch */
     int want_sass;    /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
     int batch;        /* a one-pass set may keep the profiler started (range_profiler.h) */
+    int warmup;       /* the first multi-pass launch of a context runs its passes twice */
     uint64_t reserve_bytes;
     const char *range_name;
 } gp_replay_opts;
@@ -59,11 +61,12 @@ typedef struct gp_replay_opts {
 typedef struct gp_replay_state {
     int set;            /* GP_RP_FULL or GP_RP_ONE_PASS */
     int passes;         /* passes run */
+    int warmup_passes;  /* passes of the warm-up round (not in passes) */
     int snapshot_place; /* GP_SNAP_IN_* */
     int snapshot_failed;
     uint64_t bytes_saved, bytes_restored;
     double start_s, ms;
-    double t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start,
+    double t_warmup, t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start,
         t_finish; /* seconds (debug log); t_flush: every pass's L2 flush (those of
                    * gpuprof's own passes also lie within t_passes) */
     double t_rp_start, t_rp_stop, t_sass_enable, t_sass_run,

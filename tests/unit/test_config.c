@@ -28,7 +28,8 @@ int main(void)
     GP_CHECK(c.enabled == 1 && c.write_csv && c.write_json && c.launch_count == -1 &&
              c.max_per_kernel == -1 && c.launch_skip == 0 && c.flush_caches == 1 &&
              c.snapshot_where == GP_SNAP_AUTO && !c.metrics_replace && c.n_metrics == 0 &&
-             c.batch == GP_BATCH_DEFAULT && c.snapshot_incremental && !c.snapshot_verify);
+             c.batch == GP_BATCH_DEFAULT && c.snapshot_incremental && !c.snapshot_verify &&
+             c.warmup);
     GP_CHECK_STR(c.output, "gpuprof-%p");
     gp_config_free(&c);
 
@@ -41,10 +42,10 @@ int main(void)
         "GPUPROF_MAX_PER_KERNEL", "2", "GPUPROF_LOG_LEVEL", "debug", "GPUPROF_SNAPSHOT", "host",
         "GPUPROF_SNAPSHOT_RESERVE_MB", "256", "GPUPROF_CACHE_CONTROL", "none", "GPUPROF_SUMMARY",
         "0", "GPUPROF_CROSSCHECK", "0", "GPUPROF_BATCH", "8", "GPUPROF_TEST_INJECT", "no-permission",
-        "GPUPROF_SNAPSHOT_INCREMENTAL", "0", "GPUPROF_SNAPSHOT_VERIFY", "1", NULL};
+        "GPUPROF_SNAPSHOT_INCREMENTAL", "0", "GPUPROF_SNAPSHOT_VERIFY", "1", "GPUPROF_WARMUP", "0", NULL};
     GP_CHECK_MSG(parse(all, &c, err, sizeof(err)) == 0, "%s", err);
     GP_CHECK(c.batch == 8 && c.inject == GP_INJECT_NO_PERMISSION);
-    GP_CHECK(!c.snapshot_incremental && c.snapshot_verify);
+    GP_CHECK(!c.snapshot_incremental && c.snapshot_verify && !c.warmup);
     GP_CHECK(c.write_csv && !c.write_json && !c.metrics_replace && c.metrics_extended &&
              c.n_metrics == 1 && strcmp(c.metrics[0], "dram__bytes_read.sum") == 0);
     GP_CHECK(c.launch_skip == 3 && c.launch_count == 10 && c.max_per_kernel == 2 &&
