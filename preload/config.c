@@ -181,7 +181,7 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
     if (n == 0 || n == (size_t)-1) {
         bad_value(st, "GPUPROF_METRICS", v,
                   "expected a comma-separated list of PerfWorks metric names, '+name' to add to "
-                  "the default set, or the groups @default and @extended");
+                  "the default set, or the groups @default, @extended and @fast");
         free(items);
         free(copy);
         free(cfg->metrics);
@@ -202,11 +202,16 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
             replace = 0;
             continue;
         }
+        if (strcmp(name, "@fast") == 0) {
+            cfg->metrics_fast = 1;
+            replace = 0;
+            continue;
+        }
         if (!*name || !metric_name_ok(name)) {
             bad_value(st, "GPUPROF_METRICS", v,
                       "item %zu, '%.*s', is not a metric name (letters, digits, '_' and '.'); "
                       "accepted: "
-                      "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended",
+                      "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended, @fast",
                       i + 1, (int)(strlen(name) > GP_ECHO_MAX ? GP_ECHO_MAX : strlen(name)), name);
             continue;
         }
@@ -445,7 +450,8 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
     if (cfg->metrics_replace)
         describe_add(buf, len, &used, "metrics: %zu named", cfg->n_metrics);
     else
-        describe_add(buf, len, &used, "metrics: the default set%s",
+        describe_add(buf, len, &used, "metrics: the default set%s%s",
+                     cfg->metrics_fast ? " (fast: no instrumented pass)" : "",
                      cfg->metrics_extended ? " + extended" : "");
     if (!cfg->metrics_replace && cfg->n_metrics)
         describe_add(buf, len, &used, " + %zu named", cfg->n_metrics);

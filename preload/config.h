@@ -27,6 +27,7 @@ typedef struct gp_config {
     int write_csv, write_json;  /* GPUPROF_FORMAT */
     int metrics_replace;        /* GPUPROF_METRICS without a leading '+' */
     int metrics_extended;       /* @extended named */
+    int metrics_fast;           /* @fast named: no instrumented range-profiler pass */
     size_t n_metrics;           /* names given (beyond the groups) */
     char **metrics;             /* n_metrics of them, no limit */
     int have_include, have_exclude;

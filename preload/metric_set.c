@@ -49,10 +49,18 @@ int gp_metric_set_build(void)
     gp_core.metric_units = calloc(cap, sizeof(char *));
     if (!gp_core.metric_names || !gp_core.metric_units)
         return -1;
+    /* @fast: the SASS pass counts the instrumented sums; Nsight Compute's
+     * instrumented efficiencies, which need the range profiler's own
+     * instrumented pass, are left out of the default set */
+    gp_collect_route_exact_to_sass(cfg->metrics_fast);
     for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
+        const char *name = known_counters[i].name;
         int is_default = strcmp(known_counters[i].set, "default") == 0;
+        if (is_default && cfg->metrics_fast && gp_collect_is_instrumented(name) &&
+            !gp_collect_is_sass(name))
+            continue;
         if ((is_default && !cfg->metrics_replace) || (!is_default && cfg->metrics_extended))
-            metric_add(known_counters[i].name);
+            metric_add(name);
     }
     for (size_t i = 0; i < cfg->n_metrics; i++)
         metric_add(cfg->metrics[i]);

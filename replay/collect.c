@@ -62,14 +62,23 @@ int gp_collect_is_instrumented(const char *name)
     return gp_metric_is_instrumented(name);
 }
 
+/* @fast: the SASS pass also gives the instrumented sums it counts exactly,
+ * so that the range profiler needs no instrumented pass. */
+static int sass_takes_exact;
+
+void gp_collect_route_exact_to_sass(int on)
+{
+    sass_takes_exact = on;
+}
+
 int gp_collect_is_sass(const char *name)
 {
-    return gp_sass_only(name);
+    return gp_sass_only(name) || (sass_takes_exact && gp_sass_exact(name));
 }
 
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen)
 {
-    if (gp_sass_only(name))
+    if (gp_collect_is_sass(name))
         return GP_NAME_OK;
     if (strncmp(name, "gpuprof__", 9) == 0)
         return GP_NAME_SASS_UNDERIVABLE;
@@ -342,7 +351,7 @@ int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
             *code_missing = gp_sass_derive(st->sass, st->n_sass, set->code, set->code_arg,
                                            set->names, set->n, sv);
             for (size_t i = 0; i < set->n; i++)
-                if (gp_sass_only(set->names[i]))
+                if (gp_collect_is_sass(set->names[i]))
                     values[i] = sv[i];
             free(sv);
             sass_dump(set, kernel, st);

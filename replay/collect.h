@@ -56,6 +56,9 @@ int gp_collect_is_instrumented(const char *name);
 /* 1 when the name comes from the SASS pass (gpuprof__sass_*, the SASS
  * Metrics API's ideal counts); the range profiler collects the others. */
 int gp_collect_is_sass(const char *name);
+/* GPUPROF_METRICS=@fast: the SASS pass gives the instrumented sums it counts
+ * exactly (gp_sass_exact), which then leave the range profiler's list. */
+void gp_collect_route_exact_to_sass(int on);
 /* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
  * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen);

@@ -151,6 +151,16 @@ int gp_sass_derivable(const char *name)
     return plain_sum(name) >= 0;
 }
 
+int gp_sass_exact(const char *name)
+{
+    if (named_id(fp_metrics, N_FP, name) >= 0)
+        return 1;
+    for (int i = 0; i < SUM_N; i++)
+        if (strcmp(name, sum_metrics[i]) == 0)
+            return 1;
+    return plain_sum(name) >= 0;
+}
+
 int gp_sass_only(const char *name)
 {
     if (strncmp(name, "gpuprof__sass_", 14) == 0)

@@ -84,6 +84,12 @@ int gp_sass_needs_code(const char *name);
 /* 1 if gpuprof can derive `name` from the SASS data. */
 int gp_sass_derivable(const char *name);
 
+/* 1 for the instrumented names the SASS pass gives exactly as Nsight Compute's
+ * instrumented pass does: per-instruction sums (the FP operation counts by
+ * opcode, sectors, wavefronts, thread counts), not the efficiencies, whose
+ * distinct bytes only the range profiler counts. */
+int gp_sass_exact(const char *name);
+
 /* 1 for the names only the SASS pass gives (gpuprof__sass_* and the SASS
  * Metrics API counters CUPTI's range profiler does not define: ideal
  * sectors and wavefronts, thread counts by memory class); every other

@@ -54,6 +54,7 @@ check 0 "GPUPROF_NVTX_INCLUDE=train/;Dom@step,io" --dry-run --nvtx --nvtx-includ
 check 0 "GPUPROF_NVTX_EXCLUDE=a\\;b/" --dry-run --nvtx-exclude 'a;b/' ./app
 check 0 "GPUPROF_METRICS=dram__bytes_read.sum,gpu__time_duration.sum" --dry-run --metrics dram__bytes_read.sum,gpu__time_duration.sum ./app
 check 0 "GPUPROF_METRICS=@extended" --dry-run --set extended ./app
+check 0 "GPUPROF_METRICS=@fast" --dry-run --set fast ./app
 check 0 "GPUPROF_METRICS=@default,lts__t_sector_hit_rate.pct" --dry-run --section default --metrics lts__t_sector_hit_rate.pct ./app
 check 0 "GPUPROF_REPLAY=profiler" --dry-run --replay-mode kernel ./app
 check 0 "GPUPROF_REPLAY=cupti" --dry-run --replay-mode cupti ./app
@@ -140,6 +141,7 @@ else
     skip=$((skip + 1)); echo "SKIP --query-metrics without --chip fails without a GPU: this machine has one"
 fi
 check 0 "extended" --list-sets
+check 0 "without its instrumented pass" --list-sets
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

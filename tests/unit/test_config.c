@@ -57,6 +57,12 @@ int main(void)
     GP_CHECK(!gp_filter_name_matches(&c, "gemm_small"));
     gp_config_free(&c);
 
+    /* @fast keeps the default set (without its instrumented pass) */
+    static const char *const fast[] = {"GPUPROF_METRICS", "@fast", NULL};
+    GP_CHECK(parse(fast, &c, err, sizeof(err)) == 0 && c.metrics_fast && !c.metrics_replace &&
+             c.n_metrics == 0);
+    gp_config_free(&c);
+
     /* a plain list replaces the default set */
     static const char *const repl[] = {"GPUPROF_METRICS", "a__b.sum,c__d.max", NULL};
     GP_CHECK(parse(repl, &c, err, sizeof(err)) == 0 && c.metrics_replace && c.n_metrics == 2);

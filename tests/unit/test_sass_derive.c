@@ -235,5 +235,14 @@ int main(void)
     GP_CHECK(gp_sass_derivable("smsp__sass_inst_executed.sum"));
     GP_CHECK(!gp_sass_derivable("smsp__sass_inst_executed.max"));
     GP_CHECK(!gp_sass_derivable("dram__bytes_read.sum"));
+
+    /* @fast routes only the exact sums to the SASS pass: never an efficiency,
+     * whose distinct bytes the SASS Metrics API does not count */
+    GP_CHECK(gp_sass_exact("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"));
+    GP_CHECK(gp_sass_exact("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    GP_CHECK(gp_sass_exact("gpuprof__sass_requested_bytes_mem_shared.sum"));
+    GP_CHECK(!gp_sass_exact("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"));
+    GP_CHECK(!gp_sass_exact("smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"));
+    GP_CHECK(!gp_sass_exact("dram__bytes_read.sum"));
     return gp_test_finish("sass_derive");
 }

@@ -55,7 +55,7 @@ static int gpl_usage(FILE *f)
         "      --nvtx-exclude EXPR            never launches inside these (repeatable)\n"
         "What to collect:\n"
         "      --metrics a,b,...              these PerfWorks metrics ('+a' adds to the set)\n"
-        "      --set NAME, --section NAME     default or extended (--list-sets)\n"
+        "      --set NAME, --section NAME     default, fast or extended (--list-sets)\n"
         "      --replay-mode kernel|cupti     kernel: gpuprof's replay; cupti: CUPTI's kernel "
         "replay\n"
         "      --cache-control all|none       flush L2 before each pass (all) or not\n"
@@ -320,13 +320,15 @@ static int gpl_append_nvtx(char *buf, size_t len, const char *expr)
 
 static int gpl_set_name(const char *opt, const char *value, char *sets, size_t len)
 {
-    if (strcmp(value, "default") == 0 || strcmp(value, "extended") == 0) {
+    if (strcmp(value, "default") == 0 || strcmp(value, "extended") == 0 ||
+        strcmp(value, "fast") == 0) {
         char item[32];
         snprintf(item, sizeof item, "@%s", value);
         return gpl_append(sets, len, item, ',') == 0 ? 0 : 2;
     }
     fprintf(stderr,
-            GPL ": --%s '%s': gpuprof's sets are 'default' (the counters its report needs) and "
+            GPL ": --%s '%s': gpuprof's sets are 'default' (the counters its report needs), "
+                "'fast' (the same without the instrumented pass) and "
                 "'extended' (more, in more passes); Nsight Compute's sets and sections (basic, "
                 "full, SpeedOfLight, ...) are not gpuprof's (--list-sets)\n",
             opt, value);
@@ -339,6 +341,9 @@ static void gpl_list_sets(void)
            "          (metrics/counters.def, set \"default\"): on GH100 one hardware pass, one\n"
            "          pass instrumented by CUPTI (Nsight Compute's SASS metrics) and one SASS\n"
            "          pass (gpuprof's own per-instruction metrics)\n"
+           "fast      default without its instrumented pass: the SASS pass counts the FP\n"
+           "          operations and sectors, Nsight Compute's instrumented efficiencies are\n"
+           "          left out; one hardware pass, batched across launches (cheaper)\n"
            "extended  default plus request, pipe, bank-conflict and hit-rate counters (set\n"
            "          \"extended\"): more passes\n");
 }
