@@ -279,12 +279,18 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     f.peaks = &r->peaks;
     gp_derived_eval(&f, row);
     k = gp_load_kernel(r, l.kernel, l.device, dev, l.mangled);
-    if (!k || (r->keep_launches && gp_load_keep(r, &l, dev, row, k) < 0)) {
+    if (!k) {
         gp_record_launch_free(&l);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    /* before keeping: gp_load_keep moves the launch out of l */
     gp_aggregate_add(&k->agg, &l, row, &occ);
+    if (r->keep_launches && gp_load_keep(r, &l, dev, row, k) < 0) {
+        gp_record_launch_free(&l);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     r->launches++;
     gp_record_launch_free(&l); /* empty when kept */
     return 0;

@@ -79,6 +79,8 @@ check 0 'data-status="new"' --format html --baseline="$P" "$N"
 check 1 "cannot open" --baseline "$fix/no-such-file.jsonl" "$N"
 # JSON and Nsight Compute's CSV layouts
 check 0 '"schema":"gpuprof-report/1"' -f json "$P"
+# a kernel's main launch (grid, block, registers) as the text and CSV formats give it
+check 0 '"name":"register_heavy","kernel":[^[]*"blocks":1056,"threads_per_block":256,"regs_per_thread":' -f json "$P"
 check 0 '^"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"$' -f ncu-csv "$P"
 check 0 '^"0","4242","","h100-node","saxpy_4x4(int, float, const float\*, float\*)","1","7","(4, 4, 1)","(4096, 256, 1)","0","9.0","Command line profiler metrics","dram__bytes_read.sum","byte","134217728"$' -f ncu-csv "$P"
 check 0 '^"ID",.*"CC","launch__block_size",' -f ncu-raw-csv "$P"
