@@ -318,10 +318,26 @@ static int enter_batched(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_re
     return 0;
 }
 
-/* A list too long for one configuration: the further ones run first, each
- * pass the profiler's own followed by a restore; their values are kept for
- * the launch's finish.  The first configuration's last pass still wraps the
- * program's launch. */
+/* Every pass of the configuration just begun, each the profiler's own and
+ * followed by a restore. */
+static int restored_passes(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
+                           gp_replay_state *st)
+{
+    int all = 0;
+    for (int p = 0; !all; p++) {
+        if (p >= 64)
+            return fail(st, "more than 64 passes in one configuration", NULL);
+        if (own_pass(rc, e, o, st, &all) != 0)
+            return abort_pass(rc, st);
+        if (restore(rc, st) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A list too long for one configuration: the further ones run first
+ * (restored_passes); their values are kept for the launch's finish.  The
+ * first configuration's last pass still wraps the program's launch. */
 static int extra_configs(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
                          gp_replay_state *st)
 {
@@ -329,15 +345,8 @@ static int extra_configs(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_re
     for (size_t x = 0; x < gp_rp_extra_configs(rc->rp); x++) {
         if (gp_rp_begin(rc->rp, GP_RP_EXTRA + (int)x, err, sizeof(err)) != 0)
             return fail(st, "configuring the range profiler", err);
-        int all = 0;
-        for (int p = 0; !all; p++) {
-            if (p >= 64)
-                return fail(st, "more than 64 passes in one configuration", NULL);
-            if (own_pass(rc, e, o, st, &all) != 0)
-                return abort_pass(rc, st);
-            if (restore(rc, st) != 0)
-                return -1;
-        }
+        if (restored_passes(rc, e, o, st) != 0)
+            return -1;
         if (gp_rp_keep(rc->rp, err, sizeof(err)) != 0)
             return fail(st, "decoding the counters", err);
     }
@@ -369,15 +378,8 @@ static int warm_up(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_o
     }
     if (gp_rp_begin(rc->rp, GP_RP_FULL, err, sizeof(err)) != 0)
         return fail(st, "configuring the range profiler", err);
-    int all = 0;
-    for (int p = 0; !all; p++) {
-        if (p >= 64)
-            return fail(st, "more than 64 passes in one configuration", NULL);
-        if (own_pass(rc, e, o, st, &all) != 0)
-            return abort_pass(rc, st);
-        if (restore(rc, st) != 0)
-            return -1;
-    }
+    if (restored_passes(rc, e, o, st) != 0)
+        return -1;
     if (gp_rp_discard(rc->rp, err, sizeof(err)) != 0)
         return fail(st, "decoding the warm-up's counters", err);
     st->warmup_passes = st->passes - passes;
