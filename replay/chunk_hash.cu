@@ -32,7 +32,7 @@ __device__ static uint64_t word_bytes(const unsigned char *p, uint64_t len, uint
 
 extern "C" __global__ void __launch_bounds__(GP_CH_THREADS)
     gp_chunk_hash(const gp_chunk_span *spans, unsigned n_spans, uint64_t chunk_bytes,
-                  uint64_t *out_h, unsigned char *out_zero)
+                  uint64_t *out)
 {
     __shared__ uint64_t red[3][GP_CH_THREADS / 32];
     uint64_t c = blockIdx.x;
@@ -81,8 +81,10 @@ extern "C" __global__ void __launch_bounds__(GP_CH_THREADS)
         }
         uint64_t h[2];
         gp_ch_finish(sa, sb, len, h);
-        out_h[2 * c] = h[0];
-        out_h[2 * c + 1] = h[1];
-        out_zero[c] = any == 0;
+        /* the host's gp_chunk_digest: two hash words, then the zero flag
+         * in the low byte of the third (little-endian) */
+        out[3 * c] = h[0];
+        out[3 * c + 1] = h[1];
+        out[3 * c + 2] = any == 0;
     }
 }

@@ -3,6 +3,7 @@
  * CUDA runtime and the driver compiles it for whatever GPU it finds. */
 #include "replay/chunk_hash_dev.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,6 +11,10 @@
 #include "replay/driver.h"
 
 #define GP_CH_BLOCK 256
+
+/* The kernel writes digests in this layout (chunk_hash.cu). */
+_Static_assert(sizeof(gp_chunk_digest) == 24 && offsetof(gp_chunk_digest, zero) == 16,
+               "gp_chunk_digest must be two hash words and the zero flag's word");
 
 static int load(gp_chunk_dev *d, char *err, size_t errlen)
 {
@@ -34,6 +39,16 @@ static int load(gp_chunk_dev *d, char *err, size_t errlen)
     return 0;
 }
 
+static void host_free(gp_chunk_dev *d)
+{
+    if (d->host && d->host_pinned)
+        gp_drv.cuMemFreeHost(d->host);
+    else
+        free(d->host);
+    d->host = NULL;
+    d->host_cap = 0;
+}
+
 static int ensure(gp_chunk_dev *d, uint64_t bytes, uint64_t n_chunks)
 {
     if (d->scratch_cap < bytes) {
@@ -48,42 +63,51 @@ static int ensure(gp_chunk_dev *d, uint64_t bytes, uint64_t n_chunks)
         d->scratch_cap = bytes;
     }
     if (d->host_cap < n_chunks) {
-        free(d->host_h);
-        free(d->host_zero);
-        d->host_h = malloc(n_chunks * 2 * sizeof(uint64_t));
-        d->host_zero = malloc(n_chunks);
-        d->host_cap = d->host_h && d->host_zero ? n_chunks : 0;
+        host_free(d);
+        /* the digests of a large footprint are megabytes per hash: a copy
+         * into pageable memory took longer than hashing a GB */
+        void *h = NULL;
+        if (gp_drv.cuMemAllocHost(&h, n_chunks * sizeof(gp_chunk_digest)) == CUDA_SUCCESS) {
+            d->host_pinned = 1;
+        } else {
+            h = malloc(n_chunks * sizeof(gp_chunk_digest));
+            d->host_pinned = 0;
+        }
+        d->host = h;
+        d->host_cap = h ? n_chunks : 0;
         if (!d->host_cap)
             return -1;
     }
     return 0;
 }
 
-int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n, uint64_t chunk_bytes,
-                      uint64_t n_chunks, gp_chunk_digest *out, char *err, size_t errlen)
+const gp_chunk_digest *gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n,
+                                         uint64_t chunk_bytes, uint64_t n_chunks, char *err,
+                                         size_t errlen)
 {
+    static const gp_chunk_digest none;
     if (n_chunks == 0)
-        return 0;
+        return &none;
     if (n == 0 || n_chunks > 0x7fffffffu) {
         snprintf(err, errlen, "%llu chunks to hash: more than one launch can take",
                  (unsigned long long)n_chunks);
-        return -1;
+        return NULL;
     }
     if (load(d, err, errlen) != 0)
-        return -1;
-    /* scratch: the spans, then 16 bytes of hash and 1 zero flag per chunk */
+        return NULL;
+    /* scratch: the spans, then each chunk's digest */
     uint64_t spans_b = ((uint64_t)n * sizeof(*spans) + 255) & ~(uint64_t)255;
-    uint64_t hash_b = n_chunks * 16;
-    if (ensure(d, spans_b + hash_b + n_chunks, n_chunks) != 0) {
+    uint64_t dig_b = n_chunks * sizeof(gp_chunk_digest);
+    if (ensure(d, spans_b + dig_b, n_chunks) != 0) {
         snprintf(err, errlen, "no memory for the hashes of %llu chunks",
                  (unsigned long long)n_chunks);
-        return -1;
+        return NULL;
     }
-    CUdeviceptr dspans = d->scratch, dh = d->scratch + spans_b, dz = dh + hash_b;
+    CUdeviceptr dspans = d->scratch, ddig = d->scratch + spans_b;
     CUresult r = gp_drv.cuMemcpyHtoD(dspans, spans, (size_t)n * sizeof(*spans));
     const char *what = "copying the range list";
     if (r == CUDA_SUCCESS) {
-        void *args[] = {&dspans, &n, &chunk_bytes, &dh, &dz};
+        void *args[] = {&dspans, &n, &chunk_bytes, &ddig};
         what = "the chunk hash kernel";
         r = gp_drv.cuLaunchKernel(d->fn, (unsigned)n_chunks, 1, 1, GP_CH_BLOCK, 1, 1, 0, NULL, args,
                                   NULL);
@@ -95,20 +119,13 @@ int gp_chunk_dev_hash(gp_chunk_dev *d, const gp_chunk_span *spans, unsigned n, u
     }
     if (r == CUDA_SUCCESS) {
         what = "reading the chunk hashes";
-        r = gp_drv.cuMemcpyDtoH(d->host_h, dh, hash_b);
+        r = gp_drv.cuMemcpyDtoH(d->host, ddig, dig_b);
     }
-    if (r == CUDA_SUCCESS)
-        r = gp_drv.cuMemcpyDtoH(d->host_zero, dz, n_chunks);
     if (r != CUDA_SUCCESS) {
         snprintf(err, errlen, "%s failed: %s", what, gp_driver_strerror(r));
-        return -1;
+        return NULL;
     }
-    for (uint64_t i = 0; i < n_chunks; i++) {
-        out[i].h[0] = d->host_h[2 * i];
-        out[i].h[1] = d->host_h[2 * i + 1];
-        out[i].zero = d->host_zero[i];
-    }
-    return 0;
+    return d->host;
 }
 
 void gp_chunk_dev_free(gp_chunk_dev *d)
@@ -117,7 +134,6 @@ void gp_chunk_dev_free(gp_chunk_dev *d)
         gp_drv.cuModuleUnload(d->module);
     if (d->scratch)
         gp_drv.cuMemFree(d->scratch);
-    free(d->host_h);
-    free(d->host_zero);
+    host_free(d);
     *d = (gp_chunk_dev){0};
 }

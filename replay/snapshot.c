@@ -228,14 +228,8 @@ static int hash_all(gp_snapshot *s, char *err, size_t errlen)
         }
     if (chunks == 0)
         return 0;
-    if (s->cur_cap < chunks) {
-        free(s->cur);
-        s->cur = malloc(chunks * sizeof(*s->cur));
-        s->cur_cap = s->cur ? chunks : 0;
-    }
     gp_chunk_span *spans = malloc(n_spans * sizeof(*spans));
-    if (!s->cur || !spans) {
-        free(spans);
+    if (!spans) {
         snprintf(err, errlen, "out of memory for %llu chunk hashes", (unsigned long long)chunks);
         return -1;
     }
@@ -248,8 +242,9 @@ static int hash_all(gp_snapshot *s, char *err, size_t errlen)
         spans[k++] = (gp_chunk_span){e->r.base, e->r.size, c};
         c += e->n_chunks;
     }
-    int r = gp_chunk_dev_hash(&s->dev, spans, (unsigned)n_spans, GP_CHUNK_BYTES, chunks, s->cur,
-                              err, errlen);
+    s->cur = gp_chunk_dev_hash(&s->dev, spans, (unsigned)n_spans, GP_CHUNK_BYTES, chunks, err,
+                               errlen);
+    int r = s->cur ? 0 : -1;
     free(spans);
     if (r == 0) {
         s->stats.bytes_hashed += bytes;
@@ -715,7 +710,5 @@ void gp_snapshot_free(gp_snapshot *s)
     free_full(s);
     store_clear(s);
     gp_chunk_dev_free(&s->dev);
-    free(s->cur);
-    s->cur = NULL;
-    s->cur_cap = 0;
+    s->cur = NULL; /* dev's buffer, freed with it */
 }

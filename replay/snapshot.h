@@ -67,8 +67,7 @@ typedef struct gp_snapshot {
     gp_snap_entry *ent;
     size_t n_ent;
     gp_chunk_dev dev;
-    gp_chunk_digest *cur; /* hashes of the last hash run */
-    uint64_t cur_cap;
+    const gp_chunk_digest *cur; /* hashes of the last hash run (dev's buffer) */
     gp_snapshot_stats stats;
 } gp_snapshot;
 
