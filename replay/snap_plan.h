@@ -73,7 +73,9 @@ int gp_snap_match(const gp_snap_entry *old, size_t n_old, const gp_range *ranges
  * memory (e unchanged then).  The digests are taken with
  * gp_snap_commit() once the copies succeeded. */
 long gp_snap_plan_save(gp_snap_entry *e, const gp_chunk_digest *now, uint8_t *act);
-void gp_snap_commit(gp_snap_entry *e, const gp_chunk_digest *now);
+/* act: the plan gp_snap_plan_save() made (only the chunks it acts on are
+ * taken), or NULL for every digest. */
+void gp_snap_commit(gp_snap_entry *e, const gp_chunk_digest *now, const uint8_t *act);
 
 /* The restore of a linear entry whose memory now has digests now[]: COPY
  * where a stored chunk differs and has bytes, ZERO where the stored chunk

@@ -434,7 +434,7 @@ static int save_incremental(gp_snapshot *s, const gp_range *ranges, size_t n, in
             s->stats.chunks_saved += runs[k].count;
             s->stats.bytes_to_store += runs[k].bytes;
         }
-        gp_snap_commit(e, now);
+        gp_snap_commit(e, now, p.act);
         if (!e->dig) {
             snprintf(err, errlen, "out of memory for the snapshot's chunk hashes");
             goto out;

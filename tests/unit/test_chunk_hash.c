@@ -231,7 +231,7 @@ static void test_plan(void)
     GP_CHECK(runs[1].action == GP_CH_ZERO && runs[1].count == 2 && runs[1].offset == 2048);
     GP_CHECK(runs[2].slot == 2 && runs[2].count == 3);
     GP_CHECK(runs[4].chunk == 8 && runs[4].slot == 5 && runs[4].bytes == 1024 + 100);
-    gp_snap_commit(&e, d);
+    gp_snap_commit(&e, d, act);
     /* nothing changed: nothing to do */
     GP_CHECK(gp_snap_plan_save(&e, d, act) == 7);
     GP_CHECK(gp_snap_runs(&e, act, runs) == 0);
@@ -245,7 +245,7 @@ static void test_plan(void)
              act[0] == GP_CH_KEEP && act[9] == GP_CH_KEEP);
     GP_CHECK(e.slot[1] == GP_SNAP_SLOT_NONE && e.slot[3] == 1 && e.slot[5] == 3);
     GP_CHECK(gp_snap_runs(&e, act, runs) == 3);
-    gp_snap_commit(&e, d);
+    gp_snap_commit(&e, d, act);
     /* a pass wrote chunks 0 and 2 and cleared 4: restore copies 0, clears 2, copies 4 */
     gp_chunk_digest now[10];
     memcpy(now, d, sizeof(now));
@@ -268,6 +268,71 @@ static void test_plan(void)
     gp_snap_entry_release(&e);
 }
 
+/* The plan on a large entry (many blocks of digests, a partial last one)
+ * against the chunk-by-chunk definition, over rounds of random changes:
+ * the same actions, runs that cover exactly the acted chunks, and stored
+ * digests equal to the memory's after each commit. */
+static void test_plan_large(void)
+{
+    enum { N = 1000 };
+    gp_range r = lin(0x200000, (uint64_t)N * 256 - 17);
+    gp_snap_entry e;
+    GP_CHECK(gp_snap_entry_init(&e, &r, 256) == 0 && e.n_chunks == N);
+    gp_chunk_digest *d = calloc(N, sizeof(*d)), *pass = calloc(N, sizeof(*pass));
+    uint8_t *act = malloc(N), *want = malloc(N);
+    gp_snap_run *runs = malloc(N * sizeof(*runs));
+    uint64_t seed = 12345;
+    for (int i = 0; i < N; i++)
+        d[i] = dg(i % 7 == 3 ? 0 : (uint64_t)i + 1);
+    int bad = 0;
+    for (int round = 0; round < 40; round++) {
+        if (round) /* the program changes a few chunks, some to zero, some in bursts */
+            for (int k = 0; k < 1 + round % 9; k++) {
+                int at = (int)(gp_test_rand(&seed) % N), len = 1 + (int)(gp_test_rand(&seed) % 12);
+                for (int j = at; j < at + len && j < N; j++)
+                    d[j] = dg(j % 5 == 0 ? 0 : gp_test_rand(&seed) | 1);
+            }
+        for (int i = 0; i < N; i++)
+            want[i] = e.dig && gp_chunk_same(&e.dig[i], &d[i]) ? GP_CH_KEEP
+                      : d[i].zero                              ? GP_CH_ZERO
+                                                               : GP_CH_COPY;
+        GP_CHECK(gp_snap_plan_save(&e, d, act) > 0);
+        bad += memcmp(act, want, N) != 0;
+        size_t nr = gp_snap_runs(&e, act, runs);
+        uint64_t covered = 0, acted = 0;
+        for (size_t k = 0; k < nr; k++) {
+            covered += runs[k].count;
+            for (uint64_t j = runs[k].chunk; j < runs[k].chunk + runs[k].count; j++)
+                bad += act[j] != runs[k].action;
+        }
+        for (int i = 0; i < N; i++)
+            acted += act[i] != GP_CH_KEEP;
+        bad += covered != acted;
+        gp_snap_commit(&e, d, act);
+        for (int i = 0; i < N; i++)
+            bad += !gp_chunk_same(&e.dig[i], &d[i]);
+        /* a pass changes other chunks: the restore finds exactly those */
+        memcpy(pass, d, N * sizeof(*pass));
+        uint64_t changed = 0;
+        for (int k = 0; k < 3; k++) {
+            int at = (int)(gp_test_rand(&seed) % N);
+            if (gp_chunk_same(&pass[at], &d[at]))
+                changed++;
+            pass[at] = dg(gp_test_rand(&seed) | 1);
+        }
+        bad += gp_snap_plan_restore(&e, pass, act) != changed;
+        for (int i = 0; i < N; i++)
+            bad += (act[i] != GP_CH_KEEP) != !gp_chunk_same(&e.dig[i], &pass[i]);
+    }
+    GP_CHECK_MSG(bad == 0, "large plan: %d disagreements with the chunk-by-chunk definition", bad);
+    free(d);
+    free(pass);
+    free(act);
+    free(want);
+    free(runs);
+    gp_snap_entry_release(&e);
+}
+
 int main(void)
 {
     test_vectors();
@@ -277,5 +342,6 @@ int main(void)
     test_tail();
     test_match();
     test_plan();
+    test_plan_large();
     return gp_test_finish("chunk_hash");
 }
