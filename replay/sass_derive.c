@@ -141,16 +141,6 @@ int gp_sass_needs_code(const char *name)
     return named_id(fp_metrics, N_FP, name) >= 0 || strcmp(name, sum_metrics[SUM_HFMA_MOVE]) == 0;
 }
 
-int gp_sass_derivable(const char *name)
-{
-    if (named_id(fp_metrics, N_FP, name) >= 0 || named_id(eff_metrics, N_EFF, name) >= 0)
-        return 1;
-    for (int i = 0; i < SUM_N; i++)
-        if (strcmp(name, sum_metrics[i]) == 0)
-            return 1;
-    return plain_sum(name) >= 0;
-}
-
 int gp_sass_exact(const char *name)
 {
     if (named_id(fp_metrics, N_FP, name) >= 0)
@@ -159,6 +149,11 @@ int gp_sass_exact(const char *name)
         if (strcmp(name, sum_metrics[i]) == 0)
             return 1;
     return plain_sum(name) >= 0;
+}
+
+int gp_sass_derivable(const char *name)
+{
+    return named_id(eff_metrics, N_EFF, name) >= 0 || gp_sass_exact(name);
 }
 
 int gp_sass_only(const char *name)

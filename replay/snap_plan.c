@@ -113,9 +113,20 @@ static uint64_t block_len(const gp_snap_entry *e, uint64_t i)
     return e->n_chunks - i < GP_SNAP_BLOCK ? e->n_chunks - i : GP_SNAP_BLOCK;
 }
 
-static int block_same(const gp_chunk_digest *a, const gp_chunk_digest *b, uint64_t n)
+/* From chunk i on, whole blocks whose digests equal the stored ones are
+ * marked KEEP; returns where the first block that differs starts (or the
+ * end).  Nothing is stored before the first save: every block differs. */
+static uint64_t keep_same_blocks(const gp_snap_entry *e, const gp_chunk_digest *now, uint8_t *act,
+                                 uint64_t i)
 {
-    return memcmp(a, b, n * sizeof(*a)) == 0;
+    while (e->dig && i < e->n_chunks) {
+        uint64_t n = block_len(e, i);
+        if (memcmp(e->dig + i, now + i, n * sizeof(*now)) != 0)
+            break;
+        memset(act + i, GP_CH_KEEP, n);
+        i += n;
+    }
+    return i;
 }
 
 /* The next chunk at or after i whose action is not KEEP (n_chunks if none),
@@ -128,21 +139,16 @@ static uint64_t next_acted(const gp_snap_entry *e, const uint8_t *act, uint64_t 
             memcpy(&w, act + i, 8);
         i += w == 0 ? 8 : 1;
     }
-    return i < e->n_chunks ? i : e->n_chunks;
+    return i;
 }
 
 long gp_snap_plan_save(gp_snap_entry *e, const gp_chunk_digest *now, uint8_t *act)
 {
     uint32_t n_free = e->n_free, n_slots = e->n_slots;
     /* first pass: what each chunk needs, slots of chunks now zero given back */
-    for (uint64_t i = 0; i < e->n_chunks;) {
-        uint64_t n = block_len(e, i), end = i + n;
-        if (e->dig && block_same(e->dig + i, now + i, n)) {
-            memset(act + i, GP_CH_KEEP, n);
-            i = end;
-            continue;
-        }
-        for (; i < end; i++) {
+    for (uint64_t i = keep_same_blocks(e, now, act, 0); i < e->n_chunks;
+         i = keep_same_blocks(e, now, act, i)) {
+        for (uint64_t end = i + block_len(e, i); i < end; i++) {
             int changed = !e->dig || !gp_chunk_same(&e->dig[i], &now[i]);
             if (!changed)
                 act[i] = GP_CH_KEEP;
@@ -188,14 +194,9 @@ void gp_snap_commit(gp_snap_entry *e, const gp_chunk_digest *now, const uint8_t 
 uint64_t gp_snap_plan_restore(const gp_snap_entry *e, const gp_chunk_digest *now, uint8_t *act)
 {
     uint64_t n = 0;
-    for (uint64_t i = 0; i < e->n_chunks;) {
-        uint64_t len = block_len(e, i), end = i + len;
-        if (block_same(e->dig + i, now + i, len)) {
-            memset(act + i, GP_CH_KEEP, len);
-            i = end;
-            continue;
-        }
-        for (; i < end; i++) {
+    for (uint64_t i = keep_same_blocks(e, now, act, 0); i < e->n_chunks;
+         i = keep_same_blocks(e, now, act, i)) {
+        for (uint64_t end = i + block_len(e, i); i < end; i++) {
             if (gp_chunk_same(&e->dig[i], &now[i]))
                 act[i] = GP_CH_KEEP;
             else
