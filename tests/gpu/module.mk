@@ -57,3 +57,11 @@ $(GT)/bench/big_writes: tests/gpu/bench/big_writes.cu tests/gpu/rt_check.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 GPU_TESTS += $(GT)/bench/big_writes
+# what one counter pass costs with each of CUPTI's target APIs (tests/gpu/bench/replay_cost.sh)
+$(GT)/bench/pass_cost: tests/gpu/bench/pass_cost.cu replay/cupti_host.c util/strutil.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -c -o $@-host.o replay/cupti_host.c
+	$(CC) $(CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -c -o $@-str.o util/strutil.c
+	$(NVCC) $(NVCCFLAGS) -I. -Iinclude -o $@ $< $@-host.o $@-str.o -L$(CUDA_LIBDIR) \
+	    -Xlinker -rpath=$(CUDA_LIBDIR) -lcupti -lnvperf_host -lcuda
+GPU_TESTS += $(GT)/bench/pass_cost

@@ -5,11 +5,13 @@
 #   1. JAX (XLA preallocates 75% of GPU memory), two profiled launches;
 #   2. PyTorch holding a 20 GB tensor, ten profiled elementwise launches;
 #   3. a PyTorch training step (a new kernel at nearly every launch);
-#   4. a many-pass set: 250 hardware metrics of ncu's full set on known_work.
+#   4. a many-pass set: 250 hardware metrics of ncu's full set on known_work;
+#   5. what one counter pass costs inside CUPTI, by counter unit and by API
+#      (pass_cost, outside the profiler: section passcost).
 # Each: plain, gpuprof (incremental snapshot, the default), gpuprof with the
 # whole-footprint snapshot (GPUPROF_SNAPSHOT_INCREMENTAL=0) where it takes
 # less than a few minutes, and ncu with the same metric list and count.
-# BENCH_ONLY="jax torch_big torch_train manypass bigwrite" picks sections.
+# BENCH_ONLY="jax torch_big torch_train manypass bigwrite passcost" picks sections.
 B=${BUILD:-build}
 LIB=$(cd "$B" && pwd)/libgpuprof.so
 OUT=${GPU_TEST_OUT:-$B/gpu-test-out}/replay-cost
@@ -145,4 +147,39 @@ for l in open(sys.argv[1]):
     t2=$(now)
     echo "replay-cost bigwrite: ncu $(calc "$t2 - $t1") s for 3 launches (rc $nrc; plain $(calc "$t1b - $t0"))"
     grep -m1 -i "backing up\|slow" "$OUT/bigwrite.ncu" | cut -c1-200
+fi
+if want passcost; then
+    # CUPTI's start and stop of a pass, call by call, on a 4M-element saxpy: which
+    # counters make a pass dear, and whether the older target API (one session,
+    # BeginPass/EndPass) is cheaper than the range profiler's Start/Stop
+    PC=$B/tests/gpu/bench/pass_cost
+    pc_line() { grep "launch 2:" | sed 's/; values.*//' | sed "s|^|  $1: |"; }
+    for m in gpu__time_duration.sum smsp__inst_executed.sum l1tex__t_bytes.sum sm__cycles_elapsed.avg \
+             dram__bytes_read.sum lts__t_bytes.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+             smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct; do
+        timeout 60 "$PC" "$m" range 3 2>&1 | pc_line "$m alone"
+    done
+    # the default set's hardware metrics, its instrumented ones, both as one
+    # configuration (one image range, then the 96 of a batch)
+    $PY - "$B" <<'PYEOF'
+import re,sys
+names=[m.group(1) for l in open('metrics/counters.def')
+       for m in [re.match(r'GP_COUNTER\("([^"]+)", "[^"]*", "[^"]*", "default"', l)] if m]
+own=('smsp__sass_thread_inst_executed_op_global_pred_on.sum','smsp__sass_thread_inst_executed_op_shared_pred_on.sum',
+     'smsp__sass_thread_inst_executed_op_ldgsts_pred_on.sum','smsp__sass_sectors_mem_global_ideal.sum',
+     'smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum')
+rp=[n for n in names if not n.startswith('gpuprof__') and n not in own]
+instr=[n for n in rp if '__sass_' in n and not n.endswith('.peak_sustained')]
+hw=[n for n in rp if n not in instr]
+for f,l in (('hw',hw),('instr',instr),('both',hw+instr)):
+    open('%s/pass_cost_%s.txt'%(sys.argv[1],f),'w').write(','.join(l)+'\n')
+PYEOF
+    timeout 60 "$PC" "@$B/pass_cost_hw.txt" range 3 2>&1 | pc_line "default set, hardware metrics"
+    timeout 60 "$PC" "@$B/pass_cost_instr.txt" range 3 2>&1 | pc_line "default set, instrumented metrics"
+    timeout 60 "$PC" "@$B/pass_cost_both.txt" range 3 2>&1 | pc_line "default set, one configuration, 1 range"
+    RANGES=96 timeout 60 "$PC" "@$B/pass_cost_both.txt" range 3 2>&1 | pc_line "default set, one configuration, 96 ranges"
+    L12="@$HERE/passes12-gh100.txt"
+    for mode in range session keep; do
+        timeout 120 "$PC" "$L12" $mode 3 2>&1 | pc_line "71 counters in 12 passes, $mode"
+    done
 fi
