@@ -114,9 +114,13 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
         s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
     if (!s->cfg)
         return GP_RP_ERR_METRICS;
-    /* one image size for every set: with room for one range only, CUPTI
-     * reported every pass submitted after the first of a multi-pass set */
-    s->max_ranges = rp->max_ranges;
+    /* Only a one-pass configuration is batched; a multi-pass one records one
+     * range (the kernel) per pass, and an image sized for a batch's ranges
+     * costs each launch about 10 ms to initialize and each stop about 5 ms
+     * (tests/gpu/bench/pass_cost.cu).  A list split over several
+     * configurations keeps the batch's size: with one range there, CUPTI
+     * reported every pass submitted after the first. */
+    s->max_ranges = gp_host_config_passes(s->cfg) > 1 && rp->n_extra == 0 ? 1 : rp->max_ranges;
     size_t size = 0;
     int rc = size_counter_data(rp, s, &size, err, errlen);
     if (rc)
