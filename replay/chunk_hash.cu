@@ -46,13 +46,20 @@ extern "C" __global__ void __launch_bounds__(GP_CH_THREADS)
     if (((uintptr_t)p & 15) == 0) {
         body = (len / 16) * 2;
         const uint4 *v = (const uint4 *)p;
+        /* the position keys of words 2i and 2i+1, carried from one
+         * iteration to the next by adding (not multiplying) */
+        uint64_t ka = (2 * (uint64_t)threadIdx.x + 1) * GP_CH_KA;
+        uint64_t kb = (2 * (uint64_t)threadIdx.x + 1) * GP_CH_KB;
+        const uint64_t step_a = 2 * GP_CH_THREADS * GP_CH_KA, step_b = 2 * GP_CH_THREADS * GP_CH_KB;
         for (uint64_t i = threadIdx.x; i < len / 16; i += GP_CH_THREADS) {
             uint4 q = __ldcs(v + i); /* streamed: read once, keep L2 for the program */
             uint64_t w0 = (uint64_t)q.x | ((uint64_t)q.y << 32);
             uint64_t w1 = (uint64_t)q.z | ((uint64_t)q.w << 32);
             any |= w0 | w1;
-            sa += gp_ch_term_a(w0, 2 * i) + gp_ch_term_a(w1, 2 * i + 1);
-            sb += gp_ch_term_b(w0, 2 * i) + gp_ch_term_b(w1, 2 * i + 1);
+            sa += gp_ch_term_a_keyed(w0, ka) + gp_ch_term_a_keyed(w1, ka + GP_CH_KA);
+            sb += gp_ch_term_b_keyed(w0, kb) + gp_ch_term_b_keyed(w1, kb + GP_CH_KB);
+            ka += step_a;
+            kb += step_b;
         }
     }
     for (uint64_t j = body + threadIdx.x; j < words; j += GP_CH_THREADS) {
