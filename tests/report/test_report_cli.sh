@@ -157,12 +157,14 @@ else fail=$((fail + 1)); echo "FAIL: -o mode $(stat -c %a "$tmp/r0.txt") with um
 check 0 "gpuprof report" -o /dev/stdout "$fix/h100-planted.jsonl"
 # many distinct kernels: time grows with their number, not its square (a
 # linear scan made 50,000 take 25 s and 1.3 GB): 8 times the kernels must take
-# well under 8 x 8 times as long
+# well under 8 x 8 times as long (the faster of two runs each, and a margin
+# for a loaded machine: 3 x linear still fails a quadratic 8 x 8)
 kernels() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "{\"type\":\"launch\",\"kernel\":\"kernel_%d\",\"block\":[128,1,1],\"metrics\":{\"gpu__time_duration.sum\":%d}}\n", i, 1000 + i }' >"$tmp/many.jsonl"; }
-timed() { s0=$(date +%s%N); "$report" --format csv -o "$tmp/many.csv" "$tmp/many.jsonl" 2>/dev/null; echo $(( ($(date +%s%N) - s0) / 1000000 )); }
+timed1() { s0=$(date +%s%N); "$report" --format csv -o "$tmp/many.csv" "$tmp/many.jsonl" 2>/dev/null; echo $(( ($(date +%s%N) - s0) / 1000000 )); }
+timed() { a=$(timed1); b=$(timed1); echo $(( a < b ? a : b )); }
 kernels 5000; t1=$(timed)
 kernels 40000; t8=$(timed)
-if [ "$(wc -l <"$tmp/many.csv")" -eq 40001 ] && [ "$t8" -lt $((11 * t1 + 300)) ]; then pass=$((pass + 1))
+if [ "$(wc -l <"$tmp/many.csv")" -eq 40001 ] && [ "$t8" -lt $((24 * t1 + 500)) ]; then pass=$((pass + 1))
 else fail=$((fail + 1)); echo "FAIL: 5,000 kernels in $t1 ms, 40,000 in $t8 ms: not linear" >&2; fi
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]
