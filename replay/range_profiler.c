@@ -118,8 +118,9 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
      * range (the kernel) per pass, and an image sized for a batch's ranges
      * costs each launch about 10 ms to initialize and each stop about 5 ms
      * (tests/gpu/bench/pass_cost.cu).  A list split over several
-     * configurations keeps the batch's size: with one range there, CUPTI
-     * reported every pass submitted after the first. */
+     * configurations keeps the batch's size: an earlier try with one range
+     * for every set saw CUPTI report every pass submitted after the first
+     * (not retried on split lists alone). */
     s->max_ranges = gp_host_config_passes(s->cfg) > 1 && rp->n_extra == 0 ? 1 : rp->max_ranges;
     size_t size = 0;
     int rc = size_counter_data(rp, s, &size, err, errlen);
