@@ -14,7 +14,8 @@
  *   alt      range, then a second configuration (ALT_METRICS, a list or
  *            @file) on the same object at every launch
  * RANGES=n sizes the images for n ranges (libgpuprof sizes them for its
- * batches).
+ * batches).  PASS_INDEX=1 gives SetConfig the passes the object has run so
+ * far instead of 0.
  * Prints, per launch, the time of each call summed over its passes, and the
  * first metrics' values (so the modes can be compared).  A benchmark, not a
  * test: it decides nothing. */
@@ -203,6 +204,7 @@ static rp_image rp_image_make(CUpti_RangeProfiler_Object *obj, const char **name
 
 /* One launch profiled with the range profiler as libgpuprof does: the
  * configuration set, then Start, PushRange, launch, PopRange, Stop per pass. */
+static size_t passes_so_far;
 static int range_launch(CUpti_RangeProfiler_Object *obj, rp_image *im, const uint8_t *cfg_img,
                         size_t cfg_size, const char **names, size_t n, size_t ranges)
 {
@@ -234,7 +236,9 @@ static int range_launch(CUpti_RangeProfiler_Object *obj, rp_image *im, const uin
         sc.maxRangesPerPass = ranges;
         sc.numNestingLevels = 1;
         sc.minNestingLevel = 1;
-        sc.passIndex = 0;
+        /* PASS_INDEX=running: the passes this object has run so far (a
+         * trial: does a second configuration on one object need it?) */
+        sc.passIndex = getenv("PASS_INDEX") ? passes_so_far : 0;
         sc.targetNestingLevel = 1;
         CK(cuptiRangeProfilerSetConfig(&sc));
     });
@@ -260,6 +264,7 @@ static int range_launch(CUpti_RangeProfiler_Object *obj, rp_image *im, const uin
     CUpti_RangeProfiler_DecodeData_Params dd = {CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dd.pRangeProfilerObject = obj;
     TIMED(T_DECODE, CK(cuptiRangeProfilerDecodeData(&dd)));
+    passes_so_far += (size_t)passes;
     return passes;
 }
 
