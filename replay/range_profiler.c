@@ -384,9 +384,10 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
     return 0;
 }
 
-/* A list split over configurations: the range profiler object ends each
- * configuration's passes after the first once another configuration ran on
- * it, so every switch starts from a fresh object. */
+/* A list split over configurations: a range profiler object keeps counting
+ * what its first configuration asked for (a later SetConfig changes what is
+ * evaluated, not what is programmed: tests/gpu/bench/pass_cost.cu, mode
+ * alt), so every switch starts from a fresh object. */
 static int reenable(gp_rp *rp, char *err, size_t errlen)
 {
     CUpti_RangeProfiler_Disable_Params p = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
