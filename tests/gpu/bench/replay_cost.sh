@@ -92,15 +92,7 @@ if want manypass; then
     # counter rollups, its own derived and device attributes left out), as ncu names them
     ncu --set full -c 1 --csv --page raw --print-units base "$B/tests/gpu/known_work" 1 \
         >"$OUT/full.csv" 2>/dev/null
-    NCU_LIST=$($PY -c "
-import csv,re,sys
-rows=list(csv.reader(open(sys.argv[1])))
-i=next(k for k,r in enumerate(rows) if r[:2]==['ID','Process ID'])
-skip=('derived__','device__','launch__','c2clink__','nvlink__','profiler__','pmsampling','numa__','nvlrx__','nvltx__')
-rollup=re.compile(r'^[a-z0-9]+__[a-z0-9_]+\.(sum|avg|max|min)(\.[a-z_]+)*$')
-names=[h for h in rows[i] if rollup.match(h) and 'sass' not in h and not h.startswith(skip)
-       and not h.endswith('peak_sustained')]
-print(','.join(names[::max(1, len(names) // 250)][:250]))" "$OUT/full.csv" 2>/dev/null)
+    NCU_LIST=$($PY tests/gpu/ncu_full.py list "$OUT/full.csv" 250 2>/dev/null)
     if [ -n "$NCU_LIST" ]; then
         export GPUPROF_METRICS="$NCU_LIST"
         bench manypass 4 0 "$B/tests/gpu/known_work 1"
