@@ -412,8 +412,11 @@ int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen)
         snprintf(err, errlen, "no one-pass metric set is available");
         return -1;
     }
-    if (rp->n_extra > 0 && rp->configured && rp->active_set != set &&
-        reenable(rp, err, errlen) != 0)
+    /* a configuration other than the one the object was started with: a
+     * fresh object (see reenable()); the configurations of a split list, and
+     * the one-pass set a launch falls back to when no snapshot is possible
+     * after launches with the full set */
+    if (rp->configured && rp->active_set != set && reenable(rp, err, errlen) != 0)
         return -1;
     rp->active_set = set;
     rp->configured = 1;
