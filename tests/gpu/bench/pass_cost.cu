@@ -186,9 +186,10 @@ typedef struct {
     size_t size;
 } rp_image;
 
-/* A counter data image for these names, sized by the object. */
-static rp_image rp_image_make(CUpti_RangeProfiler_Object *obj, const char **names, size_t n,
-                              size_t ranges)
+/* The image size for these names; the object also takes them as the
+ * metrics its next image initialization is for. */
+static size_t rp_image_size(CUpti_RangeProfiler_Object *obj, const char **names, size_t n,
+                            size_t ranges)
 {
     CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
@@ -198,7 +199,15 @@ static rp_image rp_image_make(CUpti_RangeProfiler_Object *obj, const char **name
     gs.maxNumOfRanges = ranges;
     gs.maxNumRangeTreeNodes = ranges;
     CK(cuptiRangeProfilerGetCounterDataSize(&gs));
-    rp_image r = {(uint8_t *)malloc(gs.counterDataSize), gs.counterDataSize};
+    return gs.counterDataSize;
+}
+
+/* A counter data image for these names, sized by the object. */
+static rp_image rp_image_make(CUpti_RangeProfiler_Object *obj, const char **names, size_t n,
+                              size_t ranges)
+{
+    size_t size = rp_image_size(obj, names, n, ranges);
+    rp_image r = {(uint8_t *)malloc(size), size};
     return r;
 }
 
@@ -210,15 +219,8 @@ static int range_launch(CUpti_RangeProfiler_Object *obj, rp_image *im, const uin
 {
     int passes = 0;
     TIMED(T_CONFIG, {
-        /* the object sizes images from the metrics it was last asked about */
-        CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
-            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-        gs.pRangeProfilerObject = obj;
-        gs.pMetricNames = names;
-        gs.numMetrics = n;
-        gs.maxNumOfRanges = ranges;
-        gs.maxNumRangeTreeNodes = ranges;
-        CK(cuptiRangeProfilerGetCounterDataSize(&gs));
+        /* the object initializes images for the metrics it was last asked about */
+        rp_image_size(obj, names, n, ranges);
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
             CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
         ci.pRangeProfilerObject = obj;
