@@ -108,6 +108,29 @@ static char *read_list(const char *arg)
     return out;
 }
 
+/* A metric list (comma-separated or @file) as names, and its configuration
+ * for this device; exits with CUPTI's sentence when it cannot be made. */
+enum { MAX_NAMES = 4096 };
+typedef struct {
+    const char *names[MAX_NAMES];
+    size_t n;
+    gp_host_config *cfg;
+} metric_list;
+
+static void metric_list_make(metric_list *m, const char *arg, const char *chip,
+                             const uint8_t *avail, size_t avail_size)
+{
+    m->n = 0;
+    for (char *tok = strtok(read_list(arg), ","); tok && m->n < MAX_NAMES; tok = strtok(NULL, ","))
+        m->names[m->n++] = tok;
+    char err[512];
+    m->cfg = gp_host_config_create(chip, avail, avail_size, m->names, m->n, err, sizeof(err));
+    if (!m->cfg) {
+        fprintf(stderr, "pass_cost: %s\n", err);
+        exit(1);
+    }
+}
+
 /* The target API's counter data image needs a prefix built with the host
  * library (NVPW): the raw counters behind the metric names. */
 static uint8_t *nvpw_prefix(const char *chip, const uint8_t *avail, const char **names, size_t n,
@@ -291,16 +314,11 @@ static void print_launch(const char *mode, int l, int passes, double total,
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: pass_cost METRICS|@FILE range|session|keep LAUNCHES\n");
+        fprintf(stderr, "usage: pass_cost METRICS|@FILE range|session|keep|alt LAUNCHES\n");
         return 2;
     }
     const char *mode = argv[2];
     int launches = atoi(argv[3]);
-    char *list = read_list(argv[1]);
-    const char *names[4096];
-    size_t n = 0;
-    for (char *tok = strtok(list, ","); tok && n < 4096; tok = strtok(NULL, ","))
-        names[n++] = tok;
 
     cudaSetDevice(0);
     cudaMalloc(&d_x, N * sizeof(float));
@@ -324,13 +342,11 @@ int main(int argc, char **argv)
     ca.pCounterAvailabilityImage = avail;
     CK(cuptiProfilerGetCounterAvailability(&ca));
 
-    char err[512];
-    gp_host_config *cfg = gp_host_config_create(cn.pChipName, avail, ca.counterAvailabilityImageSize,
-                                                names, n, err, sizeof(err));
-    if (!cfg) {
-        fprintf(stderr, "pass_cost: %s\n", err);
-        return 1;
-    }
+    static metric_list first, second;
+    metric_list_make(&first, argv[1], cn.pChipName, avail, ca.counterAvailabilityImageSize);
+    const char **names = first.names;
+    size_t n = first.n;
+    gp_host_config *cfg = first.cfg;
     size_t cfg_size;
     const uint8_t *cfg_img = gp_host_config_image(cfg, &cfg_size);
     printf("pass_cost %s: %zu metrics, %zu passes by the host API, chip %s\n", mode, n,
@@ -340,24 +356,15 @@ int main(int argc, char **argv)
         /* alt: a second configuration (ALT_METRICS) on the same object, run
          * after the first at every launch, each with its own image */
         gp_host_config *cfg2 = NULL;
-        const char *names2[4096];
-        size_t n2 = 0;
         if (strcmp(mode, "alt") == 0) {
             const char *a = getenv("ALT_METRICS");
             if (!a) {
                 fprintf(stderr, "pass_cost: alt needs ALT_METRICS\n");
                 return 2;
             }
-            char *list2 = read_list(a);
-            for (char *tok = strtok(list2, ","); tok && n2 < 4096; tok = strtok(NULL, ","))
-                names2[n2++] = tok;
-            cfg2 = gp_host_config_create(cn.pChipName, avail, ca.counterAvailabilityImageSize,
-                                         names2, n2, err, sizeof(err));
-            if (!cfg2) {
-                fprintf(stderr, "pass_cost: %s\n", err);
-                return 1;
-            }
-            printf("alt: second configuration %zu metrics, %zu passes\n", n2,
+            metric_list_make(&second, a, cn.pChipName, avail, ca.counterAvailabilityImageSize);
+            cfg2 = second.cfg;
+            printf("alt: second configuration %zu metrics, %zu passes\n", second.n,
                    gp_host_config_passes(cfg2));
         }
         size_t ranges = getenv("RANGES") ? (size_t)atol(getenv("RANGES")) : 1;
@@ -367,7 +374,7 @@ int main(int argc, char **argv)
         CK(cuptiRangeProfilerEnable(&en));
         rp_image a = rp_image_make(en.pRangeProfilerObject, names, n, ranges), b = {0};
         if (cfg2)
-            b = rp_image_make(en.pRangeProfilerObject, names2, n2, ranges);
+            b = rp_image_make(en.pRangeProfilerObject, second.names, second.n, ranges);
         printf("range: enable and size %.2f ms; images %zu and %zu bytes for %zu ranges\n",
                now_ms() - t0, a.size, b.size, ranges);
         for (int l = 0; l < launches; l++) {
@@ -379,7 +386,8 @@ int main(int argc, char **argv)
                 size_t sz2;
                 const uint8_t *img2 = gp_host_config_image(cfg2, &sz2);
                 tl = now_ms();
-                passes = range_launch(en.pRangeProfilerObject, &b, img2, sz2, names2, n2, ranges);
+                passes = range_launch(en.pRangeProfilerObject, &b, img2, sz2, second.names,
+                                      second.n, ranges);
                 print_launch("alt-second", l, passes, now_ms() - tl, cfg2, b.img, b.size, 0);
             }
         }
