@@ -56,10 +56,13 @@ int gp_metric_set_build(void)
     for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
         const char *name = known_counters[i].name;
         int is_default = strcmp(known_counters[i].set, "default") == 0;
+        /* other sets ("warpstate") are not part of @extended: they cost passes
+         * of their own and are asked for by name until the library wires them */
+        int is_extended = strcmp(known_counters[i].set, "extended") == 0;
         if (is_default && cfg->metrics_fast && gp_collect_is_instrumented(name) &&
             !gp_collect_is_sass(name))
             continue;
-        if ((is_default && !cfg->metrics_replace) || (!is_default && cfg->metrics_extended))
+        if ((is_default && !cfg->metrics_replace) || (is_extended && cfg->metrics_extended))
             metric_add(name);
     }
     for (size_t i = 0; i < cfg->n_metrics; i++)
