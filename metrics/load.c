@@ -39,6 +39,7 @@ void gp_report_free(gp_report *r)
         free(r->kernels[i].verdicts);
     }
     gp_strindex_free(&r->index);
+    gp_source_free(&r->source);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     for (i = 0; i < r->n_launch_rows; i++)
@@ -296,6 +297,25 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     return 0;
 }
 
+/* An instruction-level record: its device is the latest device record of
+ * its ordinal in the same input (the records name no process; they follow
+ * their process's device and launch records). */
+static int gp_load_source(gp_report *r, const char *type, const gp_json *obj, char *err,
+                          size_t errlen)
+{
+    gp_source_origin from = {.input = r->n_files - 1, .model = -1};
+    double ord = gp_json_number(gp_json_get(obj, "device"));
+    size_t i;
+    for (i = r->n_devices; i-- > 0;)
+        if (r->devices[i].file == from.input && r->devices[i].d.ordinal == ord) {
+            from.model = r->devices[i].model;
+            from.cc_major = r->devices[i].d.cc_major;
+            from.cc_minor = r->devices[i].d.cc_minor;
+            break;
+        }
+    return gp_source_load(&r->source, type, obj, &from, err, errlen);
+}
+
 static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_row *row, char *err,
                         size_t errlen)
 {
@@ -321,7 +341,10 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
     } else if (strcmp(type, "launch") == 0) {
         rc = gp_load_launch(r, obj, row, err, errlen);
     } else if (strcmp(type, "summary") == 0) {
-        r->summaries++;
+        rc = gp_source_summary(&r->source, obj, r->n_files - 1, err, errlen);
+        r->summaries += rc == 0;
+    } else if (gp_source_is_record(type)) {
+        rc = gp_load_source(r, type, obj, err, errlen);
     } /* other types: newer writers may add some; ignore them */
     gp_json_free(obj);
     if (rc == 0)
@@ -511,10 +534,15 @@ void gp_report_finish(gp_report *r)
     size_t i;
     long *index;
     r->total_time = 0;
+    gp_source_finish(r->source);
     for (i = 0; i < r->n; i++) {
         gp_kernel_report *k = &r->kernels[i];
         gp_verdict_input vi;
         gp_aggregate_finish(&k->agg);
+        k->where = gp_source_kernel(r->source, k->agg.kernel, k->agg.device,
+                                    gp_load_model(r, k->dev));
+        vi.source = r->source;
+        vi.where = k->where;
         gp_roofline_compute(&k->agg.row, &r->peaks, &k->roof);
         vi.row = &k->agg.row;
         vi.device = gp_report_kernel_device(r, k);

@@ -15,7 +15,9 @@
 #include "device.h"
 #include "peaks.h"
 #include "roofline.h"
+#include "source.h"
 #include "verdict.h"
+#include "where.h"
 
 /* How kernels are named in the reports, as Nsight Compute's name bases:
  * function (short, unique in the report), demangled, mangled. */
@@ -38,6 +40,7 @@ typedef struct {
     char *mangled;  /* of its first launch; NULL when the input has none */
     char name[256]; /* short name, unique in the report (set by gp_report_finish) */
     size_t seq;     /* creation order (the launch rows refer to it while loading) */
+    const gp_where *where; /* its instruction-level data (r->source's), NULL: none */
 } gp_kernel_report;
 
 /* One launch as read, kept when gp_report.keep_launches is set (the JSON and
@@ -71,6 +74,7 @@ typedef struct {
     size_t n_launch_rows, cap_launch_rows;
     const char *tool; /* prefix of the warnings ("gpuprof-report") */
     struct gp_strindex *index; /* kernel lookup by (device, name) */
+    gp_source *source; /* instruction-level records and sampling (source.h), NULL: none */
 } gp_report;
 
 /* Empty report with the given peaks (NULL: none); warnings are prefixed

@@ -9,6 +9,8 @@
 #include "verdict.h"
 
 #include "format.h"
+#include "verdict_stall.h"
+#include "verdict_where.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +38,8 @@ static double gp_verdict_v(const gp_verdict_input *in, int m)
     return in->row->v[m];
 }
 
-static gp_verdict *gp_verdict_add(gp_verdict *out, size_t *n, gp_verdict_kind kind,
-                                  const char *id, double score)
+gp_verdict *gp_verdict_add(gp_verdict *out, size_t *n, gp_verdict_kind kind, const char *id,
+                           double score)
 {
     gp_verdict *v = &out[(*n)++];
     memset(v, 0, sizeof *v);
@@ -343,6 +345,8 @@ size_t gp_verdict_diagnose(const gp_verdict_input *in, gp_verdict *out)
     gp_verdict_occupancy(in, out, &n);
     gp_verdict_access(in, out, &n);
     gp_verdict_grid(in, out, &n);
+    gp_verdict_stall(in, out, &n);
+    gp_verdict_where(in, out, n);
     qsort(out, n, sizeof *out, gp_verdict_cmp);
     return n;
 }

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "occupancy.h"
 #include "roofline.h"
+#include "where.h"
 
 typedef enum {
     GP_V_DRAM_BOUND,
@@ -22,6 +23,13 @@ typedef enum {
     GP_V_FEW_BLOCKS,
     GP_V_TAIL,
     GP_V_LAUNCH_OVERHEAD,
+    /* from warp stall reasons (verdict_stall.c) */
+    GP_V_MEMORY_LATENCY,
+    GP_V_BARRIER,
+    GP_V_MIO_THROTTLE,
+    GP_V_MATH_THROTTLE,
+    GP_V_ICACHE,
+    GP_V_BRANCH_RESOLVING,
     GP_V_COUNT
 } gp_verdict_kind;
 
@@ -33,6 +41,9 @@ typedef struct {
     char title[96];
     char evidence[400]; /* the numbers */
     char advice[400];   /* the change */
+    char where[300];    /* the source line that holds most of it (verdict_where.c), "" if
+                           no instruction-level data; raw: names from the input, escaped by
+                           each writer */
 } gp_verdict;
 
 typedef struct {
@@ -42,11 +53,18 @@ typedef struct {
     const gp_roofline *roof;
     long launches;
     long threads_per_block, blocks, smem_per_block, regs_per_thread;
+    const gp_source *source; /* instruction-level data, NULL: none */
+    const gp_where *where;   /* the kernel's, NULL: none */
 } gp_verdict_input;
 
 /* Fills out[0..GP_V_COUNT) with the verdicts that apply, best first.  Returns
  * how many (each kind at most once, so GP_V_COUNT slots always suffice). */
 size_t gp_verdict_diagnose(const gp_verdict_input *in, gp_verdict *out);
+
+/* For the rule modules: a new verdict at out[(*n)++], zeroed but for kind,
+ * id and score (clamped to 0..1). */
+gp_verdict *gp_verdict_add(gp_verdict *out, size_t *n, gp_verdict_kind kind, const char *id,
+                           double score);
 
 /* "id" or "id(detail)". */
 void gp_verdict_label(const gp_verdict *v, char *buf, size_t len);

@@ -22,9 +22,26 @@ int gp_report_json(const gp_report *r, FILE *out);
 int gp_report_ncu_csv(const gp_report *r, FILE *out);
 int gp_report_ncu_raw_csv(const gp_report *r, FILE *out);
 
+/* "Why and where" (docs/report.md): the text report's parts (where_text.c),
+ * a kernel's "where" object of the JSON document (where_json.c), the HTML
+ * source view (where_html.c), and the per-instruction tables: gpuprof's
+ * (--format source-csv, where_csv.c) and Nsight Compute's source page
+ * (--format ncu-source-csv, `ncu --page source --csv --print-source sass`,
+ * where_ncu.c). */
+void gp_report_where_text_head(const gp_report *r, FILE *out);
+void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *out);
+void gp_report_where_json(const gp_report *r, const gp_kernel_report *k, FILE *out);
+void gp_report_where_json_head(const gp_report *r, FILE *out);
+void gp_report_where_html(const gp_report *r, const gp_kernel_report *k, FILE *out);
+int gp_report_source_csv(const gp_report *r, FILE *out);
+int gp_report_ncu_source_csv(const gp_report *r, FILE *out);
+
 /* The short terminal summary: the top_n kernels by total time with their
  * first verdicts. */
 int gp_report_summary(const gp_report *r, FILE *out, int top_n);
+
+/* v as a JSON number; NaN and infinities as null, never 0. */
+void gp_report_json_num(FILE *out, double v);
 
 /* ",value" as one CSV cell; NaN as an empty cell, never 0. */
 void gp_report_csv_num(FILE *out, double v);

@@ -14,6 +14,11 @@ static void gp_json_num(FILE *out, double v)
     fprintf(out, isnan(v) || isinf(v) ? "null" : "%.15g", v);
 }
 
+void gp_report_json_num(FILE *out, double v)
+{
+    gp_json_num(out, v);
+}
+
 /* ,"key":"value" (value NULL: null). */
 static void gp_json_str(FILE *out, const char *key, const char *v)
 {
@@ -85,6 +90,7 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
         gp_json_str(out, "title", v->title);
         gp_json_str(out, "evidence", v->evidence);
         gp_json_str(out, "advice", v->advice);
+        gp_json_str(out, "where", v->where[0] ? v->where : NULL);
         fputs(",\"score\":", out);
         gp_json_num(out, v->score);
         fputc('}', out);
@@ -103,7 +109,9 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
             gp_json_key(out, &first, gp_derived_defs[i].name);
             gp_text_json_string(out, a->row.why[i]);
         }
-    fputs("}}", out);
+    fputc('}', out);
+    gp_report_where_json(r, k, out);
+    fputc('}', out);
 }
 
 static void gp_json_launch(const gp_report *r, const gp_report_launch *x, FILE *out)
@@ -148,6 +156,7 @@ int gp_report_json(const gp_report *r, FILE *out)
     fprintf(out, "},\"launches\":%ld,\"bad_lines\":%ld,\"total_time_s\":", r->launches,
             r->bad_lines);
     gp_json_num(out, r->n ? r->total_time : NAN);
+    gp_report_where_json_head(r, out);
     fputs(",\"units\":{", out);
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
         fputs(i ? "," : "", out);

@@ -50,6 +50,7 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
     if (r->bad_lines)
         fprintf(out, "warning: %ld malformed input line%s skipped\n", r->bad_lines,
                 r->bad_lines == 1 ? "" : "s");
+    gp_report_where_text_head(r, out);
 }
 
 static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank,
@@ -84,9 +85,16 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     for (i = 0; i < k->n_verdicts; i++) {
         char label[64];
         gp_verdict_label(&k->verdicts[i], label, sizeof label);
-        fprintf(out, "   %zu. %s [%s]\n      evidence: %s\n      advice:   %s\n", i + 1,
-                k->verdicts[i].title, label, k->verdicts[i].evidence, k->verdicts[i].advice);
+        fprintf(out, "   %zu. %s [%s]\n      evidence: %s\n", i + 1, k->verdicts[i].title, label,
+                k->verdicts[i].evidence);
+        if (k->verdicts[i].where[0]) { /* names a file of the input: escaped */
+            fputs("      where:    ", out);
+            gp_text_plain(out, k->verdicts[i].where);
+            fputc('\n', out);
+        }
+        fprintf(out, "      advice:   %s\n", k->verdicts[i].advice);
     }
+    gp_report_where_text(r, k, out);
     fprintf(out, "   occupancy: theoretical %s (%d blocks, %d warps per SM; limiter: %s), achieved "
                  "%s\n",
             gp_fmt(&fb, a->row.v[GP_M_THEORETICAL_OCCUPANCY], "%"), a->occ.blocks_per_sm,

@@ -12,19 +12,32 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "disasm.h"
 #include "gpuprof.h"
 #include "metrics/report/report.h"
+#include "srctext.h"
 #include "util/safefile.h"
 
 #define GP_REPORT_PROG "gpuprof-report"
 
-static const char *const gp_report_formats[] = {"text", "csv",     "html",
-                                                "json", "ncu-csv", "ncu-raw-csv"};
-enum { GP_FMT_TEXT, GP_FMT_CSV, GP_FMT_HTML, GP_FMT_JSON, GP_FMT_NCU, GP_FMT_NCU_RAW, GP_FMT_N };
+static const char *const gp_report_formats[] = {
+    "text", "csv", "html", "json", "ncu-csv", "ncu-raw-csv", "source-csv", "ncu-source-csv"};
+enum {
+    GP_FMT_TEXT,
+    GP_FMT_CSV,
+    GP_FMT_HTML,
+    GP_FMT_JSON,
+    GP_FMT_NCU,
+    GP_FMT_NCU_RAW,
+    GP_FMT_SOURCE,
+    GP_FMT_NCU_SOURCE,
+    GP_FMT_N
+};
 /* the writer of each format, in the order of gp_report_formats */
 static int (*const gp_report_writers[GP_FMT_N])(const gp_report *, FILE *) = {
-    gp_report_text, gp_report_csv,     gp_report_html,
-    gp_report_json, gp_report_ncu_csv, gp_report_ncu_raw_csv};
+    gp_report_text,        gp_report_csv,     gp_report_html,
+    gp_report_json,        gp_report_ncu_csv, gp_report_ncu_raw_csv,
+    gp_report_source_csv,  gp_report_ncu_source_csv};
 
 static int gp_report_usage(FILE *f)
 {
@@ -32,7 +45,10 @@ static int gp_report_usage(FILE *f)
             "usage: " GP_REPORT_PROG " [options] FILE.jsonl...   ('-' reads standard input)\n"
             "  -f, --format FMT          text (default), csv, html, json, ncu-csv (Nsight "
             "Compute's\n"
-            "                            --csv --page details layout), ncu-raw-csv (--page raw)\n"
+            "                            --csv --page details layout), ncu-raw-csv (--page raw),\n"
+            "                            source-csv (one row per SASS instruction), "
+            "ncu-source-csv\n"
+            "                            (--page source --csv --print-source sass)\n"
             "  -o, --output FILE         write to FILE instead of standard output\n"
             "      --peaks FILE          measured ceilings (a gpupeak peaks file)\n"
             "      --baseline OLD.jsonl  compare FILE.jsonl... (the new run) with OLD.jsonl; "
@@ -40,6 +56,13 @@ static int gp_report_usage(FILE *f)
             "                            given more than once; formats text, csv, html\n"
             "      --kernel-name-base B  function (short names, the default), demangled, "
             "mangled\n"
+            "      --nvdisasm PATH       the disassembler for SASS text (default: "
+            "$CUDA_HOME/bin/nvdisasm,\n"
+            "                            else nvdisasm on the PATH)\n"
+            "      --source-folders DIRS where to look for source files missing at their "
+            "recorded\n"
+            "                            path (DIR[:DIR...], as ncu's --source-folders)\n"
+            "      --no-source-text      do not read source files\n"
             "  -V, --version             print the version\n"
             "  -h, --help                this text\n"
             "See docs/report.md.\n");
@@ -59,8 +82,18 @@ static int gp_report_choice(const char *opt, const char *v, const char *const *n
     return -1;
 }
 
+/* Where SASS text and source text come from (NULL where: the baseline of a
+ * comparison, which needs neither). */
+typedef struct {
+    const char *nvdisasm;
+    char **folders;
+    size_t n_folders;
+    int no_source_text;
+} gp_report_where_opts;
+
 /* Loads files into a finished report; 0 when at least one file was read. */
-static int gp_report_read(gp_report *r, char **files, size_t n, const char *what)
+static int gp_report_read(gp_report *r, char **files, size_t n, const char *what,
+                          const gp_report_where_opts *where)
 {
     size_t i;
     int read_any = 0;
@@ -72,8 +105,24 @@ static int gp_report_read(gp_report *r, char **files, size_t n, const char *what
     if (r->bad_lines)
         fprintf(stderr, GP_REPORT_PROG ": %ld malformed line%s skipped%s\n", r->bad_lines,
                 r->bad_lines == 1 ? "" : "s", what);
+    /* before finishing: the verdicts quote SASS opcodes */
+    if (where && r->source) {
+        gp_disasm_source(r->source, where->nvdisasm, stderr);
+        if (!where->no_source_text)
+            gp_srctext_read(r->source, where->folders, where->n_folders);
+    }
     gp_report_finish(r);
     return 0;
+}
+
+/* DIR[:DIR...] into folders[] (pointers into s, which is changed). */
+static size_t gp_report_folders(char *s, char **folders, size_t max)
+{
+    size_t n = 0;
+    char *save = NULL, *d;
+    for (d = strtok_r(s, ":", &save); d && n < max; d = strtok_r(NULL, ":", &save))
+        folders[n++] = d;
+    return n;
 }
 
 int main(int argc, char **argv)
@@ -83,6 +132,9 @@ int main(int argc, char **argv)
                                          {"peaks", required_argument, NULL, 'P'},
                                          {"baseline", required_argument, NULL, 'B'},
                                          {"kernel-name-base", required_argument, NULL, 'K'},
+                                         {"nvdisasm", required_argument, NULL, 'D'},
+                                         {"source-folders", required_argument, NULL, 'S'},
+                                         {"no-source-text", no_argument, NULL, 'N'},
                                          {"version", no_argument, NULL, 'V'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -95,6 +147,8 @@ int main(int argc, char **argv)
     gp_report *r = NULL, *old = NULL;
     gp_safefile sf = {0};
     FILE *out = stdout;
+    char *folders[64];
+    gp_report_where_opts where = {.folders = folders};
 
     baseline = calloc((size_t)argc, sizeof *baseline);
     if (!baseline)
@@ -118,6 +172,16 @@ int main(int argc, char **argv)
         case 'K':
             if ((name_base = gp_report_choice("--kernel-name-base", optarg, bases, 3)) < 0)
                 goto usage;
+            break;
+        case 'D':
+            where.nvdisasm = optarg;
+            break;
+        case 'S':
+            where.n_folders += gp_report_folders(optarg, folders + where.n_folders,
+                                                 64 - where.n_folders);
+            break;
+        case 'N':
+            where.no_source_text = 1;
             break;
         case 'V':
             printf(GP_REPORT_PROG " %s\n", GPUPROF_VERSION);
@@ -149,8 +213,9 @@ int main(int argc, char **argv)
     /* Nsight Compute names kernels by their demangled name in its CSV output;
      * gpuprof's own reports use short names */
     if (name_base < 0)
-        name_base = format == GP_FMT_NCU || format == GP_FMT_NCU_RAW ? GP_REPORT_NAME_DEMANGLED
-                                                                     : GP_REPORT_NAME_FUNCTION;
+        name_base = format == GP_FMT_NCU || format == GP_FMT_NCU_RAW || format == GP_FMT_NCU_SOURCE
+                        ? GP_REPORT_NAME_DEMANGLED
+                        : GP_REPORT_NAME_FUNCTION;
     gp_peaks_none(&peaks);
     if (peaks_path && gp_peaks_load(peaks_path, &peaks, err, sizeof err) < 0) {
         fprintf(stderr, GP_REPORT_PROG ": %s\n", err);
@@ -168,10 +233,10 @@ int main(int argc, char **argv)
     if (old) {
         gp_report_init(old, &peaks);
         old->name_base = name_base;
-        if (gp_report_read(old, baseline, n_baseline, " in the baseline") < 0)
+        if (gp_report_read(old, baseline, n_baseline, " in the baseline", NULL) < 0)
             goto out;
     }
-    if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "") < 0)
+    if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "", &where) < 0)
         goto out;
     if (!r->records) {
         fprintf(stderr, GP_REPORT_PROG ": nothing usable read: no valid record in the input\n");
