@@ -10,7 +10,7 @@ GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peak
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
-                   where_text where_json where_csv where_ncu \
+                   where_text where_json where_csv where_ncu where_html \
                    report_api svg_roofline
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive

@@ -33,6 +33,7 @@ void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *o
 void gp_report_where_json(const gp_report *r, const gp_kernel_report *k, FILE *out);
 void gp_report_where_json_head(const gp_report *r, FILE *out);
 void gp_report_where_html(const gp_report *r, const gp_kernel_report *k, FILE *out);
+void gp_report_where_html_head(const gp_report *r, FILE *out);
 int gp_report_source_csv(const gp_report *r, FILE *out);
 int gp_report_ncu_source_csv(const gp_report *r, FILE *out);
 

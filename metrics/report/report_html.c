@@ -144,11 +144,17 @@ static void gp_html_kernel(const gp_report *r, const gp_kernel_report *k, size_t
         gp_text_html(out, k->verdicts[i].title);
         fprintf(out, "</b> <code>%s</code><br>Evidence: ", label);
         gp_text_html(out, k->verdicts[i].evidence);
+        if (k->verdicts[i].where[0]) {
+            fprintf(out, "<br>Where: ");
+            gp_text_html(out, k->verdicts[i].where);
+        }
         fprintf(out, "<br>Advice: ");
         gp_text_html(out, k->verdicts[i].advice);
         fprintf(out, "</li>\n");
     }
-    fprintf(out, "</ol>\n<p>Occupancy: theoretical %s (limiter: %s), achieved %s. ",
+    fprintf(out, "</ol>\n");
+    gp_report_where_html(r, k, out);
+    fprintf(out, "<p>Occupancy: theoretical %s (limiter: %s), achieved %s. ",
             gp_fmt(&fb, a->row.v[GP_M_THEORETICAL_OCCUPANCY], "%"),
             gp_occupancy_limiter_name(a->occ.limiter),
             gp_fmt(&fb, a->row.v[GP_M_ACHIEVED_OCCUPANCY], "%"));
@@ -186,7 +192,12 @@ static const char gp_html_style[] =
     ".kpoint.na{fill:none;stroke:#999}.plabel{font-size:10px}.bar{fill:#4a90d9}"
     ".na{fill:#a33;font-size:11px}figure{display:inline-block;margin:.5em}"
     ".verdict{margin:.3em 0}.summary td:first-child{text-align:right}"
-    ".demangled{color:#666;margin:0}.warning{color:#a33}";
+    ".demangled{color:#666;margin:0}.warning{color:#a33}"
+    /* the source view (where_html.c) */
+    ".where td.num{text-align:right;white-space:nowrap}.wbar{display:inline-block;height:9px;"
+    "background:#e67e22}.wbar.excess{background:#8e44ad}td.code{font:12px monospace;"
+    "white-space:pre}td.ln{color:#888;text-align:right}tr.srcline.data td.ln{color:#222;"
+    "font-weight:bold}td.sass code{font-size:11px;white-space:nowrap}tr.gap td{color:#888}.note{color:#666}";
 
 /* Counts the points of each roofline into data attributes, so a headless
  * browser test can check the page rendered one point per kernel. */
@@ -197,6 +208,10 @@ static const char gp_html_script[] =
     "document.body.setAttribute('data-roofline-points',counts.join(','));"
     "document.body.setAttribute('data-kernels',"
     "String(document.querySelectorAll('section.kernel').length));"
+    "document.body.setAttribute('data-where-sections',"
+    "String(document.querySelectorAll('section.where').length));"
+    "document.body.setAttribute('data-where-lines',"
+    "String(document.querySelectorAll('tr.srcline.data').length));"
     "document.body.setAttribute('data-rendered','yes');})();";
 
 int gp_report_html(const gp_report *r, FILE *out)
@@ -223,7 +238,9 @@ int gp_report_html(const gp_report *r, FILE *out)
         fprintf(out, ".</p>\n<p class=\"warning\">Warning: ");
         gp_text_html(out, why);
     }
-    fprintf(out, ".</p>\n<h2>Kernels by total time</h2>\n<table class=\"summary\"><tr><th>#</th>"
+    fprintf(out, ".</p>\n");
+    gp_report_where_html_head(r, out);
+    fprintf(out, "<h2>Kernels by total time</h2>\n<table class=\"summary\"><tr><th>#</th>"
                  "<th>time</th><th>share</th><th>launches</th><th>kernel</th><th>first "
                  "verdict</th></tr>\n");
     for (i = 0; i < r->n; i++) {
