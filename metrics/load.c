@@ -534,12 +534,12 @@ void gp_report_finish(gp_report *r)
     size_t i;
     long *index;
     r->total_time = 0;
-    gp_source_finish(r->source);
+    gp_source_group_finish(r->source);
     for (i = 0; i < r->n; i++) {
         gp_kernel_report *k = &r->kernels[i];
         gp_verdict_input vi;
         gp_aggregate_finish(&k->agg);
-        k->where = gp_source_kernel(r->source, k->agg.kernel, k->agg.device,
+        k->where = gp_source_group_kernel(r->source, k->agg.kernel, k->agg.device,
                                     gp_load_model(r, k->dev));
         vi.source = r->source;
         vi.where = k->where;

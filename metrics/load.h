@@ -16,6 +16,8 @@
 #include "peaks.h"
 #include "roofline.h"
 #include "source.h"
+#include "source_group.h"
+#include "source_text.h"
 #include "verdict.h"
 #include "where.h"
 

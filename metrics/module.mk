@@ -4,7 +4,8 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks source where \
+GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks source \
+                   source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
                    roofline verdict aggregate load format baseline
 # The report writers (metrics/report/): they read the model; no file of the

@@ -16,6 +16,12 @@
  * data: the values derived from them are n/a with that reason, never a
  * percentage over 100.
  *
+ * Modules: this one (the model, source_function records, summaries),
+ * source_instr.c (source_instr records and their checks), source_json.c
+ * (the field readers), source_group.c (after reading: processes summed,
+ * functions grouped per kernel), source_text.c (source and SASS text given
+ * at report time).
+ *
  * Memory is bounded: at most GP_SOURCE_MAX_INSTR instructions per function,
  * GP_SOURCE_MAX_FILE_INSTR instruction records per input, GP_SOURCE_MAX_CODE
  * bytes of machine code per function, GP_SOURCE_MAX_REASONS stall reason
@@ -125,7 +131,7 @@ typedef struct {
     char *lineinfo_why;
     long sass_launches, sampled_launches, instructions;
     double samples, samples_not_issued;
-    gp_source_instr *ins; /* sorted by pc after gp_source_finish */
+    gp_source_instr *ins; /* sorted by pc after gp_source_group_finish */
     size_t n_ins, cap_ins;
     long dropped;            /* instruction records beyond GP_SOURCE_MAX_INSTR */
     long defects;            /* instructions with a defect */
@@ -175,7 +181,7 @@ typedef struct gp_source {
     long cur_epoch;
     long cur_func; /* the function source_instr records most likely follow */
     gp_source_run run;
-    struct gp_where *kernels; /* after gp_source_finish: functions per kernel */
+    struct gp_where *kernels; /* after gp_source_group_finish: functions per kernel */
     size_t n_kernels;
     char *disasm; /* how SASS text was had: the disassembler's path, or why none */
     struct gp_strindex *func_index, *file_index, *reason_index, *kernel_index;
@@ -201,37 +207,17 @@ int gp_source_load(gp_source **s, const char *type, const gp_json *obj,
  * Returns 0, or -1 with the reason when they are malformed. */
 int gp_source_summary(gp_source **s, const gp_json *obj, size_t input, char *err, size_t errlen);
 
-/* After every input: sorts each function's instructions, sums functions
- * read from several processes, and groups them per kernel (where.h). */
-void gp_source_finish(gp_source *s);
-
-/* The functions of a kernel (demangled name, ordinal, model), NULL when it
- * has none.  Marks the group as shown. */
-struct gp_where *gp_source_kernel(gp_source *s, const char *kernel, int ordinal, int model);
-
-/* Kernel groups no kernel asked for (functions with instruction data but no
- * profiled launch). */
-size_t gp_source_unmatched(const gp_source *s);
-
-/* The file's line as read at report time, NULL when not read or beyond. */
-const char *gp_source_line_text(const gp_source *s, int file, long line);
-
-/* Gives a file's text (taken over: malloc'd, NUL-terminated) or the reason
- * there is none (copied); called by the report tool before
- * gp_report_finish. */
-void gp_source_set_file_text(gp_source *s, int file, char *text, size_t len, const char *why);
-
-/* Sets the SASS text of the instruction at pc of f (copied, at most 200
- * bytes); 0, or -1 when pc is not an instruction of its code (beyond
- * code_bytes, not a multiple of 16) or memory ran out. */
-int gp_source_set_sass(gp_source_func *f, long pc, const char *text);
-/* The SASS text at pc, NULL when none. */
-const char *gp_source_sass(const gp_source_func *f, long pc);
-/* Sets why f has no SASS text (copied). */
-void gp_source_set_sass_why(gp_source_func *f, const char *why);
-
-/* The instruction at pc, NULL when none (needs sorted instructions). */
+/* The instruction at pc (f's instructions sorted, as they are after
+ * gp_source_group_finish), NULL when none; _in looks among ins[0..n). */
 gp_source_instr *gp_source_find(gp_source_func *f, long pc);
+gp_source_instr *gp_source_find_in(gp_source_func *f, size_t n, long pc);
+
+/* For the record readers: the function the next source_instr of (ordinal,
+ * module, mangled) belongs to, in the current input's process; -1 when
+ * none.  And a copy of s (NULL: out of memory). */
+long gp_source_function_at(const gp_source *s, long ordinal, const char *module,
+                           const char *mangled);
+char *gp_source_dup(const char *s);
 
 void gp_source_free(gp_source **s);
 

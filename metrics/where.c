@@ -1,6 +1,8 @@
 /* where.c - see where.h. */
 #include "where.h"
 
+#include "source_text.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,7 +408,7 @@ void gp_where_describe(const gp_source *s, const gp_where *w, const gp_where_top
     buf[0] = 0;
     if (!top->row || !top->ins || !len)
         return;
-    sass = gp_source_sass(&s->funcs[top->func], top->pc);
+    sass = gp_source_text_sass(&s->funcs[top->func], top->pc);
     if (sass)
         gp_where_opcode(sass, op, sizeof op);
     else

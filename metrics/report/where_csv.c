@@ -57,7 +57,7 @@ int gp_report_source_csv(const gp_report *r, FILE *out)
                 gp_text_csv_field(out, in->line > 0 ? s->files[in->file].name : NULL);
                 gp_report_csv_num(out, in->line > 0 ? (double)in->line : NAN);
                 fputc(',', out);
-                gp_text_csv_field(out, gp_source_sass(f, in->pc));
+                gp_text_csv_field(out, gp_source_text_sass(f, in->pc));
                 fprintf(out, ",%s", in->access ? gp_source_access_name(in->access) : "");
                 gp_report_csv_num(out, in->access_bits ? in->access_bits : NAN);
                 gp_report_csv_num(out, gp_where_per_launch(f, v[GP_SI_INST]));

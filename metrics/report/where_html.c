@@ -71,7 +71,7 @@ static void gp_whtml_row_sass(const gp_source *s, const gp_where *w, const gp_wh
         const gp_where_ref *ref = &w->refs[row->first + i];
         const gp_source_func *f = &s->funcs[ref->func];
         long pc = f->ins[ref->ins].pc;
-        const char *t = gp_source_sass(f, pc);
+        const char *t = gp_source_text_sass(f, pc);
         fprintf(out, "%s<code>+0x%lx", i ? "<br>" : "", pc);
         if (t) {
             fputc(' ', out);
@@ -101,7 +101,7 @@ static void gp_whtml_hot(const gp_source *s, const gp_where *w, FILE *out)
     for (i = 0; i < n; i++) {
         const gp_where_row *row = &w->rows[i];
         char reasons[200], loc[200];
-        const char *text = row->line > 0 ? gp_source_line_text(s, row->file, row->line) : NULL;
+        const char *text = row->line > 0 ? gp_source_text_line(s, row->file, row->line) : NULL;
         fputs("<tr class=\"hotrow\">", out);
         gp_whtml_bar(out, w, by_samples ? GP_WQ_SAMPLES : GP_WQ_INST, "samples",
                      row->q[by_samples ? GP_WQ_SAMPLES : GP_WQ_INST], max);
@@ -199,7 +199,7 @@ static void gp_whtml_file(const gp_source *s, const gp_where *w, int file, size_
                 fputs("<td></td><td></td>", out);
             }
             fputs("<td class=\"code\">", out);
-            gp_whtml_text(out, gp_source_line_text(s, file, l), 400);
+            gp_whtml_text(out, gp_source_text_line(s, file, l), 400);
             fputs("</td><td class=\"sass\">", out);
             if (row)
                 gp_whtml_row_sass(s, w, row, out);
@@ -246,7 +246,7 @@ static void gp_whtml_sass(const gp_source *s, const gp_where *w, const gp_source
             by_samples ? "stall samples" : "instructions/launch");
     for (pc = 0, next = 0; pc < end && shown < GP_WHTML_MAX_SASS; pc += 16) {
         const gp_source_instr *in = NULL;
-        const char *t = gp_source_sass(f, pc);
+        const char *t = gp_source_text_sass(f, pc);
         while (next < f->n_ins && f->ins[next].pc < pc)
             next++;
         if (next < f->n_ins && f->ins[next].pc == pc)

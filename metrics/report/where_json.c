@@ -74,7 +74,7 @@ static void gp_wjson_instr(const gp_source *s, const gp_source_func *f, const gp
     gp_wjson_str(out, "file", in->line > 0 ? s->files[in->file].name : NULL);
     fputs(",\"line\":", out);
     gp_report_json_num(out, in->line > 0 ? (double)in->line : NAN);
-    gp_wjson_str(out, "sass", gp_source_sass(f, in->pc));
+    gp_wjson_str(out, "sass", gp_source_text_sass(f, in->pc));
     gp_wjson_str(out, "access", in->access ? gp_source_access_name(in->access) : NULL);
     gp_wjson_num(out, "access_bits", in->access_bits ? in->access_bits : NAN);
     fputs(",\"counts\":{", out);
@@ -157,7 +157,7 @@ static void gp_wjson_row(const gp_source *s, const gp_where *w, const gp_where_r
     gp_wjson_str(out, "file", row->line > 0 ? s->files[row->file].name : NULL);
     fputs(",\"line\":", out);
     gp_report_json_num(out, row->line > 0 ? (double)row->line : NAN);
-    gp_wjson_str(out, "text", row->line > 0 ? gp_source_line_text(s, row->file, row->line) : NULL);
+    gp_wjson_str(out, "text", row->line > 0 ? gp_source_text_line(s, row->file, row->line) : NULL);
     gp_wjson_str(out, "mangled", s->funcs[ref->func].mangled);
     fprintf(out, ",\"first_pc\":%ld,\"instructions\":%zu", s->funcs[ref->func].ins[ref->ins].pc,
             row->n);

@@ -178,7 +178,7 @@ static long gp_ncu_src_last_exit(const gp_source_func *f)
     long pc, last = -1;
     char op[48];
     for (pc = 0; f->sass && pc < f->code_bytes; pc += 16) {
-        const char *t = gp_source_sass(f, pc);
+        const char *t = gp_source_text_sass(f, pc);
         if (t && strcmp(gp_where_opcode(t, op, sizeof op), "EXIT") == 0)
             last = pc;
     }
@@ -213,7 +213,7 @@ static void gp_ncu_src_function(const gp_report *r, const gp_kernel_report *k,
         const gp_source_instr *in = NULL;
         double inst, thr, pred, avg_t, avg_p, unexec, z = sass ? 0 : NAN, zs = sampled ? 0 : NAN;
         char text[256], op[48], bits[16];
-        const char *t = gp_source_sass(f, pc), *space, *oper;
+        const char *t = gp_source_text_sass(f, pc), *space, *oper;
         int memory;
         while (next < f->n_ins && f->ins[next].pc < pc)
             next++; /* records between two 16-byte slots: shown at their own pc below */

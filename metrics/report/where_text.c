@@ -48,7 +48,7 @@ void gp_report_where_location(const gp_source *s, const gp_where *w, const gp_wh
     const gp_where_ref *ref = &w->refs[row->first];
     const gp_source_func *f = &s->funcs[ref->func];
     const gp_source_instr *in = &f->ins[ref->ins];
-    const char *sass = gp_source_sass(f, in->pc);
+    const char *sass = gp_source_text_sass(f, in->pc);
     char op[48];
     if (row->line > 0)
         snprintf(buf, len, "%s:%ld", gp_where_basename(s->files[row->file].name), row->line);
@@ -103,7 +103,7 @@ void gp_report_where_text_head(const gp_report *r, FILE *out)
         gp_text_plain(out, s->run.results_why);
         fputc('\n', out);
     }
-    if ((unmatched = gp_source_unmatched(s)))
+    if ((unmatched = gp_source_group_unmatched(s)))
         fprintf(out,
                 "note: %zu kernel%s with instruction-level data but no profiled launch "
                 "(not shown here; --format json lists them)\n",
@@ -214,7 +214,7 @@ void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *o
                 gp_report_where_cell(w, row->q[GP_WQ_EXCESS], GP_WQ_EXCESS, c, sizeof c),
                 gp_report_where_cell(w, row->q[GP_WQ_CONFLICTS], GP_WQ_CONFLICTS, d, sizeof d),
                 gp_text_plain_buf(locx, sizeof locx, loc));
-        if (row->line > 0 && (text = gp_source_line_text(s, row->file, row->line))) {
+        if (row->line > 0 && (text = gp_source_text_line(s, row->file, row->line))) {
             fputs("  ", out);
             gp_report_where_src(text, out);
         }

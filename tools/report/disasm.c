@@ -220,7 +220,7 @@ static int gp_disasm_one(const char *tool, const char *path, gp_source_func *f, 
     free(out);
     lf = l.n ? &l.funcs[0] : NULL;
     for (i = 0; lf && i < lf->n; i++)
-        got += gp_source_set_sass(f, lf->ins[i].pc, lf->ins[i].text) == 0;
+        got += gp_source_text_set_sass(f, lf->ins[i].pc, lf->ins[i].text) == 0;
     gp_sass_listing_free(&l);
     if (!got) {
         snprintf(why, len, "nvdisasm printed no instruction for %s", sm);
@@ -242,7 +242,7 @@ int gp_disasm_source(gp_source *s, const char *explicit_path, FILE *warn)
         free(s->disasm);
         s->disasm = strdup(why);
         for (i = 0; i < s->n_funcs; i++)
-            gp_source_set_sass_why(&s->funcs[i], "no disassembler");
+            gp_source_text_set_sass_why(&s->funcs[i], "no disassembler");
         if (explicit_path && warn)
             fprintf(warn, "gpuprof-report: %s\n", why);
         return 0;
@@ -254,7 +254,7 @@ int gp_disasm_source(gp_source *s, const char *explicit_path, FILE *warn)
     if (!mkdtemp(dir)) {
         snprintf(why, sizeof why, "cannot make a temporary directory: %s", strerror(errno));
         for (i = 0; i < s->n_funcs; i++)
-            gp_source_set_sass_why(&s->funcs[i], why);
+            gp_source_text_set_sass_why(&s->funcs[i], why);
         free(tool);
         return 0;
     }
@@ -262,14 +262,14 @@ int gp_disasm_source(gp_source *s, const char *explicit_path, FILE *warn)
     for (i = 0; i < s->n_funcs; i++) {
         gp_source_func *f = &s->funcs[i];
         if (!f->code) {
-            gp_source_set_sass_why(f, f->code_why ? f->code_why : "no machine code");
+            gp_source_text_set_sass_why(f, f->code_why ? f->code_why : "no machine code");
             continue;
         }
         if (gp_disasm_one(tool, path, f, end, why, sizeof why) == 0) {
             done++;
             continue;
         }
-        gp_source_set_sass_why(f, why);
+        gp_source_text_set_sass_why(f, why);
         if (!said++ && warn) {
             char name[160];
             fprintf(warn, "gpuprof-report: %s on %s: %s (its instructions are shown by offset)\n",

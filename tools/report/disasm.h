@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "metrics/source.h"
+#include "metrics/source_text.h"
 
 #define GP_DISASM_TIMEOUT_S 20      /* one function */
 #define GP_DISASM_BUDGET_S 120      /* all functions of a report */

@@ -90,13 +90,13 @@ int gp_srctext_read(gp_source *s, char *const *folders, size_t n_folders)
         char *text = NULL;
         size_t len = 0;
         if (!gp_srctext_is_source(name)) {
-            gp_source_set_file_text(s, (int)i, NULL, 0,
+            gp_source_text_set_file(s, (int)i, NULL, 0,
                                     "not read: not a source file's name (.cu, .cuh, .c, .cpp, "
                                     ".h, .py, ...)");
             continue;
         }
         if (total >= GP_SRCTEXT_MAX_TOTAL) {
-            gp_source_set_file_text(s, (int)i, NULL, 0,
+            gp_source_text_set_file(s, (int)i, NULL, 0,
                                     "not read: the report's source text "
                                     "budget is spent");
             continue;
@@ -113,11 +113,11 @@ int gp_srctext_read(gp_source *s, char *const *folders, size_t n_folders)
             text = gp_srctext_load(path, GP_SRCTEXT_MAX_FILE, &len, w2, sizeof w2);
         }
         if (!text) {
-            gp_source_set_file_text(s, (int)i, NULL, 0, why);
+            gp_source_text_set_file(s, (int)i, NULL, 0, why);
             continue;
         }
         total += (long)len;
-        gp_source_set_file_text(s, (int)i, text, len, NULL);
+        gp_source_text_set_file(s, (int)i, text, len, NULL);
         done++;
     }
     return done;
