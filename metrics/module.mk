@@ -48,7 +48,8 @@ $(GP_METRICS_LIB): $(GP_METRICS_OBJS)
 ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
-GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io
+GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io \
+                    test_where
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)
@@ -58,7 +59,8 @@ UNIT_TESTS += $(GP_METRICS_TESTS:%=$(BUILD)/tests/report/%)
 # only UNIT_TESTS): order-only, so they are not linked in
 $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.md
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
-                tests/report/test_html_chromium.sh
+                tests/report/test_html_chromium.sh tests/report/test_where_cli.sh \
+                tests/report/test_where_html.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

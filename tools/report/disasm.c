@@ -188,8 +188,8 @@ static int gp_disasm_write(const char *path, const unsigned char *code, size_t n
 }
 
 /* One function: its text set, or its sass_why. */
-static int gp_disasm_one(const char *tool, const char *path, gp_source_func *f, double budget_end,
-                         char *why, size_t len)
+static int gp_disasm_one(const char *tool, const char *path, gp_source_func *f, double timeout,
+                         double budget_end, char *why, size_t len)
 {
     char sm[16], *out = NULL;
     size_t out_len, i;
@@ -209,7 +209,7 @@ static int gp_disasm_one(const char *tool, const char *path, gp_source_func *f, 
     if (gp_disasm_write(path, f->code, (size_t)f->code_bytes, why, len) < 0)
         return -1;
     if (gp_disasm_run(tool, sm, path, (size_t)(n_ins + 16) * GP_DISASM_OUT_PER_INSTR,
-                      left < GP_DISASM_TIMEOUT_S ? left : GP_DISASM_TIMEOUT_S, &out, &out_len, why,
+                      left < timeout ? left : timeout, &out, &out_len, why,
                       len) < 0)
         return -1;
     if (gp_sass_listing_parse(out, out_len, &l) < 0) {
@@ -229,7 +229,7 @@ static int gp_disasm_one(const char *tool, const char *path, gp_source_func *f, 
     return 0;
 }
 
-int gp_disasm_source(gp_source *s, const char *explicit_path, FILE *warn)
+int gp_disasm_source(gp_source *s, const char *explicit_path, double timeout_s, FILE *warn)
 {
     char why[512], dir[4096], path[4200], *tool;
     const char *tmp = getenv("TMPDIR");
@@ -265,7 +265,8 @@ int gp_disasm_source(gp_source *s, const char *explicit_path, FILE *warn)
             gp_source_text_set_sass_why(f, f->code_why ? f->code_why : "no machine code");
             continue;
         }
-        if (gp_disasm_one(tool, path, f, end, why, sizeof why) == 0) {
+        if (gp_disasm_one(tool, path, f, timeout_s > 0 ? timeout_s : GP_DISASM_TIMEOUT_S, end, why,
+                          sizeof why) == 0) {
             done++;
             continue;
         }

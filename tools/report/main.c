@@ -59,6 +59,7 @@ static int gp_report_usage(FILE *f)
             "      --nvdisasm PATH       the disassembler for SASS text (default: "
             "$CUDA_HOME/bin/nvdisasm,\n"
             "                            else nvdisasm on the PATH)\n"
+            "      --nvdisasm-timeout S  seconds one function's disassembly may take (20)\n"
             "      --source-folders DIRS where to look for source files missing at their "
             "recorded\n"
             "                            path (DIR[:DIR...], as ncu's --source-folders)\n"
@@ -86,6 +87,7 @@ static int gp_report_choice(const char *opt, const char *v, const char *const *n
  * comparison, which needs neither). */
 typedef struct {
     const char *nvdisasm;
+    double timeout_s; /* per function, 0: the default */
     char **folders;
     size_t n_folders;
     int no_source_text;
@@ -107,7 +109,7 @@ static int gp_report_read(gp_report *r, char **files, size_t n, const char *what
                 r->bad_lines == 1 ? "" : "s", what);
     /* before finishing: the verdicts quote SASS opcodes */
     if (where && r->source) {
-        gp_disasm_source(r->source, where->nvdisasm, stderr);
+        gp_disasm_source(r->source, where->nvdisasm, where->timeout_s, stderr);
         if (!where->no_source_text)
             gp_srctext_read(r->source, where->folders, where->n_folders);
     }
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
                                          {"baseline", required_argument, NULL, 'B'},
                                          {"kernel-name-base", required_argument, NULL, 'K'},
                                          {"nvdisasm", required_argument, NULL, 'D'},
+                                         {"nvdisasm-timeout", required_argument, NULL, 'T'},
                                          {"source-folders", required_argument, NULL, 'S'},
                                          {"no-source-text", no_argument, NULL, 'N'},
                                          {"version", no_argument, NULL, 'V'},
@@ -176,6 +179,17 @@ int main(int argc, char **argv)
         case 'D':
             where.nvdisasm = optarg;
             break;
+        case 'T': {
+            char *end;
+            where.timeout_s = strtod(optarg, &end);
+            if (*end || !(where.timeout_s > 0 && where.timeout_s <= 3600)) {
+                fprintf(stderr, GP_REPORT_PROG ": --nvdisasm-timeout must be seconds from 0 to "
+                                               "3600, not '%s'\n",
+                        optarg);
+                goto usage;
+            }
+            break;
+        }
         case 'S':
             where.n_folders += gp_report_folders(optarg, folders + where.n_folders,
                                                  64 - where.n_folders);
