@@ -1,7 +1,9 @@
 /* fuzz_jsonl.c - the report's JSON-lines reader and everything after it:
  * records, validity checks, occupancy, derived metrics, aggregation,
- * verdicts, and the text, CSV and HTML writers and the exit summary. */
+ * verdicts, instruction-level records and their "where" tables, and the
+ * text, CSV, HTML, JSON and source-page writers and the exit summary. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz.h"
 #include "metrics/report/report.h"
@@ -19,10 +21,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_report_init(r, NULL);
     gp_report_load_stream(r, in, "fuzz.jsonl", NULL);
     fclose(in);
+    /* source and SASS text as the report tool gives them, so the source
+     * views are written too */
+    for (size_t i = 0; r->source && i < r->source->n_files; i++) {
+        static const char text[] = "int k()\n{\n\tx = a < b && c;\n}\n";
+        char *t = malloc(sizeof text);
+        if (t) {
+            memcpy(t, text, sizeof text);
+            gp_source_text_set_file(r->source, (int)i, t, sizeof text - 1, NULL);
+        }
+    }
+    for (size_t i = 0; r->source && i < r->source->n_funcs; i++)
+        for (long pc = 0; pc < r->source->funcs[i].code_bytes && pc < 4096; pc += 16)
+            gp_source_text_set_sass(&r->source->funcs[i], pc, pc % 32 ? "@!P0 BRA 0x40" : "EXIT");
     gp_report_finish(r);
     gp_report_text(r, gp_fuzz_sink());
     gp_report_csv(r, gp_fuzz_sink());
     gp_report_html(r, gp_fuzz_sink());
+    gp_report_json(r, gp_fuzz_sink());
+    gp_report_source_csv(r, gp_fuzz_sink());
+    gp_report_ncu_source_csv(r, gp_fuzz_sink());
     gp_report_summary(r, gp_fuzz_sink(), 5);
     gp_report_free(r);
     free(r);

@@ -167,8 +167,9 @@ int gp_sass_listing_parse(const char *text, size_t len, gp_sass_listing *out)
             if (file == -2)
                 goto oom;
             line = 0;
-            if (gp_sass_listing_starts(close, stop, "\", line "))
-                line = strtol(close + 8, NULL, 10);
+            if (gp_sass_listing_starts(close, stop, "\", line ")) /* bounded by the line's end */
+                for (t = close + 8; t < stop && *t >= '0' && *t <= '9' && line < 1L << 40; t++)
+                    line = line * 10 + (*t - '0');
         } else if (gp_sass_listing_instr(q, stop, &pc, &t, &tn)) {
             if (!cur && !sections && !(cur = gp_sass_listing_func(out, "", 0)))
                 goto oom; /* raw mode: one unnamed function */

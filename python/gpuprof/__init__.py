@@ -14,9 +14,15 @@ reasons are in the ``missing`` column.
 The result is a pandas DataFrame when pandas is installed, else a list of
 dicts (``as_frame=False`` asks for the list).  Pure Python, standard library
 only; pandas is optional.
+
+    rows = gpuprof.load_instructions("gpuprof-*.jsonl")   # one row per SASS instruction
+
+gives the instruction-level records (stall samples, SASS counts, source line) with the
+function's kernel name joined in.
 """
 
 from ._load import load, load_report, find_report, ReportNotFound
+from ._instructions import load_instructions
 
-__all__ = ["load", "load_report", "find_report", "ReportNotFound"]
+__all__ = ["load", "load_instructions", "load_report", "find_report", "ReportNotFound"]
 __version__ = "0.1.0"

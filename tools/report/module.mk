@@ -6,4 +6,4 @@ $(BUILD)/tools/report/%.o: CPPFLAGS += -Imetrics
 $(GP_REPORT_TOOL_OBJS): $(GP_METRICS_HDR)
 ALL_TARGETS += $(BUILD)/gpuprof-report
 # the Python loader (python/gpuprof) runs gpuprof-report for the derived metrics
-TEST_SCRIPTS += tests/python/test_python.sh
+TEST_SCRIPTS += tests/python/test_python.sh tests/python/test_python_where.sh

@@ -1,0 +1,104 @@
+"""Reading the instruction-level records of gpuprof's JSON-lines files ("source_function" and
+"source_instr", docs/output-format.md): one row per SASS instruction with data."""
+
+import json
+import warnings
+
+from ._load import _paths
+
+# Fields of the function joined to each of its instructions.
+_FUNCTION_FIELDS = ("kernel", "mangled", "module", "code_bytes", "lineinfo", "sass_launches",
+                    "sampled_launches")
+# Counts of an instruction (absent in the record: None, never 0).
+_COUNTS = ("inst_executed", "thread_inst_executed", "thread_inst_executed_pred_on",
+           "divergent_branches", "l1_tags_global", "sectors_global", "sectors_global_ideal",
+           "wavefronts_shared", "wavefronts_shared_ideal", "samples", "samples_not_issued")
+# Counts of the SASS pass: sums over the function's sass_launches.
+_SASS = _COUNTS[:9]
+
+
+def _minus(a, b):
+    return None if a is None or b is None else a - b
+
+
+def _rows_of_file(path):
+    devices, functions, rows = {}, {}, []
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as e:
+                warnings.warn("%s:%d: malformed JSON (%s); line skipped" % (path, lineno, e))
+                continue
+            kind = rec.get("type")
+            if kind == "device":
+                devices[rec.get("device")] = rec.get("name")
+            elif kind == "summary":
+                functions = {}  # the next process's functions are its own
+            elif kind == "source_function":
+                functions[(rec.get("device"), rec.get("module"), rec.get("mangled"))] = rec
+            elif kind == "source_instr":
+                fn = functions.get((rec.get("device"), rec.get("module"), rec.get("mangled")))
+                if fn is None:
+                    warnings.warn("%s:%d: source_instr without its source_function; skipped"
+                                  % (path, lineno))
+                    continue
+                row = {"file": path, "device": rec.get("device"),
+                       "device_name": devices.get(rec.get("device"))}
+                for k in _FUNCTION_FIELDS:
+                    row[k] = fn.get(k)
+                row["pc"] = rec.get("pc")
+                row["source_file"] = rec.get("file")
+                row["line"] = rec.get("line")
+                row["access"] = rec.get("access")
+                row["access_bits"] = rec.get("access_bits")
+                for k in _COUNTS:
+                    row[k] = rec.get(k)
+                launches = fn.get("sass_launches") or 0
+                for k in _SASS:
+                    v = rec.get(k)
+                    row[k + "_per_launch"] = v / launches if v is not None and launches else None
+                row["excess_sectors"] = _minus(rec.get("sectors_global"),
+                                               rec.get("sectors_global_ideal"))
+                row["conflict_wavefronts"] = _minus(rec.get("wavefronts_shared"),
+                                                    rec.get("wavefronts_shared_ideal"))
+                for reason, v in (rec.get("stall") or {}).items():
+                    row["stall_" + reason] = v
+                for reason, v in (rec.get("stall_not_issued") or {}).items():
+                    row["stall_not_issued_" + reason] = v
+                rows.append(row)
+    return rows
+
+
+def load_instructions(paths, as_frame=None):
+    """One row per SASS instruction with data ("source_instr" records) of the given JSON-lines
+    files (a path, a glob pattern, or a list of them), with its function's fields joined:
+    kernel (demangled name), mangled, module, code_bytes, lineinfo, sass_launches,
+    sampled_launches, and device, device_name.
+
+    Columns: pc, source_file and line (None without line information), access, access_bits,
+    the counts as recorded (inst_executed, thread_inst_executed, ... : sums over the
+    function's sass_launches; samples, samples_not_issued: sums over its sampled launches),
+    the SASS counts per launch (inst_executed_per_launch, ...), excess_sectors and
+    conflict_wavefronts (actual less ideal), and stall_<reason> and
+    stall_not_issued_<reason> for each stall reason with samples.  A count the record does
+    not have is None (NaN in pandas), never 0; an instruction without a stall reason's
+    column had no sample of it.
+
+    as_frame: None: a pandas DataFrame when pandas is installed, else a list of dicts;
+    True: a DataFrame (ImportError without pandas); False: a list of dicts."""
+    rows = []
+    for path in _paths(paths):
+        rows.extend(_rows_of_file(path))
+    if as_frame is False:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        if as_frame:
+            raise
+        return rows
+    return pandas.DataFrame(rows)
