@@ -122,10 +122,10 @@ static void gp_whtml_hot(const gp_source *s, const gp_where *w, FILE *out)
     fputs("</table>\n", out);
 }
 
-static int gp_whtml_long_cmp(const void *a, const void *b)
+static int gp_whtml_row_cmp(const void *a, const void *b)
 {
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
+    const gp_where_row *x = *(const gp_where_row *const *)a, *y = *(const gp_where_row *const *)b;
+    return (x->line > y->line) - (x->line < y->line);
 }
 
 /* One source file: its lines with data, a few around each, with bars and
@@ -135,32 +135,25 @@ static void gp_whtml_file(const gp_source *s, const gp_where *w, int file, size_
 {
     const gp_source_file *sf = &s->files[file];
     const gp_where_row **by_line;
-    long *lines, l, shown = 0, last = 0;
+    long l, shown = 0, last = 0;
     size_t i, n = 0, k;
     double max_s = 0, max_x = 0;
     for (i = 0; i < w->n_rows; i++)
         n += w->rows[i].line > 0 && w->rows[i].file == file;
-    lines = malloc((n ? n : 1) * sizeof *lines);
-    by_line = malloc((n ? n : 1) * sizeof *by_line);
-    if (!lines || !by_line)
-        goto out;
+    if (!(by_line = malloc((n ? n : 1) * sizeof *by_line)))
+        return;
     for (i = 0, k = 0; i < w->n_rows; i++) {
         const gp_where_row *row = &w->rows[i];
         if (row->line <= 0 || row->file != file)
             continue;
-        lines[k++] = row->line;
+        by_line[k++] = row;
         if (!isnan(row->q[GP_WQ_SAMPLES]) && row->q[GP_WQ_SAMPLES] > max_s)
             max_s = row->q[GP_WQ_SAMPLES];
         if (!isnan(row->q[GP_WQ_EXCESS]) && row->q[GP_WQ_EXCESS] > max_x)
             max_x = row->q[GP_WQ_EXCESS];
     }
-    qsort(lines, n, sizeof *lines, gp_whtml_long_cmp);
-    for (i = 0; i < n; i++) /* rows in line order, for the walk below */
-        for (k = 0; k < w->n_rows; k++)
-            if (w->rows[k].line == lines[i] && w->rows[k].file == file) {
-                by_line[i] = &w->rows[k];
-                break;
-            }
+    /* the file's rows in line order, for the walk below (one row per line) */
+    qsort(by_line, n, sizeof *by_line, gp_whtml_row_cmp);
     fprintf(out, "<details class=\"srcfile\"%s><summary><code>", open ? " open" : "");
     gp_whtml_text(out, sf->name, 400);
     fprintf(out, "</code>: %zu line%s with data", n, n == 1 ? "" : "s");
@@ -173,22 +166,22 @@ static void gp_whtml_file(const gp_source *s, const gp_where *w, int file, size_
           "sectors/launch</th><th>source</th><th>SASS</th></tr>\n",
           out);
     for (i = 0, k = 0; i < n && shown < GP_WHTML_MAX_SRC; i++) {
-        long from = lines[i] - GP_WHTML_CONTEXT, to = lines[i] + GP_WHTML_CONTEXT;
+        long at = by_line[i]->line, from = at - GP_WHTML_CONTEXT, to = at + GP_WHTML_CONTEXT;
         if (!sf->text)
-            from = to = lines[i]; /* no text: the lines with data alone */
+            from = to = at; /* no text: the lines with data alone */
         if (from < 1)
             from = 1;
         if (sf->text && to > sf->n_lines)
-            to = sf->n_lines > lines[i] ? sf->n_lines : lines[i];
+            to = sf->n_lines > at ? sf->n_lines : at;
         if (from <= last)
             from = last + 1;
         if (from > last + 1 && last)
             fputs("<tr class=\"gap\"><td colspan=\"5\">&hellip;</td></tr>\n", out);
         for (l = from; l <= to && shown < GP_WHTML_MAX_SRC; l++, shown++) {
             const gp_where_row *row = NULL;
-            for (; k < n && lines[k] < l; k++)
+            for (; k < n && by_line[k]->line < l; k++)
                 ;
-            if (k < n && lines[k] == l)
+            if (k < n && by_line[k]->line == l)
                 row = by_line[k];
             fprintf(out, "<tr class=\"srcline%s\" id=\"k%zu-f%d-l%ld\"><td class=\"ln\">%ld</td>",
                     row ? " data" : "", rank, file, l, l);
@@ -212,8 +205,6 @@ static void gp_whtml_file(const gp_source *s, const gp_where *w, int file, size_
         fprintf(out, "<p class=\"note\">Only the first %d source lines are shown.</p>",
                 GP_WHTML_MAX_SRC);
     fputs("</details>\n", out);
-out:
-    free(lines);
     free(by_line);
 }
 

@@ -172,8 +172,8 @@ out:
 static void test_processes_summed(void)
 {
     const char *files[] = {FIX "where-stall.jsonl", FIX "where-stall.jsonl", NULL};
-    char *warn;
-    gp_report *r = load_files(files, &warn), *one = load1(FIX "where-stall.jsonl", &warn);
+    char *warn, *warn1;
+    gp_report *r = load_files(files, &warn), *one = load1(FIX "where-stall.jsonl", &warn1);
     const gp_kernel_report *k = kernel(r, "stall_chase"), *k1 = kernel(one, "stall_chase");
     GP_CHECK(k && k->where && k1 && k1->where);
     if (k && k->where && k1 && k1->where) {
@@ -184,6 +184,7 @@ static void test_processes_summed(void)
         GP_CHECK(k->where->n_rows == k1->where->n_rows);
     }
     free(warn);
+    free(warn1);
     done(r);
     done(one);
 }

@@ -444,15 +444,41 @@ def hostile_file():
     return recs
 
 
+def bytes_file():
+    """Names holding bytes that are not UTF-8 (written raw, as JSON allows no escape for
+    them): "@FF@" and "@C0@" stand for the bytes 0xff and 0xc0."""
+    recs = [DEVICE, launch("k@C0@(int)", [132, 1, 1], [128, 1, 1], 1.0e6,
+                           {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum": 1 << 20,
+                            "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum": 1 << 20,
+                            "dram__bytes_read.sum": 1 << 20, "dram__bytes_write.sum": 1 << 20},
+                           pid=7171)]
+    recs.append({"type": "source_function", "device": 0, "kernel": "k@C0@(int)",
+                 "mangled": "k@FF@", "module": "0123456789abcdef", "code_bytes": 32,
+                 "code": None, "code_why": "no code @FF@", "lineinfo": True,
+                 "sass_launches": 1, "sampled_launches": 1, "samples": 10,
+                 "samples_not_issued": 5, "instructions": 2})
+    for pc, line in ((0, 3), (16, 4)):
+        recs.append({"type": "source_instr", "device": 0, "module": "0123456789abcdef",
+                     "mangled": "k@FF@", "pc": pc, "file": "src/@FF@bad@C0@.cu", "line": line,
+                     "inst_executed": 10, "thread_inst_executed": 320,
+                     "thread_inst_executed_pred_on": 320, "samples": 5,
+                     "samples_not_issued": 5 if pc else 0,
+                     "stall": {"wait" if pc else "r@FF@": 5},
+                     "stall_not_issued": {"wait": 5} if pc else {}})
+    return recs
+
+
 def write(name, recs):
-    with open(os.path.join("tests", "data", "where", name), "w") as f:
+    with open(os.path.join("tests", "data", "where", name), "wb") as f:
         for r in recs:
             # malformed records are written as they are: the check is for good ones
             if r["type"] in ("device", "launch"):
-                f.write(dumps(r) + "\n")
+                line = dumps(r)
             else:
-                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+                line = json.dumps(r, separators=(",", ":"))
+            f.write(line.encode().replace(b"@FF@", b"\xff").replace(b"@C0@", b"\xc0") + b"\n")
 
 
 write("where-stall.jsonl", stall_file())
 write("where-hostile.jsonl", hostile_file())
+write("where-bytes.jsonl", bytes_file())
