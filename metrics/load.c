@@ -327,6 +327,8 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
         len--;
     if (len == 0)
         return 0;
+    if (r->skip_source && len > 16 && memcmp(line, "{\"type\":\"source_", 16) == 0)
+        return 0;
     obj = gp_json_parse(line, len, perr, sizeof perr);
     if (!obj) {
         snprintf(err, errlen, "malformed JSON (%s)", perr);

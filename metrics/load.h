@@ -77,6 +77,9 @@ typedef struct {
     const char *tool; /* prefix of the warnings ("gpuprof-report") */
     struct gp_strindex *index; /* kernel lookup by (device, name) */
     gp_source *source; /* instruction-level records and sampling (source.h), NULL: none */
+    int skip_source;   /* set before loading: instruction-level records written as the
+                          library writes them ({"type":"source_...) are passed over unread
+                          (the library's exit summary needs none and must be quick) */
 } gp_report;
 
 /* Empty report with the given peaks (NULL: none); warnings are prefixed

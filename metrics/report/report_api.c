@@ -15,6 +15,7 @@ int gp_report_summarize_jsonl(const char *jsonl_path, FILE *out, int top_n)
     if (!r)
         return -1;
     gp_report_init(r, NULL);
+    r->skip_source = 1; /* the top kernels need no instruction-level data */
     if (gp_report_load(r, jsonl_path, NULL) < 0 || r->bad_lines)
         goto out;
     gp_report_finish(r);

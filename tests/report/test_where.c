@@ -11,6 +11,7 @@
 #include "capture.h"
 #include "gp_test.h"
 #include "json.h"
+#include "metrics/report_api.h"
 #include "metrics/report/report.h"
 #include "sass_listing.h"
 #include "textfile.h"
@@ -517,6 +518,28 @@ static void test_writers(void)
     done(r);
 }
 
+/* The library's exit summary passes the instruction-level records over. */
+static void test_skip_source(void)
+{
+    gp_report *r = calloc(1, sizeof *r);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    size_t i;
+    gp_report_init(r, NULL);
+    r->skip_source = 1;
+    GP_CHECK(gp_report_load(r, FIX "where-stall.jsonl", NULL) == 7 && r->bad_lines == 0);
+    gp_report_finish(r);
+    GP_CHECK(r->n == 5 && r->source && r->source->n_funcs == 0);
+    for (i = 0; i < r->n; i++)
+        GP_CHECK(r->kernels[i].where == NULL);
+    done(r);
+    GP_CHECK(gp_report_summarize_jsonl(FIX "where-stall.jsonl", out, 5) == 0);
+    fclose(out);
+    GP_CHECK(buf && strstr(buf, "stall_chase") && !strstr(buf, "stall_kernels.cu"));
+    free(buf);
+}
+
 int main(void)
 {
     test_load_and_rank();
@@ -527,5 +550,6 @@ int main(void)
     test_where_evidence();
     test_listing();
     test_writers();
+    test_skip_source();
     return gp_test_finish("where");
 }
