@@ -378,6 +378,7 @@ int gp_source_summary(gp_source **sp, const gp_json *obj, size_t input, char *er
             snprintf(err, errlen, "summary: \"results\" is not {\"valid\": true|false, ...}");
             return -1;
         }
+        run->with_results++;
         if (!valid->num) {
             char buf[600], k[200];
             if (gp_source_json_str(res, "kernel", 0, GP_SOURCE_MAX_NAME, &kernel,

@@ -158,6 +158,7 @@ typedef struct {
     long summaries, with_sampling, on, off;
     char *off_why; /* the first reason sampling was off or stopped */
     double samples, dropped, non_user, launches, interval_cycles;
+    long with_results;    /* summaries with a "results" object */
     long results_invalid; /* processes whose results are not to be trusted */
     char *results_why;    /* the first such: "from launch N (kernel): reason" */
 } gp_source_run;

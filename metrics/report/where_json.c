@@ -245,9 +245,14 @@ void gp_report_where_json_head(const gp_report *r, FILE *out)
                      s->run.interval_cycles > 0 ? s->run.interval_cycles : NAN);
         fputc('}', out);
     }
-    fprintf(out, ",\"results\":{\"valid\":%s", s && s->run.results_invalid ? "false" : "true");
-    gp_wjson_str(out, "why", s ? s->run.results_why : NULL);
-    fputc('}', out);
+    if (!s || !s->run.with_results) { /* no summary said */
+        fputs(",\"results\":null", out);
+    } else {
+        fprintf(out, ",\"results\":{\"valid\":%s,\"processes\":%ld",
+                s->run.results_invalid ? "false" : "true", s->run.with_results);
+        gp_wjson_str(out, "why", s->run.results_why);
+        fputc('}', out);
+    }
     gp_wjson_str(out, "sass_text",
                  s && s->n_funcs ? (s->disasm ? s->disasm : "not looked for") : NULL);
     fputs(",\"where_left_out\":", out);

@@ -209,8 +209,7 @@ static int gp_disasm_one(const char *tool, const char *path, gp_source_func *f, 
     if (gp_disasm_write(path, f->code, (size_t)f->code_bytes, why, len) < 0)
         return -1;
     if (gp_disasm_run(tool, sm, path, (size_t)(n_ins + 16) * GP_DISASM_OUT_PER_INSTR,
-                      left < timeout ? left : timeout, &out, &out_len, why,
-                      len) < 0)
+                      left < timeout ? left : timeout, &out, &out_len, why, len) < 0)
         return -1;
     if (gp_sass_listing_parse(out, out_len, &l) < 0) {
         free(out);
