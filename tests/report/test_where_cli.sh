@@ -167,5 +167,16 @@ for c in "fifo.cu:not a regular file" "big.cu:over 4194304 bytes" "nul.cu:not te
       "source $file: exit $rc, not '$want'"
 done
 
+# a file the user may not read (root reads every file: then a SKIP)
+cp tests/gpu/where/stall_kernels.cu "$tmp/locked.cu"
+chmod 000 "$tmp/locked.cu"
+if [ "$(id -u)" -ne 0 ]; then
+    sed "s|tests/gpu/where/stall_kernels.cu|$tmp/locked.cu|" "$fix/where-stall.jsonl" >"$tmp/src.jsonl"
+    "$report" -f html -o "$tmp/src.html" "$tmp/src.jsonl" 2>/dev/null
+    t 'grep -qF "(source not shown: Permission denied)" "$tmp/src.html"' "an unreadable source file"
+else
+    sk "an unreadable source file: running as root, whom permissions do not stop"
+fi
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
