@@ -10,7 +10,7 @@ static void w_json(FILE *f, const void *r) { gp_json_write_launch(f, r); }
 static void w_csvh(FILE *f, const void *r) { gp_csv_write_header(f, r); }
 static void w_csv(FILE *f, const void *r) { gp_csv_write_launch(f, r); }
 static void w_dev(FILE *f, const void *d) { gp_json_write_device(f, d); }
-static void w_sum(FILE *f, const void *s) { gp_summary_write_json(s, f); }
+static void w_sum(FILE *f, const void *s) { gp_summary_write_json(s, f, NULL); }
 static void w_print(FILE *f, const void *s) { gp_summary_print(s, f, "out/base", 1, 1, -1); }
 static void w_print_window2(FILE *f, const void *s)
 {
