@@ -50,7 +50,7 @@ static void test_parse_ok(void)
     GP_CHECK_STR(s.progs[0].env[1], "B=x=y");
     GP_CHECK(s.progs[0].timeout == 2.5);
     GP_CHECK(s.progs[0].n_compare == 2);
-    GP_CHECK_STR(s.progs[0].compare[1], "sub/./out2.txt");
+    GP_CHECK_STR(s.progs[0].compare[1], "sub/out2.txt"); /* one spelling per file */
     GP_CHECK(s.progs[0].n_ignore == 2);
     GP_CHECK_STR(s.progs[1].name, "second.v2");
     GP_CHECK_STR(s.progs[1].cmd, "echo hi");
@@ -96,6 +96,13 @@ static void test_parse_errors(void)
         {"[a]\ncmd = x\ncompare = out/../../up.txt\n", "t.suite:3:", "without '..'"},
         {"[a]\ncmd = x\ncompare = out/..\n", "t.suite:3:", "without '..'"},
         {"[a]\ncmd = x\ncompare = outdir/\n", "t.suite:3:", "inside"},
+        /* the same output listed twice would be moved away by the first
+         * listing and reported missing by the second */
+        {"[a]\ncmd = x\ncompare = x\ncompare = x\n", "t.suite:4:", "already listed at line 3"},
+        {"[a]\ncmd = x\ncompare = ./y\ncompare = y\n", "t.suite:4:", "already listed at line 3"},
+        {"[a]\ncmd = x\ncompare = d//z\n\ncompare = d/./z\n", "t.suite:5:", "line 3 for [a]"},
+        {"[a]\ncmd = x\ncompare = .\n", "t.suite:3:", "the program's directory, not a file"},
+        {"[a]\ncmd = x\ncompare = ./.\n", "t.suite:3:", "not a file"},
         /* an ignore rule that would hide every difference, or hang */
         {"[a]\ncmd = x\nignore =\n", "t.suite:3:", "empty one would match every line"},
         {"[a]\ncmd = x\nignore = .*\n", "t.suite:3:", "matches every line"},
@@ -119,6 +126,31 @@ static void test_parse_errors(void)
         GP_CHECK_MSG(strstr(err, cases[i].word) != NULL, "case %zu: '%s' lacks '%s'", i, err,
                      cases[i].word);
     }
+}
+
+/* A NUL byte would cut the line's C string: refused, naming the line, also
+ * where the text comes with its length (a suite on standard input). */
+static void test_parse_nul(void)
+{
+    static const char text[] = "[a]\ncmd = echo hi\0; rm -rf x\n";
+    static const char later[] = "[a]\ncmd = true\n\n[b]\ncmd = x\nenv = A=\0\n";
+    gpc_suite s;
+    char err[512] = "";
+    int rc = gpc_suite_parse_n(&s, "t.suite", "/b", text, sizeof text - 1, err, sizeof err);
+    GP_CHECK_MSG(rc < 0 && strstr(err, "t.suite:2: NUL byte"), "a NUL in cmd: rc %d, '%s'", rc,
+                 err);
+    if (rc == 0)
+        gpc_suite_free(&s);
+    rc = gpc_suite_parse_n(&s, "t.suite", "/b", later, sizeof later - 1, err, sizeof err);
+    GP_CHECK_MSG(rc < 0 && strstr(err, "t.suite:6: NUL byte"), "a NUL in env: rc %d, '%s'", rc,
+                 err);
+    if (rc == 0)
+        gpc_suite_free(&s);
+    /* without a NUL the length form parses as the string form does */
+    rc = gpc_suite_parse_n(&s, "t.suite", "/b", text, 14, err, sizeof err);
+    GP_CHECK_MSG(rc == 0 && s.n == 1 && strcmp(s.progs[0].cmd, "echo") == 0, "%s", err);
+    if (rc == 0)
+        gpc_suite_free(&s);
 }
 
 static int compare(const gpc_program *p, const char *a, const char *b, gpc_result *r)
@@ -353,6 +385,7 @@ int main(void)
     char tmp[] = "/tmp/gpc-test.XXXXXX", cmd[256];
     test_parse_ok();
     test_parse_errors();
+    test_parse_nul();
     test_compare();
     if (!mkdtemp(tmp)) {
         gp_test_skip("result files", "no temporary directory");

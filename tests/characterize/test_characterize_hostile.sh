@@ -148,5 +148,34 @@ n=$("$tool" list "$tmp/big.suite" | wc -l)
 took=$(( $(date +%s) - start ))
 check '[ "$n" -eq 100000 ] && [ "$took" -lt 10 ]' "list of 100,000 programs: $n lines in $took s"
 
+# 11. a NUL byte in a suite line: refused naming the line, never a command cut short
+printf '[a]\ncmd = echo hi\0; touch %s/cut\n' "$tmp" >"$tmp/nul.suite"
+"$tool" list - <"$tmp/nul.suite" >"$tmp/out11" 2>"$tmp/err11"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "^gpuprof-characterize: <stdin>:2: NUL byte" "$tmp/err11" && [ ! -s "$tmp/out11" ]' \
+    "a NUL in cmd on standard input: exit $rc, $(cat "$tmp/err11" "$tmp/out11")"
+"$tool" run --no-gpu-check - -o "$tmp/out11r" <"$tmp/nul.suite" 2>"$tmp/err11r"; rc=$?
+check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/out11r/a" ] && grep -q "<stdin>:2: NUL byte" "$tmp/err11r"' \
+    "run - with a NUL in cmd: exit $rc, $(cat "$tmp/err11r")"
+"$tool" list "$tmp/nul.suite" >/dev/null 2>"$tmp/err11f"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "nul.suite:2: NUL byte" "$tmp/err11f"' \
+    "a NUL in a suite file does not name the line: $(cat "$tmp/err11f")"
+
+# 12. the same compare file twice (also spelt ./y and y): refused at parsing,
+# naming both lines, instead of a false native failure
+cat >"$tmp/dup.suite" <<'S'
+[dup]
+dir = work
+cmd = echo data > x
+compare = x
+compare = x
+S
+"$tool" run --no-gpu-check "$tmp/dup.suite" -o "$tmp/out12" 2>"$tmp/err12"; rc=$?
+check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/out12/dup" ] && [ "$(wc -l <"$tmp/err12")" -eq 1 ] && grep -q "dup.suite:5: compare .x. is already listed at line 4 for \[dup\]" "$tmp/err12"' \
+    "compare listed twice: exit $rc, $(cat "$tmp/err12")"
+printf '[dup2]\ndir = work\ncmd = echo data > y\ncompare = ./y\ncompare = y\n' >"$tmp/dup2.suite"
+"$tool" list "$tmp/dup2.suite" >/dev/null 2>"$tmp/err12b"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "dup2.suite:5: compare .y. is already listed at line 4" "$tmp/err12b"' \
+    "compare ./y and y: exit $rc, $(cat "$tmp/err12b")"
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -212,7 +212,7 @@ static int gpc_suite_stdin(gpc_suite *s, char *err, size_t errlen)
     while ((c = getchar()) != EOF)
         fputc(c, mem);
     fclose(mem);
-    rc = gpc_suite_parse(s, "<stdin>", cwd, text ? text : "", err, errlen);
+    rc = gpc_suite_parse_n(s, "<stdin>", cwd, text ? text : "", text ? len : 0, err, errlen);
     free(text);
     return rc;
 }
