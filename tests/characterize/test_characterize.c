@@ -13,6 +13,7 @@
 #include "gp_test.h"
 #include "metrics/report/report.h"
 #include "result.h"
+#include "compare.h"
 #include "run.h"
 #include "suite.h"
 #include "summary.h"
@@ -155,7 +156,7 @@ static void test_parse_nul(void)
 
 static int compare(const gpc_program *p, const char *a, const char *b, gpc_result *r)
 {
-    return gpc_compare_text(p, "stdout", a, strlen(a), b, strlen(b), r);
+    return gpc_compare_text(p, "stdout", a, strlen(a), b, strlen(b), NULL, r);
 }
 
 static void test_compare(void)
@@ -202,6 +203,35 @@ static void test_compare(void)
     GP_CHECK(compare(NULL, "Time: 1\n", "Time: 2\n", &r) == 1);
     gpc_result_free(&r);
     gpc_suite_free(&s);
+}
+
+/* A comparison gives up when told to stop or past its deadline (every few
+ * thousand lines), and a differing line is cut before a character. */
+static void test_compare_bound(void)
+{
+    static volatile sig_atomic_t stop = 1;
+    gpc_bound stopped = {0, &stop}, late = {1, NULL}, open_ = {0, NULL};
+    size_t n = 20000 * 2, i;
+    char *big = malloc(n + 1), *cut;
+    gpc_result r;
+    memset(&r, 0, sizeof r);
+    if (!big)
+        return;
+    for (i = 0; i < n; i += 2)
+        memcpy(big + i, "a\n", 2);
+    big[n] = 0;
+    GP_CHECK(gpc_compare_text(NULL, "stdout", big, n, big, n, &stopped, &r) == GPC_CMP_STOPPED);
+    GP_CHECK(gpc_compare_text(NULL, "stdout", big, n, big, n, &late, &r) == GPC_CMP_LATE);
+    GP_CHECK(gpc_compare_text(NULL, "stdout", big, n, big, n, &open_, &r) == 0);
+    GP_CHECK(r.n_diffs == 0);
+    free(big);
+    /* "xé" cut at 2 bytes would end in half of é */
+    cut = gpc_excerpt("x\xc3\xa9y", 4, 2);
+    GP_CHECK(cut && strcmp(cut, "x") == 0);
+    free(cut);
+    cut = gpc_excerpt("x\xc3\xa9y", 4, 3);
+    GP_CHECK(cut && strcmp(cut, "x\xc3\xa9") == 0);
+    free(cut);
 }
 
 static void test_result_roundtrip(const char *tmp)
@@ -387,6 +417,7 @@ int main(void)
     test_parse_errors();
     test_parse_nul();
     test_compare();
+    test_compare_bound();
     if (!mkdtemp(tmp)) {
         gp_test_skip("result files", "no temporary directory");
         return gp_test_finish("characterize");

@@ -177,5 +177,82 @@ printf '[dup2]\ndir = work\ncmd = echo data > y\ncompare = ./y\ncompare = y\n' >
 check '[ "$rc" -eq 1 ] && grep -q "dup2.suite:5: compare .y. is already listed at line 4" "$tmp/err12b"' \
     "compare ./y and y: exit $rc, $(cat "$tmp/err12b")"
 
+# 13. compare files that are not regular files: never opened or read (a FIFO
+# blocked forever, a link to /dev/zero filled the memory), refused with the
+# reason, and taken out of the program's directory
+reason_of() { sed -n 's/^  "message": "\(.*\)",$/\1/p' "$1/result.json"; }
+cat >"$tmp/special.suite" <<'S'
+[fifo]
+dir = work
+cmd = mkfifo made_fifo
+compare = made_fifo
+
+[zero]
+dir = work
+cmd = ln -s /dev/zero made_zero
+compare = made_zero
+S
+for p in fifo zero; do
+    start=$(date +%s)
+    (if ! nm "$tool" 2>/dev/null | grep -q __asan_init; then ulimit -v 4000000; fi
+     exec timeout -s KILL 20 "$tool" run --no-gpu-check "$tmp/special.suite" --only $p -o "$tmp/out13") \
+        >/dev/null 2>"$tmp/err13"; rc=$?
+    took=$(( $(date +%s) - start ))
+    check '[ "$rc" -eq 4 ] && [ "$took" -lt 10 ] && [ "$(status_of "$tmp/out13/$p")" = error ]' \
+        "compare = a $p: exit $rc after $took s, status '$(status_of "$tmp/out13/$p" 2>/dev/null)'"
+    check 'reason_of "$tmp/out13/$p" | grep -q "is a \(FIFO\|symbolic link\), not a regular file"' \
+        "compare = a $p: no reason: $(cat "$tmp/err13")"
+done
+check '[ ! -e "$tmp/work/made_fifo" ] && [ ! -L "$tmp/work/made_zero" ]' "the FIFO or link was left in the program's directory: $(ls "$tmp/work")"
+
+# 14. a compare name through a link the command makes: the file it reaches
+# (outside the directory) is not moved
+mkdir "$tmp/victimdir2"
+printf 'precious\n' >"$tmp/victimdir2/file"
+printf '[through]\ndir = work\ncmd = ln -s %s/victimdir2 d\ncompare = d/file\n' "$tmp" >"$tmp/through.suite"
+"$tool" run --no-gpu-check "$tmp/through.suite" -o "$tmp/out14" >/dev/null 2>&1; rc=$?
+check '[ "$rc" -eq 4 ] && grep -qx precious "$tmp/victimdir2/file" && reason_of "$tmp/out14/through" | grep -q "through a symbolic link"' \
+    "compare through a link: exit $rc, victim $(ls "$tmp/victimdir2"), '$(reason_of "$tmp/out14/through")'"
+rm -f "$tmp/work/d"
+
+# 15. a compared output over the size limit (a sparse file: nothing is
+# written) is refused unread
+printf '[huge]\ndir = work\ncmd = if [ -n "$LD_PRELOAD" ]; then truncate -s 300M h.bin; else echo small > h.bin; fi\ncompare = h.bin\n' >"$tmp/huge.suite"
+start=$(date +%s)
+"$tool" run --no-gpu-check "$tmp/huge.suite" -o "$tmp/out15" >/dev/null 2>&1; rc=$?
+took=$(( $(date +%s) - start ))
+check '[ "$rc" -eq 4 ] && [ "$(status_of "$tmp/out15/huge")" = error ] && reason_of "$tmp/out15/huge" | grep -q "file h.bin of the profiled run is 314572800 bytes, over the 256 MiB limit"' \
+    "a 300 MB compare file: exit $rc after $took s, '$(reason_of "$tmp/out15/huge")'"
+
+# 16. the timeout covers the comparison: 5 million lines under 8 ignore rules
+# take seconds; with timeout = 1 the comparison gives up after about 1 s
+big_suite() {
+    printf '[big]\ndir = work\ntimeout = %s\ncmd = seq 1 5000000 > big.txt\ncompare = big.txt\n' "$1"
+    for r in '[a-z]{3}' '[a-y]+z' 'x[0-9]*y' 'q$' '^[0-9]+[a-f]' '5[0-9]*k' 'w[0-9]' '[0-9]{12}'; do
+        printf 'ignore = %s\n' "$r"
+    done
+}
+big_suite 1 >"$tmp/big1.suite"
+start=$(date +%s)
+timeout -s KILL 60 "$tool" run --no-gpu-check "$tmp/big1.suite" -o "$tmp/out16" >/dev/null 2>&1; rc=$?
+took=$(( $(date +%s) - start ))
+check '[ "$rc" -eq 4 ] && [ "$took" -lt 5 ] && reason_of "$tmp/out16/big" | grep -q "comparing the outputs took longer than the timeout (1 s)"' \
+    "a comparison past the timeout: exit $rc after $took s, '$(reason_of "$tmp/out16/big" 2>/dev/null)'"
+
+# 17. SIGTERM ends a run that is comparing: no result, no process left
+big_suite 600 >"$tmp/big600.suite"
+timeout -s KILL 60 "$tool" run --no-gpu-check "$tmp/big600.suite" -o "$tmp/out17" >/dev/null 2>"$tmp/err17" &
+cpid=$!
+i=0
+while [ ! -e "$tmp/out17/big/profiled.1.big.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -TERM $cpid 2>/dev/null
+start=$(date +%s)
+wait $cpid; rc=$?
+took=$(( $(date +%s) - start ))
+check '[ "$took" -lt 3 ] && [ "$rc" -ne 137 ] && [ ! -e "$tmp/out17/big/result.json" ] && grep -q "interrupted" "$tmp/err17"' \
+    "SIGTERM while comparing: exit $rc after $took s, result $(ls "$tmp/out17/big" 2>/dev/null | grep -c result.json), $(tail -2 "$tmp/err17")"
+rm -f "$tmp/work/big.txt"
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

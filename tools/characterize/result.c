@@ -72,6 +72,17 @@ int gpc_result_add_diff(gpc_result *r, const char *what, long line, long line_pr
     return d->what && (!native || d->native) && (!profiled || d->profiled) ? 0 : -1;
 }
 
+char *gpc_excerpt(const char *s, size_t n, size_t max)
+{
+    if (n > max) {
+        n = max;
+        /* back to the first byte of the sequence the cut fell in */
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    return strndup(s, n);
+}
+
 void gpc_json_str(FILE *out, const char *s) { gp_text_json_string(out, s); }
 
 void gpc_csv_str(FILE *out, const char *s) { gp_text_csv_field(out, s); }

@@ -71,6 +71,10 @@ int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen);
 int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *path, char *err,
                      size_t errlen);
 
+/* A copy of s[0..n) of at most max bytes, cut before a character (a line
+ * shown must not end in half a UTF-8 sequence); NULL when out of memory. */
+char *gpc_excerpt(const char *s, size_t n, size_t max);
+
 /* JSON and CSV string writers shared by the outputs. */
 void gpc_json_str(FILE *out, const char *s);
 void gpc_csv_str(FILE *out, const char *s);

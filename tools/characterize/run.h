@@ -1,5 +1,5 @@
 /* run.h - running one program of a suite natively and under the profiler,
- * and comparing the two runs' outputs. */
+ * and comparing the two runs' outputs (compare.h) into its result. */
 #ifndef GPC_RUN_H
 #define GPC_RUN_H
 
@@ -12,12 +12,6 @@
 /* Set by SIGINT/SIGTERM: the running program's process group is killed and
  * no result is written. */
 extern volatile sig_atomic_t gpc_run_stop;
-
-/* Compares two outputs line by line, leaving out the lines that match one
- * of p's ignore expressions (p may be NULL).  Returns 0 when equal, 1 when
- * they differ (the first difference added to r under what), -1 (memory). */
-int gpc_compare_text(const gpc_program *p, const char *what, const char *native, size_t nlen,
-                     const char *profiled, size_t plen, gpc_result *r);
 
 /* Runs p's command once: /bin/sh -c cmd in p->dir with p->env plus
  * extra_env ("VAR=value", NULL-terminated; may be NULL), stdin from
