@@ -254,5 +254,27 @@ check '[ "$took" -lt 3 ] && [ "$rc" -ne 137 ] && [ ! -e "$tmp/out17/big/result.j
     "SIGTERM while comparing: exit $rc after $took s, result $(ls "$tmp/out17/big" 2>/dev/null | grep -c result.json), $(tail -2 "$tmp/err17")"
 rm -f "$tmp/work/big.txt"
 
+# 18. --lib must be gpuprof's library: anything the dynamic loader would skip
+# (every program then runs unprofiled and is reported ok) or block on is
+# refused before a program runs
+mkdir -p "$tmp/libs/dir.so" "$tmp/libs/alone"
+printf 'not a library\n' >"$tmp/libs/text.so"
+mkfifo "$tmp/libs/fifo.so"
+printf 'int gp_other(void) { return 1; }\n' >"$tmp/libs/other.c"
+${CC:-cc} -shared -fPIC "$tmp/libs/other.c" -o "$tmp/libs/libother.so" 2>/dev/null
+cp "$lib" "$tmp/libs/alone/libgpuprof.so"
+for l in dir.so:"not a regular file (a directory)" text.so:"not an ELF file" \
+         fifo.so:"not a regular file" libother.so:"does not define gpuprof_version" \
+         alone/libgpuprof.so:"libgpuprof-core.so is not next to"; do
+    f=${l%%:*} want=${l#*:}
+    if [ ! -e "$tmp/libs/$f" ]; then
+        skip=$((skip + 1)); echo "SKIP --lib $f: could not be made (no C compiler?)" >&2; continue
+    fi
+    timeout -s KILL 20 "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out18" --force --lib "$tmp/libs/$f" \
+        >/dev/null 2>"$tmp/err18"; rc=$?
+    check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/out18/echo" ] && grep -q "$want" "$tmp/err18"' \
+        "--lib $f: exit $rc, $(cat "$tmp/err18")"
+done
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "gpuprof.h"
+#include "libcheck.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"
@@ -476,7 +477,7 @@ static int gpc_cmd_run(int argc, char **argv)
         }
         snprintf(libpath, sizeof libpath, "%s", real);
         lib = libpath;
-        if (gpc_lib_check(lib, err, sizeof err) < 0) {
+        if (gpc_libcheck(lib, err, sizeof err) < 0) {
             fprintf(stderr, GPC_PROG ": %s\n", err);
             goto out_suite;
         }

@@ -222,20 +222,6 @@ static int gpc_run_list_jsonl(const char *dir, gpc_result *r)
     return 0;
 }
 
-int gpc_lib_check(const char *lib, char *err, size_t errlen)
-{
-    if (strpbrk(lib, " \t\n:")) {
-        snprintf(err, errlen,
-                 "the profiler library's path '%s' holds a space, tab, newline or colon, where "
-                 "the dynamic loader splits LD_PRELOAD (the programs would run unprofiled): use "
-                 "a path without them, e.g. a symbolic link, with --lib",
-                 lib);
-        return -1;
-    }
-    return 0;
-}
-
-
 /* One run, which = "native" (lib NULL) or "profiled": stdout and stderr to
  * prog_dir/which.stdout and .stderr, then the compare files taken out of the
  * program's directory (outs[i] says what each was).  Returns

@@ -24,10 +24,6 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
                      const char *prepend_preload, const char *out_path, const char *err_path,
                      gpc_exec *e, char *err, size_t errlen);
 
-/* 0 when lib can go into LD_PRELOAD; -1 with the reason in err when its
- * path holds a character the dynamic loader splits the list at. */
-int gpc_lib_check(const char *lib, char *err, size_t errlen);
-
 /* The whole study of one program: native run, profiled run (LD_PRELOAD of
  * lib, GPUPROF_OUTPUT=prog_dir/gpuprof-%p), comparison; writes
  * prog_dir/result.json (prog_dir is created; it must not be a link).  The
