@@ -276,5 +276,43 @@ for l in dir.so:"not a regular file (a directory)" text.so:"not an ELF file" \
         "--lib $f: exit $rc, $(cat "$tmp/err18")"
 done
 
+# 19. every string from a program, a suite or a result file is shown escaped:
+# in summary.txt, summary.html, on stderr and in `list`
+esc=$(printf '\033')
+ctl=$(printf '[\001-\010\013\014\016-\037\177]')
+raw_ctl() { LC_ALL=C grep -l "$ctl" "$@" 2>/dev/null; } # files with a control character
+mkdir -p "$tmp/m2/b"
+cat >"$tmp/m2/b/result.json" <<'J'
+{"format": "gpuprof-characterize-result/1", "name": "b", "status": "profiler_defect", "message": "\u001b[31m<script>alert(1)</script>=cmd|calc", "cmd": "echo ok", "dir": "w", "gpu": "\u001b[2J", "native": {"exit": 0, "signal": 0, "timed_out": false, "wall_s": 0.002967834}, "profiled": {"exit": 0, "signal": 0, "timed_out": false, "wall_s": 0.002909708}, "diffs": [{"what": "stdout\u001b[2J", "line": -1, "line_profiled": 1e+308, "differing_lines": -5, "native": "\u001b[2Jx", "profiled": null}], "jsonl": []}
+J
+"$tool" merge "$tmp/m2" --peaks "$tmp/no$esc[2Jpeaks" -o "$tmp/out19" >/dev/null 2>"$tmp/err19"
+"$tool" merge "$tmp/m2" -o "$tmp/out19" >/dev/null 2>>"$tmp/err19"; rc=$?
+bad=$(raw_ctl "$tmp/out19/summary.txt" "$tmp/out19/summary.html" "$tmp/err19")
+check '[ "$rc" -eq 3 ] && [ -z "$bad" ] && grep -q "stdout\\\\x1b\[2J" "$tmp/out19/summary.txt" && grep -q "stdout\\\\x1b\[2J" "$tmp/out19/summary.html"' \
+    "merge of a result with escapes: exit $rc, raw control characters in: $bad"
+# a kernel name with an escape (the profiler's file of a stand-in program)
+sed 's/"kernel":"copy_coalesced(const float4\*, float4\*, long)"/"kernel":"k\\u001b[2J\\u0007x"/' \
+    tests/data/report/h100-second.jsonl >"$tmp/work/esc.jsonl"
+cat >"$tmp/esck.suite" <<'S'
+[esck]
+dir = work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp esc.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo same
+S
+"$tool" run --no-gpu-check "$tmp/esck.suite" -o "$tmp/out19k" >/dev/null 2>"$tmp/err19k"; rc=$?
+bad=$(raw_ctl "$tmp/out19k/summary/summary.txt" "$tmp/out19k/summary/summary.html" "$tmp/err19k")
+check '[ "$rc" -eq 0 ] && [ -z "$bad" ] && grep -q "k\\\\x1b\[2J\\\\x07x" "$tmp/out19k/summary/summary.html" && grep -q "k\\\\x1b\[2J" "$tmp/out19k/summary/summary.txt"' \
+    "a kernel name with escapes: exit $rc, raw control characters in: $bad"
+# a native failure's first error line, a message naming a compare file, list
+printf '[fails]\ndir = work\ncmd = printf "error: \\033[2Jgone\\n"; exit 1\n' >"$tmp/fails.suite"
+printf '[cmpesc]\ndir = work\ncmd = true\ncompare = x%sy\n' "$esc" >>"$tmp/fails.suite"
+printf '[tab]\ndir = work\ncmd = echo a\tb%s[2J\n' "$esc" >>"$tmp/fails.suite"
+"$tool" run --no-gpu-check "$tmp/fails.suite" -o "$tmp/out19f" >/dev/null 2>"$tmp/err19f"
+"$tool" list "$tmp/fails.suite" >"$tmp/list19" 2>&1
+bad=$(raw_ctl "$tmp/err19f" "$tmp/list19" "$tmp/out19f/summary/summary.txt")
+check '[ -z "$bad" ] && grep -q "first error line: native.stdout: error: \\\\x1b\[2Jgone" "$tmp/err19f" && grep -q "wrote no x\\\\x1by" "$tmp/err19f"' \
+    "stderr or list with raw control characters: $bad; $(cat "$tmp/err19f")"
+check '[ "$(awk -F "\t" "/^2\t/ { print NF }" "$tmp/list19")" -eq 6 ] && grep -q "cmd echo a\\\\x09b\\\\x1b\[2J" "$tmp/list19"' \
+    "list: a tab in cmd splits the fields: $(cat "$tmp/list19")"
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

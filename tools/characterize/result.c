@@ -83,6 +83,27 @@ char *gpc_excerpt(const char *s, size_t n, size_t max)
     return strndup(s, n);
 }
 
+char *gpc_plain_dup(const char *s)
+{
+    /* an escape is at most 4 bytes per byte shown (\xNN; \u{NNNN} for 3) */
+    size_t len = 4 * strlen(s ? s : "") + 16;
+    char *buf = malloc(len);
+    return buf ? gp_text_plain_buf(buf, len, s) : NULL;
+}
+
+void gpc_html_str(FILE *out, const char *s)
+{
+    char *plain;
+    if (!s)
+        return;
+    if (!(plain = gpc_plain_dup(s))) {
+        gp_text_html(out, "(out of memory)");
+        return;
+    }
+    gp_text_html(out, plain);
+    free(plain);
+}
+
 void gpc_json_str(FILE *out, const char *s) { gp_text_json_string(out, s); }
 
 void gpc_csv_str(FILE *out, const char *s) { gp_text_csv_field(out, s); }

@@ -75,6 +75,14 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
  * shown must not end in half a UTF-8 sequence); NULL when out of memory. */
 char *gpc_excerpt(const char *s, size_t n, size_t max);
 
+/* s as gp_text_plain shows it (control characters, bidirectional overrides
+ * and bytes that are not UTF-8 escaped), in a new string; NULL when out of
+ * memory. */
+char *gpc_plain_dup(const char *s);
+/* s for HTML text or an attribute value: escaped as gp_text_plain shows it,
+ * then & < > " as entities.  NULL writes nothing. */
+void gpc_html_str(FILE *out, const char *s);
+
 /* JSON and CSV string writers shared by the outputs. */
 void gpc_json_str(FILE *out, const char *s);
 void gpc_csv_str(FILE *out, const char *s);

@@ -510,14 +510,18 @@ static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FIL
 
 void gpc_diff_text(const gpc_diff *d, FILE *out)
 {
+    /* what names a compare file of the suite, or comes from a result file
+     * written by hand: escaped like the lines */
+    fputs("    ", out);
+    gp_text_plain(out, d->what);
     if (d->line)
         fprintf(out,
-                "    %s: first difference at line %ld (profiled line %ld); %ld compared line%s "
+                ": first difference at line %ld (profiled line %ld); %ld compared line%s "
                 "differ%s\n",
-                d->what, d->line, d->line_prof, d->n_differ, d->n_differ == 1 ? "" : "s",
+                d->line, d->line_prof, d->n_differ, d->n_differ == 1 ? "" : "s",
                 d->n_differ == 1 ? "s" : "");
     else
-        fprintf(out, "    %s:\n", d->what);
+        fputs(":\n", out);
     /* the program's own output: shown escaped, it cannot forge lines */
     fputs("      native:   ", out);
     gp_text_plain(out, d->native ? d->native : "(end of output)");
@@ -538,9 +542,10 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             "PROFILER DEFECT, %zu not run), %zu kernels, %s of kernel time\n",
             s->n, s->n == 1 ? "" : "s", st[GPC_OK], st[GPC_NATIVE_FAILED], st[GPC_PROFILER_DEFECT],
             st[GPC_ERROR], s->n_kernels, gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
-    fprintf(out, "measured ceilings: %s\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n",
-            s->peaks.source[0] ? s->peaks.source : "none (architectural only)", "program", "status",
-            "native", "profiled", "slowdown", "kernels");
+    fputs("measured ceilings: ", out);
+    gp_text_plain(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
+    fprintf(out, "\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n", "program", "status", "native",
+            "profiled", "slowdown", "kernels");
     for (i = 0; i < s->n; i++) {
         const gpc_prog *p = &s->progs[i];
         char sd[32] = "n/a", nk[24] = "-";
