@@ -314,5 +314,20 @@ check '[ -z "$bad" ] && grep -q "first error line: native.stdout: error: \\\\x1b
 check '[ "$(awk -F "\t" "/^2\t/ { print NF }" "$tmp/list19")" -eq 6 ] && grep -q "cmd echo a\\\\x09b\\\\x1b\[2J" "$tmp/list19"' \
     "list: a tab in cmd splits the fields: $(cat "$tmp/list19")"
 
+# 20. the profiler's files a result names: only gpuprof-*.jsonl names, and only
+# regular files are read (a FIFO planted in a result folder blocked merge)
+mkdir -p "$tmp/m20/f" "$tmp/m21/e"
+printf '{"format":"gpuprof-characterize-result/1","name":"f","status":"ok","jsonl":["gpuprof-1.jsonl"]}\n' \
+    >"$tmp/m20/f/result.json"
+mkfifo "$tmp/m20/f/gpuprof-1.jsonl"
+timeout -s KILL 20 "$tool" merge "$tmp/m20" -o "$tmp/out20" >/dev/null 2>"$tmp/err20"; rc=$?
+check '[ "$rc" -eq 0 ] && grep -q "gpuprof-1.jsonl is not a regular file" "$tmp/err20"' \
+    "merge with a FIFO as the profiler's file: exit $rc, $(cat "$tmp/err20")"
+printf '{"format":"gpuprof-characterize-result/1","name":"e","status":"ok","jsonl":["\\u001b[2J.jsonl"]}\n' \
+    >"$tmp/m21/e/result.json"
+"$tool" merge "$tmp/m21" -o "$tmp/out21" >/dev/null 2>"$tmp/err21"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "jsonl entries are the profiler.s file names" "$tmp/err21" && [ -z "$(raw_ctl "$tmp/err21")" ]' \
+    "a result naming another file: exit $rc, $(cat "$tmp/err21")"
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

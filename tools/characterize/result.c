@@ -1,6 +1,7 @@
 /* result.c - see result.h. */
 #include "result.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -114,6 +115,18 @@ void gpc_json_num(FILE *out, double v)
         fputs("null", out);
     else
         fprintf(out, "%.9g", v);
+}
+
+int gpc_jsonl_name_ok(const char *name)
+{
+    size_t n = strlen(name), i;
+    if (n < 15 || n > 200 || strncmp(name, "gpuprof-", 8) != 0 ||
+        strcmp(name + n - 6, ".jsonl") != 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && !strchr("._-", name[i]))
+            return 0;
+    return 1;
 }
 
 static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
@@ -286,8 +299,11 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
         }
         for (i = 0; i < a->n; i++) {
             const char *f = gp_json_string(&a->items[i]);
-            if (!f || strchr(f, '/')) {
-                snprintf(err, errlen, "%s: jsonl entries are file names in the directory", path);
+            if (!f || !gpc_jsonl_name_ok(f)) {
+                snprintf(err, errlen,
+                         "%s: jsonl entries are the profiler's file names in the directory "
+                         "(gpuprof-*.jsonl, of letters, digits, '.', '_', '-')",
+                         path);
                 goto out;
             }
             if (!(r->jsonl[r->n_jsonl] = strdup(f)))

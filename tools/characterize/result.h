@@ -54,6 +54,11 @@ typedef struct {
 
 const char *gpc_status_name(gpc_status s);
 
+/* 1 when name can be one of the profiler's files in a result directory
+ * (gpuprof-*.jsonl, of letters, digits, '.', '_' and '-'): a result file
+ * naming anything else is refused, and a run lists nothing else. */
+int gpc_jsonl_name_ok(const char *name);
+
 void gpc_result_free(gpc_result *r);
 
 /* Adds a difference (strings copied; native/profiled may be NULL).

@@ -199,11 +199,9 @@ static int gpc_run_list_jsonl(const char *dir, gpc_result *r)
     if (!d)
         return -1;
     while ((de = readdir(d))) {
-        size_t n = strlen(de->d_name);
         char **nj;
         struct stat st;
-        if (strncmp(de->d_name, "gpuprof-", 8) != 0 || n < 7 ||
-            strcmp(de->d_name + n - 6, ".jsonl") != 0)
+        if (!gpc_jsonl_name_ok(de->d_name))
             continue;
         /* only regular files: the summary must not block on a FIFO the
          * program planted under the profiler's name */

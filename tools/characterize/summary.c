@@ -269,7 +269,17 @@ int gpc_summary_finish(gpc_summary *s, FILE *warn)
         p->rep->tool = "gpuprof-characterize";
         for (j = 0; j < p->res.n_jsonl; j++) {
             char path[4096];
+            struct stat st;
             snprintf(path, sizeof path, "%s/%s", p->dir, p->res.jsonl[j]);
+            /* a FIFO planted under the name would block the reader */
+            if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+                if (warn) {
+                    fputs("gpuprof-characterize: ", warn);
+                    gp_text_plain(warn, path);
+                    fputs(" is not a regular file: left out\n", warn);
+                }
+                continue;
+            }
             gp_report_load(p->rep, path, warn); /* says why on warn when it fails */
         }
         gp_report_finish(p->rep);
