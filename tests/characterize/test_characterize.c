@@ -17,6 +17,7 @@
 #include "run.h"
 #include "suite.h"
 #include "summary.h"
+#include "validity.h"
 
 static void test_parse_ok(void)
 {
@@ -251,6 +252,8 @@ static void test_result_roundtrip(const char *tmp)
     r.jsonl = calloc(1, sizeof *r.jsonl);
     r.jsonl[0] = strdup("gpuprof-12.jsonl");
     r.n_jsonl = 1;
+    r.results = (gpc_validity){1, 0, 17, strdup("k<1>"), strdup("context \"lost\""),
+                               strdup("gpuprof-12.jsonl"), 2};
     GP_CHECK_MSG(gpc_result_save(&r, tmp, err, sizeof err) == 0, "%s", err);
     GP_CHECK_MSG(gpc_result_load(&back, tmp, err, sizeof err) == 0, "%s", err);
     GP_CHECK_STR(back.name, "prog");
@@ -264,8 +267,87 @@ static void test_result_roundtrip(const char *tmp)
     if (back.n_diffs)
         GP_CHECK_STR(back.diffs[0].native, "native \"line\"");
     GP_CHECK(back.n_jsonl == 1);
+    GP_CHECK(back.results.known && !back.results.valid && back.results.from_launch == 17 &&
+             back.results.n_invalid == 2);
+    if (back.results.kernel && back.results.reason && back.results.file) {
+        GP_CHECK_STR(back.results.kernel, "k<1>");
+        GP_CHECK_STR(back.results.reason, "context \"lost\"");
+        GP_CHECK_STR(back.results.file, "gpuprof-12.jsonl");
+    } else {
+        GP_CHECK_MSG(0, "broken results lost their kernel, reason or file");
+    }
+    gpc_result_free(&back);
+    /* valid, and unknown (no summary record read) */
+    free(r.results.kernel);
+    free(r.results.reason);
+    free(r.results.file);
+    r.results = (gpc_validity){1, 1, -1, NULL, NULL, NULL, 0};
+    GP_CHECK(gpc_result_save(&r, tmp, err, sizeof err) == 0 &&
+             gpc_result_load(&back, tmp, err, sizeof err) == 0);
+    GP_CHECK(back.results.known && back.results.valid && !back.results.reason);
+    gpc_result_free(&back);
+    r.results.known = 0;
+    GP_CHECK(gpc_result_save(&r, tmp, err, sizeof err) == 0 &&
+             gpc_result_load(&back, tmp, err, sizeof err) == 0);
+    GP_CHECK(!back.results.known);
     gpc_result_free(&back);
     gpc_result_free(&r);
+}
+
+/* One profiler file of dir with the given text. */
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if ((f = fopen(path, "w"))) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* The profiled run's validity from the last line of each profiler file. */
+static void test_validity(const char *tmp)
+{
+    static const char launch[] = "{\"type\":\"launch\",\"kernel\":\"k\"}\n";
+    char dir[1024], *names[] = {"gpuprof-1.jsonl", "gpuprof-2.jsonl", "gpuprof-3.jsonl"};
+    char text[1024], fifo[1100];
+    gpc_validity v;
+    snprintf(dir, sizeof dir, "%s/validity", tmp);
+    mkdir(dir, 0777);
+    /* no summary record (the process died): unknown */
+    put(dir, names[0], launch);
+    GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && !v.known && v.valid);
+    /* the library's judgement, after blank lines, without a final newline */
+    snprintf(text, sizeof text,
+             "%s{\"type\":\"summary\",\"launches_not_executed\":0,\"results\":{\"valid\":false,"
+             "\"from_launch\":5,\"kernel\":\"k\",\"reason\":\"fault\"}}\n\n",
+             launch);
+    put(dir, names[1], text);
+    GP_CHECK(gpc_validity_read(&v, dir, names, 2) == 0);
+    GP_CHECK(v.known && !v.valid && v.from_launch == 5 && v.n_invalid == 1);
+    GP_CHECK(v.reason && strcmp(v.reason, "fault") == 0 && v.file &&
+             strcmp(v.file, names[1]) == 0 && v.kernel && strcmp(v.kernel, "k") == 0);
+    free(v.kernel);
+    free(v.reason);
+    free(v.file);
+    /* valid says so even with launches not executed; an older record without
+     * "results" counts them; an absurd launch number is dropped */
+    put(dir, names[0], "{\"type\":\"summary\",\"launches_not_executed\":4,\"results\":{\"valid\":true}}");
+    put(dir, names[1], "{\"type\":\"summary\",\"launches_not_executed\":1}\n");
+    put(dir, names[2], "{\"type\":\"summary\",\"results\":{\"valid\":false,\"from_launch\":-3}}\n");
+    GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && v.known && v.valid);
+    GP_CHECK(gpc_validity_read(&v, dir, names, 3) == 0 && v.known && !v.valid && v.n_invalid == 2);
+    GP_CHECK(v.reason && strstr(v.reason, "1 kernel launch the profiler intercepted never ran"));
+    GP_CHECK(v.file && strcmp(v.file, names[1]) == 0 && v.from_launch == -1 && !v.kernel);
+    free(v.reason);
+    free(v.file);
+    /* a FIFO under the name is never opened (it would block) */
+    snprintf(fifo, sizeof fifo, "%s/%s", dir, names[0]);
+    unlink(fifo);
+    if (mkfifo(fifo, 0600) == 0) {
+        GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && !v.known);
+    }
 }
 
 /* A result directory of an ok program with a copy of a fixture. */
@@ -423,6 +505,7 @@ int main(void)
         return gp_test_finish("characterize");
     }
     test_result_roundtrip(tmp);
+    test_validity(tmp);
     test_aggregate_and_merge(tmp);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (system(cmd) != 0)

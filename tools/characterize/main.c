@@ -11,9 +11,10 @@
  * SUITE '-' reads the suite from standard input (paths relative to the
  * working directory; its programs always run again).
  *
- * Exit status: 0 every program ok, 3 a profiler defect was found, 4 no defect
- * but a program failed natively or could not be run, 1 another failure
- * (suite, results, summary), 2 usage. */
+ * Exit status: 0 every program ok, 3 the profiler changed or broke a program
+ * (profiler_defect, profiler_broke_results: the profiler is at fault), 4 none
+ * of those but a program failed natively or could not be run, 1 another
+ * failure (suite, library, results, summary), 2 usage. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -196,7 +197,7 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
 {
     gpc_summary s;
     char err[1024];
-    size_t i, defects = 0, not_ok = 0;
+    size_t i, defects = 0, broke = 0, not_ok = 0;
     int rc = 1;
     gpc_summary_init(&s, peaks);
     for (i = 0; i < n; i++) {
@@ -225,6 +226,7 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
     }
     for (i = 0; i < s.n; i++) {
         defects += s.progs[i].res.status == GPC_PROFILER_DEFECT;
+        broke += s.progs[i].res.status == GPC_PROFILER_BROKE_RESULTS;
         not_ok += s.progs[i].res.status != GPC_OK;
     }
     gpc_progress_say(GPC_PROG ": summary of %zu program%s, %zu kernels in %s/ (summary.txt, "
@@ -233,7 +235,11 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
     if (defects)
         fprintf(stderr, GPC_PROG ": %zu PROFILER DEFECT%s: see summary.txt\n", defects,
                 defects == 1 ? "" : "S");
-    rc = defects ? 3 : not_ok ? 4 : 0;
+    if (broke)
+        fprintf(stderr, GPC_PROG ": %zu program%s whose results the profiler broke (PROFILER "
+                        "BROKE RESULTS): see summary.txt\n",
+                broke, broke == 1 ? "" : "s");
+    rc = defects || broke ? 3 : not_ok ? 4 : 0;
 out:
     gpc_summary_free(&s);
     return rc;

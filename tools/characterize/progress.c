@@ -134,16 +134,21 @@ int gpc_progress_done(const char *prog_dir, const char *name, size_t done, size_
             gpc_progress_say("    %s: first error line: %s", name, first);
         free(first);
     }
-    if (r.status == GPC_PROFILER_DEFECT) {
+    if (r.status == GPC_PROFILER_DEFECT || r.status == GPC_PROFILER_BROKE_RESULTS) {
         fputc('\n', stderr);
-        gpc_progress_say("*** PROFILER DEFECT in %s: %s ***", name, r.message ? r.message : "");
+        gpc_progress_say("*** %s in %s: %s ***",
+                         r.status == GPC_PROFILER_DEFECT ? "PROFILER DEFECT"
+                                                         : "PROFILER BROKE RESULTS",
+                         name, r.message ? r.message : "");
         for (i = 0; i < r.n_diffs; i++)
             gpc_diff_text(&r.diffs[i], stderr);
-        gpc_progress_say("    outputs: %s/{native,profiled}.{stdout,stderr}", prog_dir);
+        gpc_validity_text(&r.results, stderr);
+        gpc_progress_say("    outputs: %s/{native,profiled}.{stdout,stderr}, gpuprof-*.jsonl",
+                         prog_dir);
         fputc('\n', stderr);
     }
     not_ok = r.status != GPC_OK;
-    i = r.status == GPC_PROFILER_DEFECT;
+    i = r.status == GPC_PROFILER_DEFECT || r.status == GPC_PROFILER_BROKE_RESULTS;
     gpc_result_free(&r);
     return i ? 3 : not_ok ? 4 : 0;
 }

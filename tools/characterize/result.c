@@ -16,8 +16,8 @@
 #include "util/safefile.h"
 #include "util/textio.h"
 
-static const char *const gpc_status_names[GPC_STATUS_COUNT] = {"ok", "native_failed",
-                                                               "profiler_defect", "error"};
+static const char *const gpc_status_names[GPC_STATUS_COUNT] = {
+    "ok", "native_failed", "profiler_defect", "error", "profiler_broke_results"};
 
 const char *gpc_status_name(gpc_status s)
 {
@@ -46,6 +46,9 @@ void gpc_result_free(gpc_result *r)
     for (i = 0; i < r->n_jsonl; i++)
         free(r->jsonl[i]);
     free(r->jsonl);
+    free(r->results.kernel);
+    free(r->results.reason);
+    free(r->results.file);
     memset(r, 0, sizeof *r);
 }
 
@@ -142,6 +145,31 @@ static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
     fputs("},\n", f);
 }
 
+/* "results": null when no summary record was read, else what they say. */
+static void gpc_result_validity_save(FILE *f, const gpc_validity *v)
+{
+    if (!v->known) {
+        fputs("null", f);
+        return;
+    }
+    if (v->valid) {
+        fputs("{\"valid\": true}", f);
+        return;
+    }
+    fputs("{\"valid\": false, \"from_launch\": ", f);
+    if (v->from_launch >= 0)
+        fprintf(f, "%ld", v->from_launch);
+    else
+        fputs("null", f);
+    fputs(", \"kernel\": ", f);
+    gpc_json_str(f, v->kernel);
+    fputs(", \"reason\": ", f);
+    gpc_json_str(f, v->reason);
+    fputs(", \"file\": ", f);
+    gpc_json_str(f, v->file);
+    fprintf(f, ", \"processes_invalid\": %ld}", v->n_invalid);
+}
+
 int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errlen)
 {
     char path[4096];
@@ -185,7 +213,9 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
         fputs(i ? ", " : "", f);
         gpc_json_str(f, r->jsonl[i]);
     }
-    fputs("]\n}\n", f);
+    fputs("],\n  \"results\": ", f);
+    gpc_result_validity_save(f, &r->results);
+    fputs("\n}\n", f);
     return gp_safefile_commit(&sf, err, errlen);
 }
 
@@ -212,6 +242,33 @@ static char *gpc_json_dup(const gp_json *o, const char *key)
 {
     const char *s = gp_json_string(gp_json_get(o, key));
     return s ? strdup(s) : NULL;
+}
+
+/* The same back; a malformed value reads as unknown. */
+static int gpc_result_validity_load(const gp_json *o, gpc_validity *v)
+{
+    const gp_json *ok = gp_json_get(o, "valid");
+    const char *file;
+    memset(v, 0, sizeof *v);
+    v->from_launch = -1;
+    v->valid = 1;
+    if (!ok || ok->type != GP_JSON_BOOL)
+        return 0;
+    v->known = 1;
+    if (ok->num != 0)
+        return 0;
+    v->valid = 0;
+    if (gp_num_in_range(gp_json_number(gp_json_get(o, "from_launch")), 0, LONG_MAX,
+                        &v->from_launch) < 0)
+        v->from_launch = -1;
+    v->n_invalid = gp_num_clamp(gp_json_number(gp_json_get(o, "processes_invalid")), 1, LONG_MAX, 1);
+    file = gp_json_string(gp_json_get(o, "file"));
+    v->kernel = gpc_json_dup(o, "kernel");
+    v->reason = gpc_json_dup(o, "reason");
+    if (!v->reason)
+        v->reason = strdup("(no reason given)");
+    v->file = file && gpc_jsonl_name_ok(file) ? strdup(file) : NULL;
+    return v->reason ? 0 : -1;
 }
 
 int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
@@ -310,6 +367,10 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
                 goto out;
             r->n_jsonl++;
         }
+    }
+    if (gpc_result_validity_load(gp_json_get(doc, "results"), &r->results) < 0) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
     }
     rc = 0;
 out:

@@ -38,8 +38,25 @@ typedef enum {
     GPC_NATIVE_FAILED,   /* failed without the profiler: skipped */
     GPC_PROFILER_DEFECT, /* failed or differed only under the profiler */
     GPC_ERROR,           /* could not be run at all (directory, fork...) */
+    GPC_PROFILER_BROKE_RESULTS, /* same outputs, but the profiler says that kernels
+                                 * did not run as they would have without it */
     GPC_STATUS_COUNT
 } gpc_status;
+
+/* What the profiler's own summary records (the last line of each
+ * gpuprof-PID.jsonl) say of the profiled run: whether every kernel ran as it
+ * would have without the profiler.  A program that does not check CUDA's
+ * errors prints the same output when a replay pass killed its context, and
+ * only the profiler can tell. */
+typedef struct {
+    int known;        /* 0: no summary record read (no CUDA, or no process ended) */
+    int valid;        /* every record says so */
+    long from_launch; /* first launch whose results are broken; -1: not given */
+    char *kernel;     /* its kernel; NULL: not given */
+    char *reason;     /* one sentence; NULL when valid */
+    char *file;       /* the gpuprof-*.jsonl that says so; NULL when valid */
+    long n_invalid;   /* processes whose record says the results are broken */
+} gpc_validity;
 
 typedef struct {
     char *name, *cmd, *dir, *gpu; /* gpu: CUDA_VISIBLE_DEVICES given, NULL if none */
@@ -50,6 +67,7 @@ typedef struct {
     size_t n_diffs;
     char **jsonl; /* the profiler's files, names relative to the result's directory, sorted */
     size_t n_jsonl;
+    gpc_validity results; /* of the profiled run */
 } gpc_result;
 
 const char *gpc_status_name(gpc_status s);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "validity.h"
 #include "util/safefile.h"
 
 volatile sig_atomic_t gpc_run_stop;
@@ -334,11 +335,33 @@ static int gpc_run_compare_all(const gpc_program *p, const char *prog_dir, const
     return 0;
 }
 
+/* The profiler says it broke the program's results: a status of its own
+ * when the outputs were the same (a program that does not check CUDA's
+ * errors goes on after its kernels stopped running), else said with the
+ * difference. */
+static void gpc_run_broken(gpc_result *r, char *msg, size_t len)
+{
+    const gpc_validity *v = &r->results;
+    char where[64] = "";
+    size_t n = strlen(msg);
+    if (v->from_launch >= 0)
+        snprintf(where, sizeof where, " from launch %ld", v->from_launch);
+    if (r->status == GPC_OK) {
+        r->status = GPC_PROFILER_BROKE_RESULTS;
+        snprintf(msg, len, "its outputs were the same, but the profiler broke its results%s%s%s%s: %s",
+                 where, v->kernel ? " (kernel " : "", v->kernel ? v->kernel : "",
+                 v->kernel ? ")" : "", v->reason);
+    } else if (n < len) {
+        snprintf(msg + n, len - n, "; the profiler also reports broken results%s: %s", where,
+                 v->reason);
+    }
+}
+
 int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib, const char *gpu,
                     char *err, size_t errlen)
 {
     gpc_result r;
-    char path[4096], msg[1024], how[128], desc[128];
+    char path[4096], msg[2048], how[128], desc[128];
     char *envs[3] = {NULL, NULL, NULL};
     gpc_out *outs = NULL;
     size_t i;
@@ -408,6 +431,10 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         snprintf(msg, sizeof msg, "%s differs under the profiler only", r.diffs[0].what);
     }
     gpc_run_list_jsonl(prog_dir, &r);
+    if (gpc_validity_read(&r.results, prog_dir, r.jsonl, r.n_jsonl) < 0)
+        goto oom;
+    if (r.results.known && !r.results.valid)
+        gpc_run_broken(&r, msg, sizeof msg);
     goto save;
 
 run_failed: /* x from gpc_run_once */

@@ -540,6 +540,29 @@ void gpc_diff_text(const gpc_diff *d, FILE *out)
     fputc('\n', out);
 }
 
+void gpc_validity_text(const gpc_validity *v, FILE *out)
+{
+    if (!v->known || v->valid)
+        return;
+    fputs("    results broken", out);
+    if (v->from_launch >= 0)
+        fprintf(out, " from launch %ld", v->from_launch);
+    if (v->kernel) {
+        fputs(" (kernel ", out);
+        gp_text_plain(out, v->kernel);
+        fputc(')', out);
+    }
+    if (v->file) {
+        fputs(" in ", out);
+        gp_text_plain(out, v->file);
+    }
+    if (v->n_invalid > 1)
+        fprintf(out, " and %ld other process%s", v->n_invalid - 1, v->n_invalid == 2 ? "" : "es");
+    fputs(": ", out);
+    gp_text_plain(out, v->reason);
+    fputc('\n', out);
+}
+
 int gpc_summary_text(const gpc_summary *s, FILE *out)
 {
     size_t i, j, v, st[GPC_STATUS_COUNT] = {0};
@@ -549,9 +572,11 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         st[s->progs[i].res.status]++;
     fprintf(out,
             "gpuprof-characterize summary: %zu program%s (%zu ok, %zu failed natively, %zu "
-            "PROFILER DEFECT, %zu not run), %zu kernels, %s of kernel time\n",
+            "PROFILER DEFECT, %zu PROFILER BROKE RESULTS, %zu not run), %zu kernels, %s of "
+            "kernel time\n",
             s->n, s->n == 1 ? "" : "s", st[GPC_OK], st[GPC_NATIVE_FAILED], st[GPC_PROFILER_DEFECT],
-            st[GPC_ERROR], s->n_kernels, gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
+            st[GPC_PROFILER_BROKE_RESULTS], st[GPC_ERROR], s->n_kernels,
+            gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
     fputs("measured ceilings: ", out);
     gp_text_plain(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
     fprintf(out, "\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n", "program", "status", "native",
@@ -569,7 +594,8 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
                 gpc_status_name(p->res.status),
                 gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
                 gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"), sd, nk);
-        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT) {
+        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT &&
+            p->res.status != GPC_PROFILER_BROKE_RESULTS) {
             fputs("      ", out);
             gp_text_plain(out, p->res.message);
             fputc('\n', out);
@@ -587,6 +613,19 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             fputc('\n', out);
             for (j = 0; j < r->n_diffs; j++)
                 gpc_diff_text(&r->diffs[j], out);
+            gpc_validity_text(&r->results, out);
+        }
+    }
+    if (st[GPC_PROFILER_BROKE_RESULTS]) {
+        fprintf(out, "\nPROFILER BROKE RESULTS (the outputs were the same, but the profiler reports "
+                     "that kernels did not run as they would have without it; the program's "
+                     "kernels are left out of the study)\n");
+        for (i = 0; i < s->n; i++) {
+            const gpc_result *r = &s->progs[i].res;
+            if (r->status != GPC_PROFILER_BROKE_RESULTS)
+                continue;
+            fprintf(out, "  PROFILER BROKE RESULTS in %s\n", r->name);
+            gpc_validity_text(&r->results, out);
         }
     }
     fprintf(out,

@@ -242,8 +242,10 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
     for (i = 0; i < s->n; i++) {
         const gpc_prog *p = &s->progs[i];
         fb.next = 0;
-        defects += p->res.status == GPC_PROFILER_DEFECT;
-        fprintf(out, "<tr%s><td>", p->res.status == GPC_PROFILER_DEFECT ? " class=\"defect\"" : "");
+        int bad = p->res.status == GPC_PROFILER_DEFECT || p->res.status == GPC_PROFILER_BROKE_RESULTS;
+        const gpc_validity *v = &p->res.results;
+        defects += bad;
+        fprintf(out, "<tr%s><td>", bad ? " class=\"defect\"" : "");
         gpc_html_str(out, p->res.name);
         fprintf(out,
                 "</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
@@ -264,14 +266,35 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
             gpc_html_str(out, p->res.diffs[j].profiled ? p->res.diffs[j].profiled : "(end)");
             fputs("»</code>", out);
         }
+        if (v->known && !v->valid) {
+            fputs("<br><code class=\"broken\">results broken", out);
+            if (v->from_launch >= 0)
+                fprintf(out, " from launch %ld", v->from_launch);
+            if (v->kernel) {
+                fputs(" (kernel ", out);
+                gpc_html_str(out, v->kernel);
+                fputc(')', out);
+            }
+            if (v->file) {
+                fputs(" in ", out);
+                gpc_html_str(out, v->file);
+            }
+            if (v->n_invalid > 1)
+                fprintf(out, " and %ld other processes", v->n_invalid - 1);
+            fputs(": ", out);
+            gpc_html_str(out, v->reason);
+            fputs("</code>", out);
+        }
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);
     if (defects)
         fprintf(out,
-                "<p class=\"warn\">%zu PROFILER DEFECT%s: the program failed or its output "
-                "differed only under the profiler; its kernels are left out.</p>\n",
-                defects, defects == 1 ? "" : "S");
+                "<p class=\"warn\">%zu program%s the profiler changed (PROFILER DEFECT: it "
+                "failed or its output differed only under the profiler) or whose results it "
+                "broke (PROFILER BROKE RESULTS: the same output, but kernels did not run as "
+                "without it); their kernels are left out.</p>\n",
+                defects, defects == 1 ? "" : "s");
     fputs("<h2>Roofline</h2>\n", out);
     if (gpc_html_roofline(s, out))
         return -1;
