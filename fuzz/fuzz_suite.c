@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "compare.h"
+#include "fuzz.h"
 #include "run.h"
 #include "suite.h"
 

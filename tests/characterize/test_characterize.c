@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "gp_test.h"
 #include "metrics/report/report.h"
 #include "result.h"
-#include "compare.h"
 #include "run.h"
 #include "suite.h"
 #include "summary.h"
@@ -252,8 +252,8 @@ static void test_result_roundtrip(const char *tmp)
     r.jsonl = calloc(1, sizeof *r.jsonl);
     r.jsonl[0] = strdup("gpuprof-12.jsonl");
     r.n_jsonl = 1;
-    r.results = (gpc_validity){1, 0, 17, strdup("k<1>"), strdup("context \"lost\""),
-                               strdup("gpuprof-12.jsonl"), 2};
+    r.results = (gpc_validity){
+        1, 0, 17, strdup("k<1>"), strdup("context \"lost\""), strdup("gpuprof-12.jsonl"), 2};
     GP_CHECK_MSG(gpc_result_save(&r, tmp, err, sizeof err) == 0, "%s", err);
     GP_CHECK_MSG(gpc_result_load(&back, tmp, err, sizeof err) == 0, "%s", err);
     GP_CHECK_STR(back.name, "prog");
@@ -333,7 +333,8 @@ static void test_validity(const char *tmp)
     free(v.file);
     /* valid says so even with launches not executed; an older record without
      * "results" counts them; an absurd launch number is dropped */
-    put(dir, names[0], "{\"type\":\"summary\",\"launches_not_executed\":4,\"results\":{\"valid\":true}}");
+    put(dir, names[0],
+        "{\"type\":\"summary\",\"launches_not_executed\":4,\"results\":{\"valid\":true}}");
     put(dir, names[1], "{\"type\":\"summary\",\"launches_not_executed\":1}\n");
     put(dir, names[2], "{\"type\":\"summary\",\"results\":{\"valid\":false,\"from_launch\":-3}}\n");
     GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && v.known && v.valid);

@@ -4,7 +4,11 @@
 # changed), a library path LD_PRELOAD cannot carry, ignore rules that would
 # hide every difference or hang, links planted in the output folder (never
 # written through), file modes, escapes in a program's output, misleading
-# messages, and a suite of 100,000 programs.
+# messages, a suite of 100,000 programs, NUL bytes and duplicate compare
+# names in a suite, compare files that are not regular files or are too big,
+# comparisons past the timeout or interrupted, --lib files that are not
+# gpuprof's library, escapes in every summary and message, FIFOs in a result
+# folder.
 suite=characterize-hostile
 . tests/lib/characterize.sh
 tmp=$(mktemp -d)

@@ -228,7 +228,7 @@ int gpc_compare_read(const char *path, const gpc_bound *b, char **text, size_t *
     *len = 0;
     memset(o, 0, sizeof *o);
     if (fd < 0) {
-        o->kind = errno == ENOENT ? GPC_OUT_ABSENT
+        o->kind = errno == ENOENT  ? GPC_OUT_ABSENT
                   : errno == ELOOP ? GPC_OUT_NOT_REGULAR
                                    : GPC_OUT_UNREADABLE;
         o->what = o->kind == GPC_OUT_NOT_REGULAR ? "a symbolic link" : strerror(errno);
@@ -358,8 +358,7 @@ int gpc_compare_text(const gpc_program *p, const char *what, const char *native,
     }
     rc = 0;
     if (differ)
-        rc = gpc_result_add_diff(r, what, first_n, first_p, fn, fp, differ) < 0 ? GPC_CMP_NOMEM
-                                                                                : 1;
+        rc = gpc_result_add_diff(r, what, first_n, first_p, fn, fp, differ) < 0 ? GPC_CMP_NOMEM : 1;
 out:
     free(fn);
     free(fp);

@@ -236,8 +236,9 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
         fprintf(stderr, GPC_PROG ": %zu PROFILER DEFECT%s: see summary.txt\n", defects,
                 defects == 1 ? "" : "S");
     if (broke)
-        fprintf(stderr, GPC_PROG ": %zu program%s whose results the profiler broke (PROFILER "
-                        "BROKE RESULTS): see summary.txt\n",
+        fprintf(stderr,
+                GPC_PROG ": %zu program%s whose results the profiler broke (PROFILER "
+                         "BROKE RESULTS): see summary.txt\n",
                 broke, broke == 1 ? "" : "s");
     rc = defects || broke ? 3 : not_ok ? 4 : 0;
 out:
@@ -443,7 +444,8 @@ static int gpc_cmd_run(int argc, char **argv)
         /* lstat: a result is ours only as a plain file, never through a link */
         if (!force && lstat(path, &rst) == 0 && S_ISREG(rst.st_mode) &&
             gpc_newer(&rst.st_mtim, &sst.st_mtim)) {
-            int x = gpc_progress_done(dirs[p], suite.progs[p].name, ++done, total, gpc_now() - t0, 0, 0, 1);
+            int x = gpc_progress_done(dirs[p], suite.progs[p].name, ++done, total, gpc_now() - t0,
+                                      0, 0, 1);
             defect |= x == 3;
             not_ok |= x == 4;
             failed |= x == 1;
@@ -452,8 +454,8 @@ static int gpc_cmd_run(int argc, char **argv)
         todo[n_todo++] = p;
     }
     if (done)
-        gpc_progress_say(GPC_PROG ": %zu result%s newer than %s kept (--force to run again)",
-                         done, done == 1 ? "" : "s", suite_path);
+        gpc_progress_say(GPC_PROG ": %zu result%s newer than %s kept (--force to run again)", done,
+                         done == 1 ? "" : "s", suite_path);
     {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -509,8 +511,8 @@ static int gpc_cmd_run(int argc, char **argv)
                     fprintf(stderr, "%s: interrupted, no result written\n", suite.progs[pr].name);
                     continue;
                 }
-                x = gpc_progress_done(dirs[pr], suite.progs[pr].name, ++done, total,
-                                      gpc_now() - t0, ran, n_todo, 0);
+                x = gpc_progress_done(dirs[pr], suite.progs[pr].name, ++done, total, gpc_now() - t0,
+                                      ran, n_todo, 0);
                 defect |= x == 3;
                 not_ok |= x == 4;
                 failed |= x == 1;
@@ -573,7 +575,8 @@ static int gpc_cmd_merge(int argc, char **argv)
             peaks_path = optarg;
         } else {
             gpc_progress_say(GPC_PROG " merge: %s '%s'",
-                    c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+                             c == ':' ? "option needs a value:" : "unknown option",
+                             argv[optind - 1]);
             free(dirs);
             return gpc_usage(stderr);
         }

@@ -108,9 +108,15 @@ void gpc_html_str(FILE *out, const char *s)
     free(plain);
 }
 
-void gpc_json_str(FILE *out, const char *s) { gp_text_json_string(out, s); }
+void gpc_json_str(FILE *out, const char *s)
+{
+    gp_text_json_string(out, s);
+}
 
-void gpc_csv_str(FILE *out, const char *s) { gp_text_csv_field(out, s); }
+void gpc_csv_str(FILE *out, const char *s)
+{
+    gp_text_csv_field(out, s);
+}
 
 void gpc_json_num(FILE *out, double v)
 {
@@ -261,7 +267,8 @@ static int gpc_result_validity_load(const gp_json *o, gpc_validity *v)
     if (gp_num_in_range(gp_json_number(gp_json_get(o, "from_launch")), 0, LONG_MAX,
                         &v->from_launch) < 0)
         v->from_launch = -1;
-    v->n_invalid = gp_num_clamp(gp_json_number(gp_json_get(o, "processes_invalid")), 1, LONG_MAX, 1);
+    v->n_invalid =
+        gp_num_clamp(gp_json_number(gp_json_get(o, "processes_invalid")), 1, LONG_MAX, 1);
     file = gp_json_string(gp_json_get(o, "file"));
     v->kernel = gpc_json_dup(o, "kernel");
     v->reason = gpc_json_dup(o, "reason");

@@ -34,10 +34,10 @@ typedef struct {
 } gpc_diff;
 
 typedef enum {
-    GPC_OK,              /* same outputs natively and under the profiler */
-    GPC_NATIVE_FAILED,   /* failed without the profiler: skipped */
-    GPC_PROFILER_DEFECT, /* failed or differed only under the profiler */
-    GPC_ERROR,           /* could not be run at all (directory, fork...) */
+    GPC_OK,                     /* same outputs natively and under the profiler */
+    GPC_NATIVE_FAILED,          /* failed without the profiler: skipped */
+    GPC_PROFILER_DEFECT,        /* failed or differed only under the profiler */
+    GPC_ERROR,                  /* could not be run at all (directory, fork...) */
     GPC_PROFILER_BROKE_RESULTS, /* same outputs, but the profiler says that kernels
                                  * did not run as they would have without it */
     GPC_STATUS_COUNT

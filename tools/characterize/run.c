@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "validity.h"
 #include "util/safefile.h"
+#include "validity.h"
 
 volatile sig_atomic_t gpc_run_stop;
 
@@ -153,7 +153,8 @@ static int gpc_run_ours(const char *name)
     if (name[0] == '.')
         name++;
     n = strlen(name);
-    if (strncmp(name, "gpuprof-", 8) == 0 || strncmp(name, GPC_RESULT_FILE, strlen(GPC_RESULT_FILE)) == 0)
+    if (strncmp(name, "gpuprof-", 8) == 0 ||
+        strncmp(name, GPC_RESULT_FILE, strlen(GPC_RESULT_FILE)) == 0)
         return 1;
     p = strncmp(name, "native.", 7) == 0     ? name + 7
         : strncmp(name, "profiled.", 9) == 0 ? name + 9
@@ -348,9 +349,10 @@ static void gpc_run_broken(gpc_result *r, char *msg, size_t len)
         snprintf(where, sizeof where, " from launch %ld", v->from_launch);
     if (r->status == GPC_OK) {
         r->status = GPC_PROFILER_BROKE_RESULTS;
-        snprintf(msg, len, "its outputs were the same, but the profiler broke its results%s%s%s%s: %s",
-                 where, v->kernel ? " (kernel " : "", v->kernel ? v->kernel : "",
-                 v->kernel ? ")" : "", v->reason);
+        snprintf(msg, len,
+                 "its outputs were the same, but the profiler broke its results%s%s%s%s: %s", where,
+                 v->kernel ? " (kernel " : "", v->kernel ? v->kernel : "", v->kernel ? ")" : "",
+                 v->reason);
     } else if (n < len) {
         snprintf(msg + n, len - n, "; the profiler also reports broken results%s: %s", where,
                  v->reason);

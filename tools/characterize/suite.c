@@ -151,8 +151,8 @@ static char *gpc_compare_norm(const char *val)
  * once.  Characterize moves it away after each run, so it must not name
  * anything else, and a second listing would find it gone and report a
  * failure the program did not have. */
-static int gpc_suite_compare(gpc_program *p, const char *val, const char *path, int line,
-                             char *err, size_t errlen)
+static int gpc_suite_compare(gpc_program *p, const char *val, const char *path, int line, char *err,
+                             size_t errlen)
 {
     const char *c;
     char *norm;
@@ -332,8 +332,8 @@ int gpc_suite_parse_n(gpc_suite *s, const char *path, const char *base_dir, cons
                 goto out;
             }
             if ((at = gp_strindex_find(s->by_name, b, strlen(b))) >= 0) {
-                gpc_suite_err(err, errlen, path, line, "program [%s] already defined at line %d",
-                              b, s->progs[at].line);
+                gpc_suite_err(err, errlen, path, line, "program [%s] already defined at line %d", b,
+                              s->progs[at].line);
                 free(l);
                 goto out;
             }

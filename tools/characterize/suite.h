@@ -20,8 +20,8 @@ typedef struct {
     char **compare; /* output files, relative to dir, without "." components */
     size_t n_compare;
     struct gp_strindex *compare_ix; /* compare names -> their suite line */
-    char **ignore;      /* POSIX ERE sources */
-    regex_t *ignore_re; /* compiled, same order */
+    char **ignore;                  /* POSIX ERE sources */
+    regex_t *ignore_re;             /* compiled, same order */
     size_t n_ignore;
 } gpc_program;
 

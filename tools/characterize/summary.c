@@ -180,7 +180,8 @@ static int gpc_summary_add_one(gpc_summary *s, const char *dir, char *err, size_
     }
     np = &s->progs[s->n];
     memset(np, 0, sizeof *np);
-    if (!(np->dir = strdup(dir)) || gp_strindex_add(&s->by_name, r.name, strlen(r.name), s->n) < 0) {
+    if (!(np->dir = strdup(dir)) ||
+        gp_strindex_add(&s->by_name, r.name, strlen(r.name), s->n) < 0) {
         free(np->dir);
         goto oom;
     }
@@ -591,8 +592,7 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         if (p->rep)
             snprintf(nk, sizeof nk, "%zu", p->rep->n);
         fprintf(out, "  %-24s %-16s %10s %10s %8s %7s\n", p->res.name,
-                gpc_status_name(p->res.status),
-                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gpc_status_name(p->res.status), gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
                 gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"), sd, nk);
         if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT &&
             p->res.status != GPC_PROFILER_BROKE_RESULTS) {
@@ -617,9 +617,10 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         }
     }
     if (st[GPC_PROFILER_BROKE_RESULTS]) {
-        fprintf(out, "\nPROFILER BROKE RESULTS (the outputs were the same, but the profiler reports "
-                     "that kernels did not run as they would have without it; the program's "
-                     "kernels are left out of the study)\n");
+        fprintf(out,
+                "\nPROFILER BROKE RESULTS (the outputs were the same, but the profiler reports "
+                "that kernels did not run as they would have without it; the program's "
+                "kernels are left out of the study)\n");
         for (i = 0; i < s->n; i++) {
             const gpc_result *r = &s->progs[i].res;
             if (r->status != GPC_PROFILER_BROKE_RESULTS)

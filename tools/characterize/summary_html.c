@@ -35,10 +35,12 @@ static int gpc_html_roofline(const gpc_summary *s, FILE *out)
 {
     gp_svg_roofline c = {.level = gp_roofline_level_name(GP_LEVEL_DRAM),
                          .title = "DRAM roofline of every kernel of the suite",
-                         .num_attr = "kernel", .arch = {NAN, NAN}, .measured = {NAN, NAN},
-                         .width = GPC_W, .height = GPC_H};
-    static const char *const colour[GPC_COLOURS] = {"p0", "p1", "p2", "p3",
-                                                    "p4", "p5", "p6", "p7"};
+                         .num_attr = "kernel",
+                         .arch = {NAN, NAN},
+                         .measured = {NAN, NAN},
+                         .width = GPC_W,
+                         .height = GPC_H};
+    static const char *const colour[GPC_COLOURS] = {"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"};
     gp_svg_point *pts;
     char **names; /* the kernels' names escaped: the chart escapes only HTML */
     size_t i, j, n = 0;
@@ -54,7 +56,9 @@ static int gpc_html_roofline(const gpc_summary *s, FILE *out)
         for (j = 0; s->progs[i].rep && j < s->progs[i].rep->n; j++) {
             const gp_kernel_report *k = &s->progs[i].rep->kernels[j];
             const gp_roof_level *l = &k->roof.level[GP_LEVEL_DRAM];
-            gp_svg_point p = {.ai = l->ai, .perf = k->roof.perf, .num = n + 1,
+            gp_svg_point p = {.ai = l->ai,
+                              .perf = k->roof.perf,
+                              .num = n + 1,
                               .group = s->progs[i].res.name,
                               .cls = colour[i % GPC_COLOURS]};
             if (!(names[n] = gpc_plain_dup(k->agg.kernel)))
@@ -242,7 +246,8 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
     for (i = 0; i < s->n; i++) {
         const gpc_prog *p = &s->progs[i];
         fb.next = 0;
-        int bad = p->res.status == GPC_PROFILER_DEFECT || p->res.status == GPC_PROFILER_BROKE_RESULTS;
+        int bad =
+            p->res.status == GPC_PROFILER_DEFECT || p->res.status == GPC_PROFILER_BROKE_RESULTS;
         const gpc_validity *v = &p->res.results;
         defects += bad;
         fprintf(out, "<tr%s><td>", bad ? " class=\"defect\"" : "");
@@ -250,8 +255,7 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
         fprintf(out,
                 "</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
                 "<td class=\"num\">",
-                gpc_status_name(p->res.status),
-                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gpc_status_name(p->res.status), gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
                 gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"));
         if (p->rep)
             fprintf(out, "%zu", p->rep->n);
