@@ -4,7 +4,11 @@
  *   pcs_probe CUBIN MODE
  *
  * CUBIN holds the kernels of stall_kernels.cu.  MODE:
- *   work      runs each kernel once, nothing else (for ncu)
+ *   work      runs each kernel REPS times (default 1), nothing else (for ncu
+ *             and the profiler)
+ *   timed     each kernel's median duration over REPS launches (default 21),
+ *             measured with events by the program itself, nothing else (run
+ *             with and without a profiler to see what it costs the kernels)
  *   reasons   the stall reasons and the default configuration
  *   overhead  each kernel's median duration without sampling, with sampling
  *             enabled but stopped, and sampled at each period of PERIODS
@@ -926,11 +930,20 @@ int main(int argc, char **argv)
         return 0;
     }
     load(image);
+    int reps = getenv("REPS") ? atoi(getenv("REPS")) : 0;
     if (strcmp(m, "work") == 0) {
-        for (int k = 0; k < K_N; k++)
-            launch(k);
+        reps = reps > 0 ? reps : 1;
+        for (int r = 0; r < reps; r++)
+            for (int k = 0; k < K_N; k++)
+                launch(k);
         CK(cuCtxSynchronize());
-        printf("ran %d kernels once each\n", K_N);
+        printf("ran %d kernels %d times each\n", K_N, reps);
+    } else if (strcmp(m, "timed") == 0) {
+        reps = reps > 0 && reps <= 64 ? reps : 21;
+        for (int k = 0; k < K_N; k++) {
+            launch(k); /* warm-up */
+            printf("%s %.2f us median of %d\n", k_name[k], timed(k, reps), reps);
+        }
     } else if (strcmp(m, "overhead") == 0) {
         mode_overhead(ctx);
     } else if (strcmp(m, "late") == 0) {

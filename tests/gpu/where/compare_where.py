@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""compare_where.py - gpuprof's instruction-level data and warp-state
+statistics against Nsight Compute's, on one program.
+
+usage: compare_where.py --ours SRC.jsonl --ncu-source SRC.csv --ncu-raw RAW.csv
+                        [--ours-warpstate WS.jsonl] [--min-samples N] [--label NAME]
+
+SRC.jsonl: gpuprof's records with source_function/source_instr records
+(e.g. --set source).  SRC.csv: `ncu --page source --csv --print-source sass`
+of the same program (one block per profiled launch).  RAW.csv: `ncu --page
+raw --csv --print-units base` of the same run with the SourceCounters and
+WarpStateStats sections.  WS.jsonl: gpuprof's records with the warp-state
+metrics (--section WarpStateStats).
+
+Judged, per the issue's validation rules:
+  instr   per-instruction counts (instructions executed, thread instructions,
+          predicated-on thread instructions, divergent branches, global
+          sectors and ideal sectors, L1 tag requests, shared wavefronts and
+          ideal wavefronts where ncu's page has them) EQUAL ncu's per-launch
+          average over the same launches; a pair agrees when equal to 0.1%
+          (a mean over identical launches) or within 1.
+  share   for each kernel with >= N samples on both sides (default 1000):
+          the same top stall reason, every reason's share within 5 points,
+          and at least 4 of ncu's 5 hottest instructions among gpuprof's 5.
+  ratio   warp-state ratios per (launch, reason) within 5% or 0.05.
+Prints the disagreements, then one line per class
+  where-<class>: N passed, N failed, N skipped
+Python 3 standard library only; runs on the GPU machine."""
+import argparse
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'xcheck'))
+from compare import short_name, load_ncu  # noqa: E402
+
+# ncu's source-page column -> gpuprof's source_instr field (None: derived)
+INSTR_COLUMNS = [
+    ('Instructions Executed', 'inst_executed'),
+    ('Thread Instructions Executed', 'thread_inst_executed'),
+    ('Predicated-On Thread Instructions Executed', 'thread_inst_executed_pred_on'),
+    ('Divergent Branches', 'divergent_branches'),
+    ('L1 Tag Requests Global', 'l1_tags_global'),
+    ('L2 Theoretical Sectors Global', 'sectors_global'),
+    ('L2 Theoretical Sectors Global Ideal', 'sectors_global_ideal'),
+    ('L2 Theoretical Sectors Global Excessive', None),
+    ('L1 Wavefronts Shared', 'wavefronts_shared'),
+    ('L1 Wavefronts Shared Ideal', 'wavefronts_shared_ideal'),
+    ('L1 Wavefronts Shared Excessive', None),
+]
+
+
+def num(v):
+    try:
+        return float(str(v).replace(',', ''))
+    except ValueError:
+        return None
+
+
+def load_ours(path):
+    funcs, instrs = {}, {}
+    for line in open(path, errors='replace'):
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        t = r.get('type')
+        if t == 'source_function':
+            key = short_name(r.get('kernel', ''))
+            funcs[key] = r
+        elif t == 'source_instr':
+            instrs.setdefault(r['mangled'], {})[r['pc']] = r
+    out = {}
+    for key, f in funcs.items():
+        out[key] = (f, instrs.get(f['mangled'], {}))
+    return out
+
+
+def derived(rec, col):
+    if col == 'L2 Theoretical Sectors Global Excessive':
+        a, b = rec.get('sectors_global'), rec.get('sectors_global_ideal')
+    else:
+        a, b = rec.get('wavefronts_shared'), rec.get('wavefronts_shared_ideal')
+    return None if a is None or b is None else a - b
+
+
+def load_ncu_source(path):
+    """kernel short name -> (launch blocks, {pc: {column: sum}}, sample pcs)."""
+    out = {}
+    kernel, head, base = None, None, None
+    for row in csv.reader(open(path, errors='replace')):
+        if not row:
+            continue
+        if row[0] == 'Kernel Name':
+            kernel = short_name(row[1]) if len(row) > 1 else None
+            head, base = None, None
+            if kernel:
+                blocks, per_pc = out.get(kernel, (0, {}))
+                out[kernel] = (blocks + 1, per_pc)
+            continue
+        if row[0] == 'Address' and kernel:
+            head = row
+            continue
+        if not head or not kernel or len(row) != len(head):
+            continue
+        addr = int(row[0], 16) if row[0].startswith('0x') else None
+        if addr is None:
+            continue
+        if base is None:
+            base = addr
+        pc = addr - base
+        d = out[kernel][1].setdefault(pc, {'_sass': row[1].strip()})
+        for h, v in zip(head, row):
+            x = num(v)
+            if x is not None and h not in ('Address', 'Source'):
+                d[h] = d.get(h, 0.0) + x
+    return out
+
+
+def judge_instr(ours, ncu_src, report):
+    passed = failed = skipped = 0
+    for kernel, (blocks, per_pc) in sorted(ncu_src.items()):
+        if kernel not in ours:
+            skipped += 1
+            report.append('instr %s: no gpuprof record' % kernel)
+            continue
+        f, instrs = ours[kernel]
+        n = f.get('sass_launches', 0)
+        if not n:
+            skipped += 1
+            report.append('instr %s: gpuprof ran no SASS pass on it' % kernel)
+            continue
+        bad_here = 0
+        for pc, cols in sorted(per_pc.items()):
+            rec = instrs.get(pc, {})
+            for col, field in INSTR_COLUMNS:
+                if col not in cols:
+                    continue
+                want = cols[col] / blocks
+                got = derived(rec, col) if field is None else rec.get(field)
+                if got is None:
+                    if want == 0:
+                        passed += 1  # no record: the instruction never ran
+                    else:
+                        skipped += 1
+                    continue
+                got = got / n
+                if abs(got - want) <= max(1.0, 1e-3 * abs(want)):
+                    passed += 1
+                else:
+                    failed += 1
+                    bad_here += 1
+                    if bad_here <= 5:
+                        report.append('instr %s +%#x %s (%s): gpuprof %.6g, ncu %.6g' %
+                                      (kernel, pc, col, cols.get('_sass', ''), got, want))
+    return passed, failed, skipped
+
+
+def ncu_reason_totals(raw, kernel):
+    tot, total = {}, 0.0
+    prefix = 'smsp__pcsamp_warps_issue_stalled_'
+    for row in raw:
+        if short_name(row['kernel']) != kernel:
+            continue
+        for h, v in row['values'].items():
+            if h.startswith(prefix) and not h.endswith('_not_issued') and v is not None:
+                tot[h[len(prefix):]] = tot.get(h[len(prefix):], 0.0) + v
+                total += v
+    return tot, total
+
+
+def judge_shares(ours, raw, ncu_src, min_samples, report):
+    passed = failed = skipped = 0
+    for kernel, (f, instrs) in sorted(ours.items()):
+        ntot, nsum = ncu_reason_totals(raw, kernel)
+        osum = float(f.get('samples', 0))
+        if nsum < min_samples or osum < min_samples:
+            skipped += 1
+            report.append('share %s: %d gpuprof and %d ncu samples (< %d): not judged' %
+                          (kernel, osum, nsum, min_samples))
+            continue
+        otot = {}
+        for r in instrs.values():
+            for k, v in r.get('stall', {}).items():
+                otot[k] = otot.get(k, 0) + v
+        otop = max(otot, key=otot.get)
+        ntop = max(ntot, key=ntot.get)
+        ok = otop == ntop
+        worst, worst_r = 0.0, ''
+        for k in set(otot) | set(ntot):
+            d = abs(100.0 * otot.get(k, 0) / osum - 100.0 * ntot.get(k, 0) / nsum)
+            if d > worst:
+                worst, worst_r = d, k
+        ok = ok and worst <= 5.0
+        # hottest instructions
+        hot_o = sorted(instrs, key=lambda pc: -instrs[pc].get('samples', 0))[:5]
+        per_pc = ncu_src.get(kernel, (0, {}))[1]
+        col = 'Warp Stall Sampling (All Samples)'
+        hot_n = sorted(per_pc, key=lambda pc: -per_pc[pc].get(col, 0))[:5]
+        common = len(set(hot_o) & set(hot_n)) if hot_n else None
+        ok = ok and (common is None or common >= 4)
+        line = ('share %s: %d/%d samples, top %s/%s, worst share difference %.1f points (%s), '
+                'hottest %s of 5 in common' % (kernel, osum, nsum, otop, ntop, worst, worst_r,
+                                                '?' if common is None else common))
+        report.append(('' if ok else 'FAIL ') + line)
+        passed += ok
+        failed += not ok
+    return passed, failed, skipped
+
+
+def judge_ratios(ws_path, raw, report):
+    passed = failed = skipped = 0
+    gp = [r for r in (json.loads(l) for l in open(ws_path, errors='replace') if l.startswith('{'))
+          if r.get('type') == 'launch']
+    seen, by_key = {}, {}
+    for row in raw:
+        k = short_name(row['kernel'])
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        by_key[(k, i)] = row
+    seen = {}
+    for r in gp:
+        k = short_name(r.get('kernel', ''))
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        row = by_key.get((k, i))
+        for m, g in sorted(r.get('metrics', {}).items()):
+            if not (m.startswith('smsp__average_warp') or m in (
+                    'smsp__issue_active.avg.per_cycle_active',
+                    'smsp__warps_eligible.avg.per_cycle_active',
+                    'smsp__warps_active.avg.per_cycle_active')):
+                continue
+            n = row['values'].get(m) if row else None
+            if g is None or n is None:
+                skipped += 1
+                continue
+            if abs(g - n) <= 0.05 or abs(g - n) <= 0.05 * abs(n):
+                passed += 1
+            else:
+                failed += 1
+                report.append('ratio %s#%d %s: gpuprof %.4g, ncu %.4g' % (k, i, m, g, n))
+    return passed, failed, skipped
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--ncu-source', required=True)
+    ap.add_argument('--ncu-raw', required=True)
+    ap.add_argument('--ours-warpstate')
+    ap.add_argument('--min-samples', type=int, default=1000)
+    ap.add_argument('--label', default='')
+    a = ap.parse_args()
+    ours = load_ours(a.ours)
+    ncu_src = load_ncu_source(a.ncu_source)
+    raw = load_ncu(a.ncu_raw)
+    report = []
+    lab = (a.label + ' ') if a.label else ''
+    res = {'instr': judge_instr(ours, ncu_src, report),
+           'share': judge_shares(ours, raw, ncu_src, a.min_samples, report)}
+    if a.ours_warpstate:
+        res['ratio'] = judge_ratios(a.ours_warpstate, raw, report)
+    for line in report:
+        print(lab + line)
+    for cls, (p, f, s) in res.items():
+        print('%swhere-%s: %d passed, %d failed, %d skipped' % (lab, cls, p, f, s))
+
+
+if __name__ == '__main__':
+    main()
