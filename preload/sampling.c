@@ -18,8 +18,12 @@
 /* CUPTI's buffers: the device buffer the hardware writes to (CUPTI's
  * default, 512 MB, is taken from the program's GPU memory; Nsight Compute
  * uses 32 MB) and the host buffer of decoded PCs (about 5500 PCs a MB) */
-#define GP_SAMPLING_HW_BUFFER (32u << 20)
+#define GP_SAMPLING_HW_BUFFER (64u << 20)
+#define GP_SAMPLING_HW_BUFFER_MAX (512u << 20)
 #define GP_SAMPLING_SCRATCH (64u << 20)
+/* how often CUPTI's threads move samples out of that buffer (CUPTI's
+ * default, 100 ms, let a 32 MB buffer overflow at 2^11 cycles) */
+#define GP_SAMPLING_WORKER_MS 10
 
 enum smp_state {
     SMP_NONE,     /* not set up yet */
@@ -186,20 +190,43 @@ static void fail(smp_ctx *c, const char *why)
                 why);
 }
 
-/* Enables and starts sampling in c: 0, or -1 (c failed). */
-static int open_start(smp_ctx *c)
+/* The hardware's buffer: the samples of a worker period (GP_SAMPLING_WORKER_MS)
+ * at about 120 million samples a second of kernel time at 2^11 cycles on an
+ * H200, 32 bytes each, with room to spare; 64 MB at the default interval. */
+static size_t hw_buffer_bytes(unsigned interval_log2)
+{
+    size_t b = GP_SAMPLING_HW_BUFFER;
+    for (unsigned i = interval_log2; i < 15 && b < GP_SAMPLING_HW_BUFFER_MAX; i++)
+        b *= 2;
+    return b;
+}
+
+/* Enables sampling in c, stopped: 0, or -1 (c failed). */
+static int open_only(smp_ctx *c)
 {
     char err[400];
     double t = gp_now_s();
     if (c->device < 0)
         c->device = gp_collect_current_device();
-    gp_pcs_config cfg = {(unsigned)(5 + gp_core.cfg.sampling_interval), GP_SAMPLING_HW_BUFFER,
-                         GP_SAMPLING_SCRATCH};
+    unsigned log2 = (unsigned)(5 + gp_core.cfg.sampling_interval);
+    gp_pcs_config cfg = {log2, hw_buffer_bytes(log2), GP_SAMPLING_SCRATCH,
+                         GP_SAMPLING_WORKER_MS};
     c->p = gp_pcs_open(c->ctx, &cfg, err, sizeof(err));
     if (!c->p) {
         fail(c, err);
         return -1;
     }
+    pthread_mutex_lock(&gp_core.state_lock);
+    run.setup_s += gp_now_s() - t;
+    pthread_mutex_unlock(&gp_core.state_lock);
+    return 0;
+}
+
+/* Enables and starts sampling in c: 0, or -1 (c failed). */
+static int open_start(smp_ctx *c)
+{
+    if (!c->p && open_only(c) != 0)
+        return -1;
     if (start(c) != 0) {
         finish(c);
         fail(c, "CUPTI did not start it");
@@ -207,9 +234,6 @@ static int open_start(smp_ctx *c)
     }
     c->state = SMP_ON;
     c->last_flush = gp_now_s();
-    pthread_mutex_lock(&gp_core.state_lock);
-    run.setup_s += gp_now_s() - t;
-    pthread_mutex_unlock(&gp_core.state_lock);
     return 0;
 }
 
@@ -283,6 +307,13 @@ int gp_sampling_before_profile(CUcontext ctx, int device)
     if (c->state == SMP_ON) {
         stop(c);
         c->state = SMP_PAUSED;
+    }
+    /* CUPTI attributes no sample to a function, and the SASS pass counts
+     * nothing, when sampling is enabled after the SASS pass was configured
+     * on the device: enabled now, before the context's set-up configures it */
+    if (!counters && c->state == SMP_NONE) {
+        if (open_only(c) == 0)
+            c->state = SMP_PAUSED;
     }
     if (counters && c->state != SMP_COUNTERS) {
         double t = gp_now_s();
@@ -434,4 +465,20 @@ void gp_sampling_print(FILE *f, int pid)
         fprintf(f, ", %llu switches with the counters %.0f ms", (unsigned long long)run.switches,
                 run.switch_s * 1e3);
     fputc('\n', f);
+    /* samples lost or unattributed are said, never left out silently */
+    if (run.totals.buffer_full)
+        fprintf(f,
+                "[gpuprof %d]   stall sampling: the hardware's sample buffer overflowed %llu "
+                "times and the samples of those periods were lost; sample less often "
+                "(GPUPROF_SAMPLING_INTERVAL above %ld)\n",
+                pid, (unsigned long long)run.totals.buffer_full, gp_core.cfg.sampling_interval);
+    if (run.totals.samples && run.totals.non_user == run.totals.samples)
+        fprintf(f,
+                "[gpuprof %d]   stall sampling: CUPTI attributed none of the %llu samples to a "
+                "function of the program (code it does not know as the program's)\n",
+                pid, (unsigned long long)run.totals.samples);
+    if (gp_src_left_out(gp_core.src))
+        fprintf(f, "[gpuprof %d]   instruction-level data: %llu instructions left out (the table "
+                   "holds %d)\n",
+                pid, (unsigned long long)gp_src_left_out(gp_core.src), GP_SRC_MAX_PCS);
 }

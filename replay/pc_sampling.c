@@ -131,7 +131,7 @@ static int configure(gp_pcs *p, const gp_pcs_config *cfg, char *err, size_t errl
         snprintf(err, errlen, "out of memory for the sampling buffers");
         return -1;
     }
-    CUpti_PCSamplingConfigurationInfo c[7];
+    CUpti_PCSamplingConfigurationInfo c[8];
     memset(c, 0, sizeof(c));
     size_t n = 0;
     c[n].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL;
@@ -149,6 +149,12 @@ static int configure(gp_pcs *p, const gp_pcs_config *cfg, char *err, size_t errl
     if (cfg->hw_buffer_bytes) {
         c[n].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE;
         c[n++].attributeData.hardwareBufferSizeData.hardwareBufferSize = cfg->hw_buffer_bytes;
+    }
+    if (cfg->worker_ms) {
+        c[n].attributeType =
+            CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_WORKER_THREAD_PERIODIC_SLEEP_SPAN;
+        c[n++].attributeData.workerThreadPeriodicSleepSpanData.workerThreadPeriodicSleepSpan =
+            cfg->worker_ms;
     }
     if (cfg->scratch_bytes) {
         c[n].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE;

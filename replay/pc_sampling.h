@@ -28,6 +28,7 @@ typedef struct gp_pcs_config {
     unsigned interval_log2;   /* a sample every 2^interval_log2 cycles per SM sub-partition (5..31) */
     size_t hw_buffer_bytes;   /* the device buffer the hardware writes samples to */
     size_t scratch_bytes;     /* CUPTI's host buffer of decoded PCs */
+    unsigned worker_ms;       /* how often CUPTI's threads empty the hardware buffer (0: CUPTI's) */
 } gp_pcs_config;
 
 /* One sampled instruction as the sink sees it: reasons are indices into

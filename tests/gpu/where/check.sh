@@ -96,7 +96,7 @@ if [ "${BENCH:-1}" = 1 ]; then
     $P timed >"$O/timed.native" 2>&1
     $B/gpuprof -c 0 -o "$O/timed-s" -f $P timed >"$O/timed.sampled" 2>"$O/timed.sampled.err"
     $B/gpuprof -c 0 --warp-sampling-interval 6 -o "$O/timed-s6" -f $P timed >"$O/timed.sampled6" 2>"$O/timed.sampled6.err"
-    paste "$O/timed.native" "$O/timed.sampled" "$O/timed.sampled6" | awk '{printf "%-14s %9s %9s (%+.2f%%) %9s (%+.2f%%)\n", $1, $2, $7, 100*($7/$2-1), $12, 100*($12/$2-1)}'
+    paste "$O/timed.native" "$O/timed.sampled" "$O/timed.sampled6" | awk '{printf "%-14s %9s %9s (%+.2f%%) %9s (%+.2f%%)\n", $1, $2, $8, 100*($8/$2-1), $14, 100*($14/$2-1)}'
     grep -h "stall sampling" "$O/timed.sampled.err" "$O/timed.sampled6.err"
     echo "-- per profiled launch (REPS=10 of 5 stall kernels): profiler ms / launch from the summary"
     for s in default "default --section WarpStateStats" source; do

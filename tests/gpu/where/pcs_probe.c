@@ -860,6 +860,83 @@ static void mode_sass(CUcontext ctx)
     pcs_disable(ctx);
 }
 
+/* The library's sequence: SASS passes and sampled launches in turn.
+ * COMBO=1: the SASS set-up before sampling is enabled (the library's order);
+ * 2: sampling enabled first; 3: as 1, the SASS set-up done again after
+ * sampling is enabled; 4: as 1, the SASS configuration unset before
+ * sampling is enabled. */
+static int sass_pass(CUcontext ctx, int k)
+{
+    char err[256];
+    if (gp_sass_begin(ctx, err, sizeof(err)) != 0) {
+        printf("  sass begin: %s\n", err);
+        return -1;
+    }
+    launch(k);
+    CUresult sr = cuCtxSynchronize();
+    gp_sass_record *r;
+    size_t n;
+    int er = gp_sass_end(ctx, &r, &n, err, sizeof(err));
+    uint64_t inst = 0;
+    for (size_t i = 0; i < n; i++)
+        inst += r[i].v[GP_SASS_INST];
+    printf("  SASS pass of %s: kernel %s, %zu records, %llu instructions%s%s\n", k_name[k],
+           sr == CUDA_SUCCESS ? "ok" : drv_error_text(sr), n, (unsigned long long)inst,
+           er ? ": " : "", er ? err : "");
+    gp_sass_records_free(r, n);
+    return 0;
+}
+
+static void sampled(CUcontext ctx, int k)
+{
+    rows_clear();
+    pcs_start(ctx);
+    launch(k);
+    CK(cuCtxSynchronize());
+    pcs_stop(ctx);
+    get_data(ctx);
+    uint64_t mine = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        for (size_t j = 0; j < n_reasons; j++)
+            mine += rows[r].by_reason[j];
+    printf("  sampled %s: %llu samples, %llu non-user, %zu PCs, %llu in PC records\n", k_name[k],
+           (unsigned long long)tot_samples, (unsigned long long)tot_nonuser, n_rows,
+           (unsigned long long)mine);
+}
+
+static void mode_combo(CUcontext ctx)
+{
+    int v = getenv("COMBO") ? atoi(getenv("COMBO")) : 1;
+    CUpti_Profiler_Initialize_Params pi = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CU(cuptiProfilerInitialize(&pi));
+    CUpti_Device_GetChipName_Params cn = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    CU(cuptiDeviceGetChipName(&cn));
+    char err[256];
+    printf("combo %d\n", v);
+    if (v == 2 && pcs_enable(ctx, -1) != 0)
+        return;
+    if (gp_sass_setup(0, cn.pChipName, err, sizeof(err)) != 0) {
+        printf("sass setup: %s\n", err);
+        return;
+    }
+    sass_pass(ctx, K_CHASE);
+    if (v == 4) { /* the SASS configuration dropped before sampling is enabled */
+        gp_sass_teardown(0);
+        printf("  SASS configuration unset\n");
+    }
+    if (pcs_enable(ctx, -1) != 0)
+        return;
+    if (v == 3 && gp_sass_setup(0, cn.pChipName, err, sizeof(err)) != 0)
+        printf("sass setup again: %s\n", err);
+    sampled(ctx, K_CHASE);
+    sass_pass(ctx, K_FMA);
+    sampled(ctx, K_FMA);
+    sass_pass(ctx, K_BARRIER);
+    sampled(ctx, K_BARRIER);
+    sampled(ctx, K_STREAM);
+    pcs_disable(ctx);
+}
+
 static void mode_correlate(CUcontext ctx, const void *image, size_t size)
 {
     if (pcs_enable(ctx, -1) != 0)
@@ -948,6 +1025,8 @@ int main(int argc, char **argv)
         mode_overhead(ctx);
     } else if (strcmp(m, "late") == 0) {
         mode_late(ctx);
+    } else if (strcmp(m, "combo") == 0) {
+        mode_combo(ctx);
     } else if (strcmp(m, "rpcycle") == 0) {
         mode_rpcycle(ctx);
     } else if (strcmp(m, "startstop") == 0) {
