@@ -20,7 +20,7 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 #define GP_BATCH_MAX 256
 /* GPUPROF_SAMPLING_INTERVAL: default and largest value (Nsight Compute's
  * scale: a sample every 2^(5+n) cycles per SM sub-partition) */
-#define GP_SAMPLING_INTERVAL_DEFAULT 10
+#define GP_SAMPLING_INTERVAL_DEFAULT 6
 #define GP_SAMPLING_INTERVAL_MAX 26
 /* GPUPROF_CROSSCHECK=1: launches checked against CUPTI's activity records */
 #define GP_CROSSCHECK_WINDOW 1000

@@ -18,7 +18,8 @@
 /* CUPTI's buffers: the device buffer the hardware writes to (CUPTI's
  * default, 512 MB, is taken from the program's GPU memory; Nsight Compute
  * uses 32 MB) and the host buffer of decoded PCs (about 5500 PCs a MB) */
-#define GP_SAMPLING_HW_BUFFER (64u << 20)
+#define GP_SAMPLING_HW_BUFFER (128u << 20)
+#define GP_SAMPLING_HW_BUFFER_MIN (16u << 20)
 #define GP_SAMPLING_HW_BUFFER_MAX (512u << 20)
 #define GP_SAMPLING_SCRATCH (64u << 20)
 /* how often CUPTI's threads move samples out of that buffer (CUPTI's
@@ -83,6 +84,25 @@ static smp_ctx *find(CUcontext ctx, int add)
     return c;
 }
 
+/* Sampling after the counters is possible only where no SASS pass was
+ * configured: CUPTI attributes no sample to a function when sampling is
+ * enabled after a SASS configuration, even one removed again (measured with
+ * pcs_probe combo 4).  Gives the context up with the reason otherwise. */
+static int may_follow_counters(smp_ctx *c)
+{
+    if (!gp_core.has_sass)
+        return 1;
+    c->state = SMP_FAILED;
+    if (!run.failed) {
+        run.failed = 1;
+        snprintf(run.why, sizeof(run.why),
+                 "the launch count was reached, but the SASS pass of the metric set had been "
+                 "configured first, after which CUPTI attributes no sample: sample with "
+                 "GPUPROF_METRICS=@source, or a list without SASS metrics");
+    }
+    return 0;
+}
+
 int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k)
 {
     if (!wanted() || !k)
@@ -101,7 +121,7 @@ int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k)
         gp_src_sampled_launch(gp_source_table(), c->device, k->name->mangled);
         return 0;
     case SMP_COUNTERS:
-        return counters_over();
+        return counters_over() && may_follow_counters(c);
     default:
         return 0;
     }
@@ -190,14 +210,17 @@ static void fail(smp_ctx *c, const char *why)
                 why);
 }
 
-/* The hardware's buffer: the samples of a worker period (GP_SAMPLING_WORKER_MS)
- * at about 120 million samples a second of kernel time at 2^11 cycles on an
- * H200, 32 bytes each, with room to spare; 64 MB at the default interval. */
+/* The hardware's buffer: the samples of a few worker periods
+ * (GP_SAMPLING_WORKER_MS) at about 120 million samples a second of kernel
+ * time at 2^11 cycles on an H200 (GP_SAMPLING_HW_BUFFER), halved for each
+ * doubling of the interval, doubled for each halving. */
 static size_t hw_buffer_bytes(unsigned interval_log2)
 {
     size_t b = GP_SAMPLING_HW_BUFFER;
-    for (unsigned i = interval_log2; i < 15 && b < GP_SAMPLING_HW_BUFFER_MAX; i++)
+    for (unsigned i = interval_log2; i < 11 && b < GP_SAMPLING_HW_BUFFER_MAX; i++)
         b *= 2;
+    for (unsigned i = 11; i < interval_log2 && b > GP_SAMPLING_HW_BUFFER_MIN; i++)
+        b /= 2;
     return b;
 }
 
@@ -251,7 +274,7 @@ int gp_sampling_takes_context(CUcontext ctx)
 {
     pthread_mutex_lock(&gp_core.state_lock);
     smp_ctx *c = find(ctx, 0);
-    int takes = c && c->state == SMP_COUNTERS && counters_over();
+    int takes = c && c->state == SMP_COUNTERS && counters_over() && may_follow_counters(c);
     pthread_mutex_unlock(&gp_core.state_lock);
     return takes;
 }

@@ -68,13 +68,26 @@ while IFS='|' read -r name n cmd; do
     ncu --import "$O/$name.ncu.ncu-rep" --csv --page raw --print-units base >"$O/$name.ncu-raw.csv" 2>/dev/null
     ncu --import "$O/$name.ncu.ncu-rep" --csv --page source --print-source sass \
         >"$O/$name.ncu-source.csv" 2>/dev/null
+    timeout 300 ncu --clock-control none --cache-control none --section WarpStateStats -c "$n" \
+        --csv --page raw --print-units base sh -c "$cmd" >"$O/$name.ncu-raw-nocache.csv" 2>/dev/null
     echo "$name: gpuprof --set source $t_src ms, ncu SourceCounters+WarpStateStats $t_ncu ms ($n launches)"
     $PY "$HERE/compare_where.py" --label "$name" --ours "$O/$name.src.jsonl" \
         --ncu-source "$O/$name.ncu-source.csv" --ncu-raw "$O/$name.ncu-raw.csv" \
-        --ours-warpstate "$O/$name.ws.jsonl" >"$O/$name.compare.txt" 2>&1
+        --ours-warpstate "$O/$name.ws.jsonl" --ncu-raw-nocache "$O/$name.ncu-raw-nocache.csv" \
+        >"$O/$name.compare.txt" 2>&1
     grep -E "^$name (FAIL|share|where-)" "$O/$name.compare.txt" | head -20
-    grep -E "^$name (instr|ratio)" "$O/$name.compare.txt" | head -8
+    grep -E "^$name (instr|ratio)" "$O/$name.compare.txt" | head -6
+    grep -E "^$name ratio: " "$O/$name.compare.txt"
 done <"$O/corpus.txt"
+
+# counters for the first launches, then sampling takes the context (one switch)
+REPS=4 $B/gpuprof -c 5 -o "$O/switch" -f $P work >/dev/null 2>"$O/switch.err"
+if $PY -c "
+import json,sys
+f=[json.loads(l) for l in open('$O/switch.jsonl') if '\"source_function\"' in l]
+s=sum(r['samples'] for r in f); print('switch: samples attributed', s, 'in', len(f), 'functions')
+sys.exit(0 if s > 0 else 1)"; then ok "counters, then stall sampling in the same context"
+else bad "counters, then stall sampling: no sample attributed"; grep -h "sampling" "$O/switch.err"; fi
 
 # a read before the buffer, in memory that is mapped natively: results unchanged
 for m in neighbor after; do

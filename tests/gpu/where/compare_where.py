@@ -30,6 +30,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'xcheck'))
@@ -51,6 +52,41 @@ INSTR_COLUMNS = [
 ]
 
 
+# ncu's source-page stall columns -> CUPTI's reason names (gpuprof's)
+STALL_COLUMNS = {
+    'stall_barrier': 'barrier', 'stall_branch_resolving': 'branch_resolving',
+    'stall_dispatch': 'dispatch_stall', 'stall_drain': 'drain', 'stall_imc': 'imc_miss',
+    'stall_lg': 'lg_throttle', 'stall_long_sb': 'long_scoreboard',
+    'stall_math': 'math_pipe_throttle', 'stall_membar': 'membar', 'stall_mio': 'mio_throttle',
+    'stall_misc': 'misc', 'stall_no_inst': 'no_instructions',
+    'stall_not_selected': 'not_selected', 'stall_selected': 'selected',
+    'stall_short_sb': 'short_scoreboard', 'stall_sleep': 'sleeping', 'stall_tex': 'tex_throttle',
+    'stall_wait': 'wait',
+}
+
+
+def kernel_key(name):
+    """Functions are told apart by their whole demangled name (two template
+    instances share a short name), compared without spaces and without the
+    parameter list (Nsight Compute writes a template's parameters as T1,
+    T2, ...; the demangler writes the types)."""
+    s = ''.join(name.split()).replace('(anonymousnamespace)', '<unnamed>')
+    # template literals as the two demanglers write them: (int)4 / 4,
+    # (unsignedint)512 / 512u, (bool)1 / true
+    s = re.sub(r'\[lambda\(([^()]*)\)\(instance(\d+)\)\]', r'{lambda(\1)#\2}', s)
+    s = re.sub(r'\(bool\)1', 'true', s)
+    s = re.sub(r'\(bool\)0', 'false', s)
+    s = re.sub(r'\((?:unsigned)?(?:int|long|longlong|short|char)\)(-?\d+)', r'\1', s)
+    s = re.sub(r'(?<=[\d])(?:ull|ul|ll|u|l)(?=[,>)])', '', s)
+    if s.endswith(')'):
+        depth = 0
+        for i in range(len(s) - 1, -1, -1):
+            depth += {')': 1, '(': -1}.get(s[i], 0)
+            if depth == 0:
+                return s[:i]
+    return s
+
+
 def num(v):
     try:
         return float(str(v).replace(',', ''))
@@ -67,8 +103,7 @@ def load_ours(path):
             continue
         t = r.get('type')
         if t == 'source_function':
-            key = short_name(r.get('kernel', ''))
-            funcs[key] = r
+            funcs[kernel_key(r.get('kernel', ''))] = r
         elif t == 'source_instr':
             instrs.setdefault(r['mangled'], {})[r['pc']] = r
     out = {}
@@ -93,7 +128,7 @@ def load_ncu_source(path):
         if not row:
             continue
         if row[0] == 'Kernel Name':
-            kernel = short_name(row[1]) if len(row) > 1 else None
+            kernel = kernel_key(row[1]) if len(row) > 1 else None
             head, base = None, None
             if kernel:
                 blocks, per_pc = out.get(kernel, (0, {}))
@@ -123,13 +158,13 @@ def judge_instr(ours, ncu_src, report):
     for kernel, (blocks, per_pc) in sorted(ncu_src.items()):
         if kernel not in ours:
             skipped += 1
-            report.append('instr %s: no gpuprof record' % kernel)
+            report.append('instr %s: no gpuprof record' % kernel[:80])
             continue
         f, instrs = ours[kernel]
         n = f.get('sass_launches', 0)
         if not n:
             skipped += 1
-            report.append('instr %s: gpuprof ran no SASS pass on it' % kernel)
+            report.append('instr %s: gpuprof ran no SASS pass on it' % kernel[:80])
             continue
         bad_here = 0
         for pc, cols in sorted(per_pc.items()):
@@ -153,32 +188,31 @@ def judge_instr(ours, ncu_src, report):
                     bad_here += 1
                     if bad_here <= 5:
                         report.append('instr %s +%#x %s (%s): gpuprof %.6g, ncu %.6g' %
-                                      (kernel, pc, col, cols.get('_sass', ''), got, want))
+                                      (short_name(f.get('kernel', '')), pc, col,
+                                       cols.get('_sass', ''), got, want))
     return passed, failed, skipped
 
 
-def ncu_reason_totals(raw, kernel):
-    tot, total = {}, 0.0
-    prefix = 'smsp__pcsamp_warps_issue_stalled_'
-    for row in raw:
-        if short_name(row['kernel']) != kernel:
-            continue
-        for h, v in row['values'].items():
-            if h.startswith(prefix) and not h.endswith('_not_issued') and v is not None:
-                tot[h[len(prefix):]] = tot.get(h[len(prefix):], 0.0) + v
-                total += v
-    return tot, total
+def ncu_reason_totals(ncu_src, kernel):
+    """Reason -> samples summed over the kernel's instructions on ncu's
+    source page (its stall columns, not-issued ones left out)."""
+    tot = {}
+    for cols in ncu_src.get(kernel, (0, {}))[1].values():
+        for c, reason in STALL_COLUMNS.items():
+            if c in cols:
+                tot[reason] = tot.get(reason, 0.0) + cols[c]
+    return tot, sum(tot.values())
 
 
-def judge_shares(ours, raw, ncu_src, min_samples, report):
+def judge_shares(ours, ncu_src, min_samples, report):
     passed = failed = skipped = 0
     for kernel, (f, instrs) in sorted(ours.items()):
-        ntot, nsum = ncu_reason_totals(raw, kernel)
+        ntot, nsum = ncu_reason_totals(ncu_src, kernel)
         osum = float(f.get('samples', 0))
         if nsum < min_samples or osum < min_samples:
             skipped += 1
             report.append('share %s: %d gpuprof and %d ncu samples (< %d): not judged' %
-                          (kernel, osum, nsum, min_samples))
+                          (short_name(f.get('kernel', '')), osum, nsum, min_samples))
             continue
         otot = {}
         for r in instrs.values():
@@ -201,7 +235,8 @@ def judge_shares(ours, raw, ncu_src, min_samples, report):
         common = len(set(hot_o) & set(hot_n)) if hot_n else None
         ok = ok and (common is None or common >= 4)
         line = ('share %s: %d/%d samples, top %s/%s, worst share difference %.1f points (%s), '
-                'hottest %s of 5 in common' % (kernel, osum, nsum, otop, ntop, worst, worst_r,
+                'hottest %s of 5 in common' % (short_name(f.get('kernel', '')), osum, nsum, otop,
+                                                ntop, worst, worst_r,
                                                 '?' if common is None else common))
         report.append(('' if ok else 'FAIL ') + line)
         passed += ok
@@ -209,8 +244,27 @@ def judge_shares(ours, raw, ncu_src, min_samples, report):
     return passed, failed, skipped
 
 
-def judge_ratios(ws_path, raw, report):
-    passed = failed = skipped = 0
+def ncu_by_key(raw):
+    seen, by_key = {}, {}
+    for row in raw:
+        k = short_name(row['kernel'])
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        by_key[(k, i)] = row
+    return by_key
+
+
+def close(g, n):
+    return abs(g - n) <= 0.05 or abs(g - n) <= 0.05 * abs(n)
+
+
+def judge_ratios(ws_path, raw, report, raw_nocache=None):
+    """Against ncu with its cache control (all); a pair that disagrees but
+    agrees with ncu --cache-control none (caches kept warm: Nsight Compute
+    otherwise also empties the instruction and constant caches, gpuprof only
+    L2) is counted apart."""
+    passed = failed = skipped = warm = 0
+    other = ncu_by_key(raw_nocache) if raw_nocache else {}
     gp = [r for r in (json.loads(l) for l in open(ws_path, errors='replace') if l.startswith('{'))
           if r.get('type') == 'launch']
     seen, by_key = {}, {}
@@ -235,11 +289,19 @@ def judge_ratios(ws_path, raw, report):
             if g is None or n is None:
                 skipped += 1
                 continue
-            if abs(g - n) <= 0.05 or abs(g - n) <= 0.05 * abs(n):
+            if close(g, n):
                 passed += 1
-            else:
-                failed += 1
-                report.append('ratio %s#%d %s: gpuprof %.4g, ncu %.4g' % (k, i, m, g, n))
+                continue
+            n2 = other.get((k, i), {}).get('values', {}).get(m)
+            if n2 is not None and close(g, n2):
+                warm += 1
+            failed += 1
+            report.append('ratio %s#%d %s: gpuprof %.4g, ncu %.4g%s' %
+                          (k, i, m, g, n, '' if n2 is None else
+                           ' (--cache-control none: %.4g)' % n2))
+    if raw_nocache:
+        report.append('ratio: %d of the %d pairs that disagree agree with ncu '
+                      '--cache-control none' % (warm, failed))
     return passed, failed, skipped
 
 
@@ -249,6 +311,7 @@ def main():
     ap.add_argument('--ncu-source', required=True)
     ap.add_argument('--ncu-raw', required=True)
     ap.add_argument('--ours-warpstate')
+    ap.add_argument('--ncu-raw-nocache')
     ap.add_argument('--min-samples', type=int, default=1000)
     ap.add_argument('--label', default='')
     a = ap.parse_args()
@@ -258,9 +321,10 @@ def main():
     report = []
     lab = (a.label + ' ') if a.label else ''
     res = {'instr': judge_instr(ours, ncu_src, report),
-           'share': judge_shares(ours, raw, ncu_src, a.min_samples, report)}
+           'share': judge_shares(ours, ncu_src, a.min_samples, report)}
     if a.ours_warpstate:
-        res['ratio'] = judge_ratios(a.ours_warpstate, raw, report)
+        res['ratio'] = judge_ratios(a.ours_warpstate, raw, report,
+                                    load_ncu(a.ncu_raw_nocache) if a.ncu_raw_nocache else None)
     for line in report:
         print(lab + line)
     for cls, (p, f, s) in res.items():

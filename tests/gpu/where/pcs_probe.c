@@ -29,6 +29,7 @@
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
+#include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 #include <math.h>
 #include <stdio.h>
@@ -868,7 +869,12 @@ static void mode_sass(CUcontext ctx)
 static int sass_pass(CUcontext ctx, int k)
 {
     char err[256];
-    if (gp_sass_begin(ctx, err, sizeof(err)) != 0) {
+    if (getenv("LAZY") && atoi(getenv("LAZY")) == 0) { /* patched at enable, not at launch */
+        CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+        en.ctx = ctx;
+        en.enableLazyPatching = 0;
+        CU(cuptiSassMetricsEnable(&en));
+    } else if (gp_sass_begin(ctx, err, sizeof(err)) != 0) {
         printf("  sass begin: %s\n", err);
         return -1;
     }
@@ -902,6 +908,27 @@ static void sampled(CUcontext ctx, int k)
     printf("  sampled %s: %llu samples, %llu non-user, %zu PCs, %llu in PC records\n", k_name[k],
            (unsigned long long)tot_samples, (unsigned long long)tot_nonuser, n_rows,
            (unsigned long long)mine);
+    print_samples("   ");
+    size_t order[8] = {0};
+    for (int t = 0; t < 5; t++) { /* the five hottest PCs */
+        size_t best = (size_t)-1;
+        uint64_t bv = 0;
+        for (size_t r = 0; r < n_rows; r++) {
+            uint64_t v = 0;
+            for (size_t j = 0; j < n_reasons; j++)
+                if (!strstr(reason_name[j], "not_issued"))
+                    v += rows[r].by_reason[j];
+            int used = 0;
+            for (int u = 0; u < t; u++)
+                used |= order[u] == r;
+            if (!used && v > bv)
+                bv = v, best = r;
+        }
+        order[t] = best;
+        if (best != (size_t)-1)
+            printf("   hot %s +%#llx %llu\n", rows[best].fn, (unsigned long long)rows[best].pc,
+                   (unsigned long long)bv);
+    }
 }
 
 static void mode_combo(CUcontext ctx)
@@ -929,6 +956,7 @@ static void mode_combo(CUcontext ctx)
     if (v == 3 && gp_sass_setup(0, cn.pChipName, err, sizeof(err)) != 0)
         printf("sass setup again: %s\n", err);
     sampled(ctx, K_CHASE);
+    sampled(ctx, K_FMA); /* before its SASS pass */
     sass_pass(ctx, K_FMA);
     sampled(ctx, K_FMA);
     sass_pass(ctx, K_BARRIER);
