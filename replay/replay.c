@@ -94,7 +94,7 @@ static void flush_teardown(gp_replay_ctx *rc)
 
 static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
 {
-    if (gp_drv.cuMemAlloc(&rc->flush_buf, bytes) != CUDA_SUCCESS) {
+    if (gp_drv_alloc_own(&rc->flush_buf, bytes) != CUDA_SUCCESS) {
         rc->flush_buf = 0;
         return -1;
     }
