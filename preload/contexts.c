@@ -146,20 +146,6 @@ gp_context *gp_contexts_get(CUcontext ctx)
     return cs;
 }
 
-void gp_contexts_release_counters(CUcontext ctx)
-{
-    pthread_mutex_lock(&gp_core.state_lock);
-    gp_context *cs;
-    HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);
-    pthread_mutex_unlock(&gp_core.state_lock);
-    if (!cs || !cs->col)
-        return;
-    gp_batch_close(cs);
-    gp_collect_release_counters(cs->col);
-    cs->unusable = 1;
-    snprintf(cs->why, sizeof(cs->why), "the launch count is reached: stall sampling has the context");
-}
-
 void gp_core_context_destroying(CUcontext ctx)
 {
     if (!gp_core.cuda_ready)

@@ -12,9 +12,6 @@
  * of memory; cs->unusable (with cs->why) when counters cannot be read there.
  * Caller holds the exclusive launch lock, the guard and state_lock. */
 gp_context *gp_contexts_get(CUcontext ctx);
-/* The range profiler leaves the context for good (stall sampling takes it):
- * its batch is closed and later launches are not counter-profiled there.
- * Exclusive section, guard raised. */
-void gp_contexts_release_counters(CUcontext ctx);
+
 
 #endif

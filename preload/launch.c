@@ -5,7 +5,6 @@
 #include "preload/launch.h"
 
 #include "preload/batch.h"
-#include "preload/contexts.h"
 #include "preload/finish.h"
 #include "preload/kernels.h"
 #include "preload/profile.h"
@@ -132,8 +131,6 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
         gp_batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
         if (sample) { /* stall sampling to set up, flush or resume first */
             gp_serialize_exclusive_begin();
-            if (gp_sampling_takes_context(ev->ctx))
-                gp_contexts_release_counters(ev->ctx);
             gp_sampling_service(ev, k);
             gp_serialize_exclusive_end();
         }

@@ -30,7 +30,8 @@ enum smp_state {
     SMP_NONE,     /* not set up yet */
     SMP_ON,       /* enabled and started */
     SMP_PAUSED,   /* enabled, stopped while gpuprof works */
-    SMP_COUNTERS, /* disabled: the range profiler has the context */
+    SMP_COUNTERS, /* disabled: the range profiler has the context, for good (CUPTI
+                   * attributes no sample once it was used there, measured) */
     SMP_FAILED    /* CUPTI refused it here */
 };
 
@@ -58,13 +59,6 @@ static int wanted(void)
     return gp_core.cfg.sampling && gp_core.cfg.enabled;
 }
 
-/* No launch will be counter-profiled any more: the launch count is reached. */
-static int counters_over(void)
-{
-    return gp_core.cfg.launch_count >= 0 &&
-           gp_core.filter.profiled >= (uint64_t)gp_core.cfg.launch_count;
-}
-
 static smp_ctx *find(CUcontext ctx, int add)
 {
     smp_ctx *c;
@@ -84,25 +78,6 @@ static smp_ctx *find(CUcontext ctx, int add)
     return c;
 }
 
-/* Sampling after the counters is possible only where no SASS pass was
- * configured: CUPTI attributes no sample to a function when sampling is
- * enabled after a SASS configuration, even one removed again (measured with
- * pcs_probe combo 4).  Gives the context up with the reason otherwise. */
-static int may_follow_counters(smp_ctx *c)
-{
-    if (!gp_core.has_sass)
-        return 1;
-    c->state = SMP_FAILED;
-    if (!run.failed) {
-        run.failed = 1;
-        snprintf(run.why, sizeof(run.why),
-                 "the launch count was reached, but the SASS pass of the metric set had been "
-                 "configured first, after which CUPTI attributes no sample: sample with "
-                 "GPUPROF_METRICS=@source, or a list without SASS metrics");
-    }
-    return 0;
-}
-
 int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k)
 {
     if (!wanted() || !k)
@@ -120,9 +95,7 @@ int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k)
         run.launches++;
         gp_src_sampled_launch(gp_source_table(), c->device, k->name->mangled);
         return 0;
-    case SMP_COUNTERS:
-        return counters_over() && may_follow_counters(c);
-    default:
+    default: /* the range profiler has the context, or sampling failed there */
         return 0;
     }
 }
@@ -270,20 +243,10 @@ static void count_launch(const smp_ctx *c, const gp_kernel *k)
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
-int gp_sampling_takes_context(CUcontext ctx)
-{
-    pthread_mutex_lock(&gp_core.state_lock);
-    smp_ctx *c = find(ctx, 0);
-    int takes = c && c->state == SMP_COUNTERS && counters_over() && may_follow_counters(c);
-    pthread_mutex_unlock(&gp_core.state_lock);
-    return takes;
-}
-
 void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k)
 {
     pthread_mutex_lock(&gp_core.state_lock);
     smp_ctx *c = find(ev->ctx, 1);
-    int over = counters_over();
     pthread_mutex_unlock(&gp_core.state_lock);
     if (!c)
         return;
@@ -299,18 +262,6 @@ void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k)
         stop(c);
         if (start(c) != 0)
             c->state = SMP_PAUSED;
-        break;
-    case SMP_COUNTERS:
-        if (!over)
-            break;
-        /* the caller had the range profiler give the context back for good */
-        double t = gp_now_s();
-        if (open_start(c) == 0) {
-            pthread_mutex_lock(&gp_core.state_lock);
-            run.switches++;
-            run.switch_s += gp_now_s() - t;
-            pthread_mutex_unlock(&gp_core.state_lock);
-        }
         break;
     }
     count_launch(c, k);
@@ -440,9 +391,8 @@ static const char *off_why(void)
     if (run.failed)
         return run.why;
     if (!run.starts && gp_metric_set_needs_counters())
-        return "the hardware counters took every launch: sampling runs only where no range "
-               "profiler is needed (GPUPROF_METRICS=@source, or after GPUPROF_LAUNCH_COUNT "
-               "launches)";
+        return "the hardware counters took the contexts: sampling runs only where no range "
+               "profiler is needed (--set source, or -c 0 for sampling alone)";
     if (!run.starts)
         return "no kernel ran";
     return NULL;

@@ -2,14 +2,15 @@
  * (GPUPROF_SAMPLING): when it runs in each context, and what it gives the
  * source table.
  *
- * CUPTI lets PC sampling and the range profiler share a context only by
- * turns, each turn costing about half a second (replay/pc_sampling.h), so a
- * context samples while no range profiler is needed there: every launch
- * when the metric set has no hardware counter (@source, or the SASS pass
- * alone), the launches before its first counter-profiled one, and every
- * launch after the last one (GPUPROF_LAUNCH_COUNT reached).  The profiler's
- * own work (replay passes, snapshots) is never sampled: sampling stops
- * before it and starts again for the program's launch.
+ * CUPTI does not let PC sampling and the range profiler run in one context
+ * at once, and once the range profiler was used in a context a sampling
+ * enabled there attributes no sample (replay/pc_sampling.h), so a context
+ * samples while no range profiler was needed there: every launch when the
+ * metric set has no hardware counter (@source, or the SASS pass alone, or
+ * no launch profiled: -c 0), and the launches before its first
+ * counter-profiled one.  The profiler's own work (replay passes, snapshots)
+ * is never sampled: sampling stops before it and starts again for the
+ * program's launch.
  *
  * Locks: the functions that reach CUPTI run in the exclusive section with
  * the guard raised and take state_lock themselves; gp_sampling_note runs
@@ -27,10 +28,6 @@
  * in the exclusive section before the launch (sampling to set up, flush or
  * resume). */
 int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k);
-/* 1 when the range profiler is to leave the context before
- * gp_sampling_service(): the launch count is reached and sampling takes
- * the context for the rest of the run (contexts.h releases it). */
-int gp_sampling_takes_context(CUcontext ctx);
 /* Sets up, flushes or resumes the context's sampling, then counts the
  * launch (k) as sampled when it is. */
 void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k);

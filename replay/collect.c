@@ -234,19 +234,6 @@ int gp_collect_chip_name(int device, char *chip, size_t chiplen, char *err, size
     return gp_rp_chip_name(device, chip, chiplen, err, errlen);
 }
 
-void gp_collect_release_counters(gp_collect_ctx *c)
-{
-    if (!c)
-        return;
-    gp_rp_destroy(c->replay.rp);
-    c->replay.rp = NULL;
-    /* no SASS pass either: stall sampling attributes no sample while the
-     * device keeps a SASS configuration made before it was enabled */
-    if (c->sass_ok)
-        gp_sass_teardown(c->device);
-    c->sass_ok = 0;
-}
-
 int gp_collect_sass_metric_available(int metric)
 {
     return gp_sass_metric_available(metric);

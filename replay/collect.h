@@ -123,10 +123,6 @@ int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set,
  * context where stall sampling runs must not enable the range profiler).
  * 0, or -1 with err. */
 int gp_collect_chip_name(int device, char *chip, size_t chiplen, char *err, size_t errlen);
-/* The range profiler and the SASS pass leave the context for good (stall
- * sampling takes it, pc_sampling.h); the caller has closed the batch.
- * Launches are no longer counter-profiled here. */
-void gp_collect_release_counters(gp_collect_ctx *c);
 /* 1 when the SASS pass knows metric (enum gp_sass_metric) on this CUPTI. */
 int gp_collect_sass_metric_available(int metric);
 /* Configures the SASS pass on this device.  0, or -1 with err. */

@@ -452,6 +452,12 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         st->t_sass = gp_now_s() - t;
     }
     if (hw == 0 && own_sass) { /* every pass ran: the program's launch runs alone */
+        /* and starts from an empty L2, as each pass (and Nsight Compute's
+         * sampling pass) does: its stall samples are not shaped by what the
+         * restore left in L2 */
+        t = gp_now_s();
+        st->flushed |= flush_l2(rc, o);
+        st->t_flush += gp_now_s() - t;
         st->done = 1;
         st->unpatched = 1;
         return 0;
