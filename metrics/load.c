@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "facts.h"
+#include "textfile.h"
 #include "util/kname.h"
 #include "util/num.h"
 #include "util/strindex.h"
+#include "util/textio.h"
 
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
@@ -48,6 +49,11 @@ void gp_report_free(gp_report *r)
     free(r->kernels);
     free(r->devices);
     memset(r, 0, sizeof *r);
+}
+
+double gp_report_total_time(const gp_report *r)
+{
+    return r->n_timed ? r->total_time : NAN;
 }
 
 const gp_device *gp_report_kernel_device(const gp_report *r, const gp_kernel_report *k)
@@ -329,66 +335,86 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
     return rc;
 }
 
-long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn)
+/* Reads the records of t, a file registered as r->files' last. */
+static long gp_load_lines(gp_report *r, gp_textfile *t, FILE *warn)
 {
-    char *line = NULL, err[256], **nf, *copy;
-    size_t cap = 0;
-    ssize_t got;
-    long lineno = 0, before = r->launches;
+    char *line, err[320];
+    size_t len;
+    long before = r->launches;
+    int got, failed = 0;
     gp_derived_row *row = malloc(sizeof *row);
-    nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
-    copy = gp_load_strdup(name);
+    if (!row) {
+        if (warn)
+            fprintf(warn, "%s: out of memory reading %s\n", r->tool, t->name);
+        return -1;
+    }
+    while ((got = gp_textfile_line(t, &line, &len, err, sizeof err)) != 0) {
+        if (got == -1) { /* a read error or the size limit: the file ends here */
+            if (warn)
+                fprintf(warn, "%s: %s\n", r->tool, err);
+            failed = 1;
+            break;
+        }
+        if (got == 1 && gp_load_line(r, line, len, row, err, sizeof err) == 0)
+            continue;
+        r->bad_lines++;
+        if (warn) {
+            /* the reason may quote the input (a kernel name) */
+            fprintf(warn, "%s: %s:%ld: ", r->tool, t->name, t->lineno);
+            gp_text_plain(warn, err);
+            fputc('\n', warn);
+        }
+    }
+    free(row);
+    return failed ? -1 : r->launches - before;
+}
+
+/* Registers the file's name before reading: device records and kept
+ * launches name their file. */
+static int gp_load_register(gp_report *r, const char *name, FILE *warn)
+{
+    char **nf = realloc(r->files, (r->n_files + 1) * sizeof *nf), *copy = gp_load_strdup(name);
     if (nf)
         r->files = nf;
-    if (!row || !nf || !copy) {
+    if (!nf || !copy) {
         if (warn)
-            fprintf(warn, "%s: out of memory reading %s\n", r->tool, name);
-        free(row);
+            fprintf(warn, "%s: out of memory\n", r->tool);
         free(copy);
         return -1;
     }
-    /* registered before reading: device records and kept launches name their file */
     r->files[r->n_files++] = copy;
-    errno = 0;
-    while ((got = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (gp_load_line(r, line, (size_t)got, row, err, sizeof err) < 0) {
-            r->bad_lines++;
-            if (warn)
-                fprintf(warn, "%s: %s:%ld: %s\n", r->tool, name, lineno, err);
-        }
-    }
-    free(line);
-    free(row);
-    if (ferror(f)) {
-        if (warn)
-            fprintf(warn, "%s: cannot read %s: %s\n", r->tool, name,
-                    errno ? strerror(errno) : "read error");
+    return 0;
+}
+
+long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn)
+{
+    gp_textfile t;
+    long got;
+    if (gp_load_register(r, name, warn) < 0)
         return -1;
-    }
-    return r->launches - before;
+    gp_textfile_stream(&t, f, name, GP_REPORT_MAX_FILE, GP_REPORT_MAX_LINE);
+    got = gp_load_lines(r, &t, warn);
+    gp_textfile_close(&t);
+    return got;
 }
 
 long gp_report_load(gp_report *r, const char *path, FILE *warn)
 {
-    if (strcmp(path, "-") == 0)
-        return gp_report_load_stream(r, stdin, "<stdin>", warn);
-    FILE *f = fopen(path, "r");
-    struct stat st;
+    gp_textfile t;
+    char err[512];
     long got;
-    if (!f) {
+    if (gp_textfile_open(&t, path, NULL, GP_REPORT_MAX_FILE, GP_REPORT_MAX_LINE, err, sizeof err) <
+        0) {
         if (warn)
-            fprintf(warn, "%s: cannot open %s: %s\n", r->tool, path, strerror(errno));
+            fprintf(warn, "%s: %s\n", r->tool, err);
         return -1;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (warn)
-            fprintf(warn, "%s: cannot read %s: it is a directory\n", r->tool, path);
-        fclose(f);
+    if (gp_load_register(r, strcmp(path, "-") == 0 ? "<stdin>" : path, warn) < 0) {
+        gp_textfile_close(&t);
         return -1;
     }
-    got = gp_report_load_stream(r, f, path, warn);
-    fclose(f);
+    got = gp_load_lines(r, &t, warn);
+    gp_textfile_close(&t);
     return got;
 }
 
@@ -511,6 +537,7 @@ void gp_report_finish(gp_report *r)
     size_t i;
     long *index;
     r->total_time = 0;
+    r->n_timed = 0;
     for (i = 0; i < r->n; i++) {
         gp_kernel_report *k = &r->kernels[i];
         gp_verdict_input vi;
@@ -533,9 +560,13 @@ void gp_report_finish(gp_report *r)
             memcpy(k->verdicts, found, k->n_verdicts * sizeof *found);
         else
             k->n_verdicts = 0;
-        if (!isnan(k->agg.row.v[GP_M_DURATION]))
+        if (!isnan(k->agg.row.v[GP_M_DURATION])) {
             r->total_time += k->agg.row.v[GP_M_DURATION];
+            r->n_timed++;
+        }
     }
+    if (!isfinite(r->total_time)) /* durations beyond a double's range, summed */
+        r->total_time = NAN;
     if (r->n > 1)
         qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
     /* positions changed: a later load rebuilds the index */

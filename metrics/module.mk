@@ -22,7 +22,7 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 # the report uses, run on derived.def before anything includes it.
 GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c util/num.c \
                        metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
-                       metrics/textfile.c
+                       metrics/textfile.c util/textio.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
                    $(wildcard metrics/*.h)
 	@mkdir -p $(dir $@)
@@ -45,7 +45,8 @@ $(GP_METRICS_LIB): $(GP_METRICS_OBJS)
 ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
-GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io
+GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io \
+                    test_textfile
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)
