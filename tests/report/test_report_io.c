@@ -310,6 +310,81 @@ static void test_ncu(void)
     done(r);
 }
 
+/* 1 when s holds what a terminal acts on: a C0 control but newline, DEL, a
+ * C1 control, U+2028/U+2029, a bidirectional override or isolate, or bytes
+ * that are not UTF-8. */
+static int has_raw(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = *p < 0x80             ? 1
+                   : (*p & 0xE0) == 0xC0 ? 2
+                   : (*p & 0xF0) == 0xE0 ? 3
+                   : (*p & 0xF8) == 0xF0 ? 4
+                                         : 0;
+        size_t i;
+        if (n == 0 || (n == 2 && *p < 0xC2))
+            return 1;
+        for (i = 1; i < n; i++)
+            if ((p[i] & 0xC0) != 0x80)
+                return 1;
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7F || (p[0] == 0xC2 && p[1] < 0xA0) ||
+            (p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0xA8 && p[2] <= 0xAE) ||
+            (p[0] == 0xE2 && p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+static int summary5(const gp_report *r, FILE *f)
+{
+    return gp_report_summary(r, f, 5);
+}
+
+/* Every text a terminal shows, written from names, reasons and device names
+ * built to move the cursor, recolour or reorder the screen: all escaped. */
+static void test_text_escapes(void)
+{
+    gp_peaks peaks;
+    char err[512], *out;
+    gp_baseline b;
+    gp_report *r, *m;
+    GP_CHECK_MSG(gp_peaks_load(FIX "hostile/peaks_dev_esc.json", &peaks, err, sizeof err) == 0,
+                 "%s", err);
+    r = load(FIX "hostile/names_all.jsonl", FIX "hostile/utf8_bad.jsonl", 0, &peaks);
+    m = load(FIX "hostile/missing_hostile.jsonl", NULL, 0, &peaks);
+    out = capture(r, gp_report_text);
+    GP_CHECK_MSG(!has_raw(out), "text report");
+    GP_CHECK(strstr(out, "\\x1b[2J\\x1b[31mEVIL") && strstr(out, "\\u{202e}RTL") &&
+             strstr(out, "\\x85NEL") && strstr(out, "\\u{2028}LS"));
+    GP_CHECK(strstr(out, "measured on \\x1b]0;pwned\\x07") != NULL);
+    free(out);
+    out = capture(r, summary5);
+    GP_CHECK_MSG(!has_raw(out), "exit summary");
+    free(out);
+    out = capture(m, gp_report_text); /* a reason quoted by a roofline and a verdict */
+    GP_CHECK_MSG(!has_raw(out), "text report of a hostile reason");
+    free(out);
+    out = capture(m, summary5);
+    GP_CHECK_MSG(!has_raw(out), "exit summary of a hostile reason");
+    free(out);
+    GP_CHECK(gp_baseline_compare(r, r, &b) == 0);
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        GP_CHECK(gp_baseline_text(&b, f) == 0);
+        fclose(f);
+        GP_CHECK_MSG(!has_raw(buf) && strstr(buf, "\\x1b[2J\\x1b[31mEVIL (device 0)"),
+                     "baseline text");
+        free(buf);
+    }
+    gp_baseline_free(&b);
+    done(r);
+    done(m);
+}
+
 int main(void)
 {
     test_kname();
@@ -319,5 +394,6 @@ int main(void)
     test_baseline();
     test_json();
     test_ncu();
+    test_text_escapes();
     return gp_test_finish("report-io");
 }
