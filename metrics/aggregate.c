@@ -91,5 +91,13 @@ void gp_aggregate_finish(gp_kernel_agg *k)
             /* no durations: the plain mean is the best there is */
             *v = k->sum[i] / (double)k->present[i];
         }
+        /* each launch's value is finite, their sum or weighted sum need not
+         * be (absurd values in the records): no infinity leaves here, and
+         * no NaN without its reason (inf / inf) */
+        if (isinf(*v) || (isnan(*v) && !why[0])) {
+            *v = NAN;
+            snprintf(why, GP_EXPR_WHY,
+                     "overflow: the launches' values add up beyond a double's range");
+        }
     }
 }

@@ -34,7 +34,8 @@ double gp_baseline_change(int metric, double a, double b, const char **unit)
         return b - a;
     if (a == 0)
         return b == 0 ? 0 : NAN;
-    return 100 * (b - a) / fabs(a);
+    /* a tiny a makes the relative change leave a double's range: n/a */
+    return isfinite(100 * (b - a) / fabs(a)) ? 100 * (b - a) / fabs(a) : NAN;
 }
 
 /* Verdicts of x that y does not have (by label: id and detail). */
@@ -107,6 +108,8 @@ int gp_baseline_compare(const gp_report *old, const gp_report *now, gp_baseline 
         double t0 = gp_baseline_time(row->old), t1 = gp_baseline_time(row->now);
         row->dt = t1 - t0;
         row->dt_pct = row->old && row->now && t0 > 0 ? 100 * (t1 - t0) / t0 : NAN;
+        if (!isfinite(row->dt_pct))
+            row->dt_pct = NAN;
         if (row->now)
             row->n_gained = gp_baseline_only(row->now, row->old, row->gained);
         if (row->old)

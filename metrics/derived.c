@@ -68,6 +68,14 @@ int gp_derived_eval(const gp_facts *facts, gp_derived_row *row)
             snprintf(out.why, sizeof out.why, "formula error: %s", err);
             rc = -1;
         }
+        /* every derived metric is a count, a time, a rate or a share: none
+         * is negative, and a negative one (a difference of counters that
+         * disagree) is no value */
+        if (out.value < 0) {
+            snprintf(out.why, sizeof out.why,
+                     "impossible negative value %.6g: the record's counters disagree", out.value);
+            out.value = NAN;
+        }
         row->v[i] = out.value;
         snprintf(row->why[i], sizeof row->why[i], "%s", isnan(out.value) ? out.why : "");
     }

@@ -10,19 +10,35 @@ const char *gp_roofline_level_name(gp_level l)
     return l < GP_LEVEL_COUNT ? names[l] : "?";
 }
 
+static int gp_roofline_rate(double x)
+{
+    return isfinite(x) && x > 0;
+}
+
+/* One level against one set of ceilings.  Only positive finite ceilings
+ * draw a roof, and a % of attainable exists only where the kernel's rate
+ * does: anything else stays NaN, never an infinity or a division by 0. */
 static void gp_roofline_roof(double ai, double perf, double compute, double bw, gp_roof *r)
 {
     r->compute = compute;
     r->bandwidth = bw;
-    r->ridge = compute / bw;
-    if (isnan(ai) || isnan(compute) || isnan(bw)) {
-        r->attainable = r->pct = NAN;
+    r->ridge = gp_roofline_rate(compute) && gp_roofline_rate(bw) ? compute / bw : NAN;
+    if (!isfinite(r->ridge))
+        r->ridge = NAN;
+    r->attainable = r->pct = NAN;
+    r->memory_bound = 0;
+    if (!isfinite(ai) || ai < 0 || isnan(r->ridge))
+        return;
+    r->memory_bound = ai * bw < compute;
+    r->attainable = r->memory_bound ? ai * bw : compute;
+    if (!gp_roofline_rate(r->attainable)) {
+        r->attainable = NAN;
         r->memory_bound = 0;
         return;
     }
-    r->memory_bound = ai * bw < compute;
-    r->attainable = r->memory_bound ? ai * bw : compute;
-    r->pct = r->attainable > 0 ? 100 * perf / r->attainable : NAN;
+    r->pct = 100 * perf / r->attainable;
+    if (!isfinite(r->pct) || r->pct < 0)
+        r->pct = NAN;
 }
 
 static int gp_roofline_binding(const gp_roofline *r, int arch, int *compute_binds)
@@ -88,6 +104,7 @@ void gp_roofline_describe(const gp_roofline *r, int arch, char *buf, size_t len)
     int b = arch ? r->arch_binding : r->measured_binding;
     int cb = arch ? r->arch_compute_binds : r->measured_compute_binds;
     const gp_roof *f;
+    char pct[200];
     if (b < 0) {
         snprintf(buf, len, "n/a (%s)",
                  r->why[0] ? r->why
@@ -96,11 +113,16 @@ void gp_roofline_describe(const gp_roofline *r, int arch, char *buf, size_t len)
         return;
     }
     f = arch ? &r->level[b].arch : &r->level[b].measured;
-    if (cb)
-        snprintf(buf, len, "%s compute ceiling binds; %.1f%% of attainable", r->precision,
-                 f->pct);
+    /* the ceiling that binds is known from the intensity alone; the share of
+     * it reached needs the kernel's rate */
+    if (isnan(f->pct))
+        snprintf(pct, sizeof pct, "%% of attainable n/a (%s)",
+                 r->why[0] ? r->why : "the kernel's FLOP rate is n/a");
     else
-        snprintf(buf, len, "%s bandwidth binds (intensity %.3g flop/byte < ridge %.3g); %.1f%% "
-                           "of attainable",
-                 gp_roofline_level_name((gp_level)b), r->level[b].ai, f->ridge, f->pct);
+        snprintf(pct, sizeof pct, "%.1f%% of attainable", f->pct);
+    if (cb)
+        snprintf(buf, len, "%s compute ceiling binds; %s", r->precision, pct);
+    else
+        snprintf(buf, len, "%s bandwidth binds (intensity %.3g flop/byte < ridge %.3g); %s",
+                 gp_roofline_level_name((gp_level)b), r->level[b].ai, f->ridge, pct);
 }

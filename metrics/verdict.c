@@ -234,7 +234,8 @@ static void gp_verdict_access(const gp_verdict_input *in, gp_verdict *out, size_
      * threads of a warp read the same words or narrow values.  Either below
      * the threshold gives the verdict, titled by the cause. */
     double bank = gp_verdict_v(in, GP_M_SHARED_BANK_EFFICIENCY);
-    int conflicted = !isnan(bank) && bank > 0 && bank < gp_verdict_t.efficiency;
+    int conflicted = !isnan(bank) && bank > 0 && bank < gp_verdict_t.efficiency &&
+                     isfinite(100 / bank); /* a denormal bank efficiency is no degree */
     int underused = !isnan(sh) && sh > 0 && sh < gp_verdict_t.efficiency;
     /* both are defined only where shared wavefronts were counted: no need to
      * know the block's shared size (0 in records of launches whose dynamic
