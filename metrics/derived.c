@@ -37,8 +37,8 @@ static int gp_derived_lookup(void *vctx, const char *name, size_t len, double *v
     gp_derived_ctx *c = vctx;
     size_t i;
     for (i = 0; i < c->done; i++) {
-        if (strncmp(gp_derived_defs[i].name, name, len) == 0 &&
-            gp_derived_defs[i].name[len] == 0) {
+        if (gp_derived_defs[i].name[0] == name[0] && /* rules most out cheaply */
+            strncmp(gp_derived_defs[i].name, name, len) == 0 && gp_derived_defs[i].name[len] == 0) {
             *v = c->row->v[i];
             if (isnan(*v))
                 snprintf(why, whylen, "%s", c->row->why[i]);

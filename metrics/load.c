@@ -10,6 +10,7 @@
 
 #include "facts.h"
 #include "textfile.h"
+#include "util/gp_uthash.h"
 #include "util/kname.h"
 #include "util/num.h"
 #include "util/strindex.h"
@@ -23,13 +24,17 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
     r->tool = "gpuprof-report";
 }
 
+/* A kept launch: its metric names are the report's pooled strings (only
+ * the array is its own) and its reasons were dropped when it was kept. */
 static void gp_load_row_free(gp_report_launch *row)
 {
+    free(row->l.names);
+    row->l.names = NULL;
+    row->l.n_metrics = 0;
     gp_record_launch_free(&row->l);
-    free(row->host);
-    free(row->process);
-    free(row->mangled);
 }
+
+static void gp_load_devindex_free(gp_report *r);
 
 void gp_report_free(gp_report *r)
 {
@@ -40,11 +45,16 @@ void gp_report_free(gp_report *r)
         free(r->kernels[i].verdicts);
     }
     gp_strindex_free(&r->index);
+    gp_load_devindex_free(r);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     for (i = 0; i < r->n_launch_rows; i++)
         gp_load_row_free(&r->launch_rows[i]);
     free(r->launch_rows);
+    for (i = 0; i < r->n_pool; i++)
+        free(r->pool[i]);
+    free(r->pool);
+    gp_strindex_free(&r->pool_index);
     free(r->files);
     free(r->kernels);
     free(r->devices);
@@ -86,68 +96,163 @@ static char *gp_load_strdup(const char *s)
     return d;
 }
 
+/* The device index: entries found by model, by the process that uses them
+ * and by (input, ordinal) in constant time (a scan per launch and per
+ * record made 20,000 processes' device records quadratic).  A slot keyed
+ * (input, ordinal) holds the latest entry and the latest one no process
+ * has claimed, the top of a stack linked through gp_report_device.below
+ * (only the top is ever claimed); input GP_LOAD_ANY holds the latest entry
+ * of the ordinal in any input. */
+#define GP_LOAD_ANY ((uint64_t)0xFFFFFFFFFFFF)
+
+typedef struct {
+    UT_hash_handle hh;
+    uint64_t key; /* input << 16 | ordinal */
+    long latest, unclaimed;
+} gp_load_slot;
+
+struct gp_load_devindex {
+    gp_strindex *models; /* gp_load_model_key -> first entry of the model */
+    gp_strindex *procs;  /* host, pid and ordinal -> the entry that process claimed */
+    gp_load_slot *slots;
+};
+
+static void gp_load_devindex_free(gp_report *r)
+{
+    gp_load_slot *s, *tmp;
+    if (!r->devindex)
+        return;
+    gp_strindex_free(&r->devindex->models);
+    gp_strindex_free(&r->devindex->procs);
+    HASH_ITER(hh, r->devindex->slots, s, tmp)
+    {
+        HASH_DEL(r->devindex->slots, s);
+        free(s);
+    }
+    free(r->devindex);
+    r->devindex = NULL;
+}
+
+static gp_load_slot *gp_load_slot_of(gp_report *r, uint64_t file, int ordinal, int add)
+{
+    uint64_t key = file << 16 | (uint64_t)(ordinal & 0xFFFF);
+    gp_load_slot *s = NULL;
+    HASH_FIND(hh, r->devindex->slots, &key, sizeof key, s);
+    if (s || !add || !(s = malloc(sizeof *s)))
+        return s;
+    s->key = key;
+    s->latest = s->unclaimed = -1;
+    gp_uthash_oom = 0;
+    HASH_ADD(hh, r->devindex->slots, key, sizeof s->key, s);
+    if (gp_uthash_oom) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The key of a process's claim (pid, ordinal, host) into a buffer the
+ * caller frees; NULL out of memory. */
+static char *gp_load_proc_key(const char *host, long pid, int ordinal, size_t *len)
+{
+    size_t n = strlen(host) + 48;
+    char *k = malloc(n);
+    if (k)
+        *len = (size_t)snprintf(k, n, "%ld:%d:%s", pid, ordinal, host);
+    return k;
+}
+
 /* The device entry of a launch, keyed by host, process and ordinal: the entry
  * its process already uses; else the latest record of that ordinal in its own
  * input not yet claimed by another process (a file is one process, or several
  * one after the other when files were concatenated), which it then claims;
- * else the latest of that ordinal in any input (a file of launches only);
- * else -1.  Device records carry no process: the launches that follow do. */
+ * else the latest of that ordinal in its input (a file of launches only);
+ * else the latest of that ordinal in any input; else -1.  Device records
+ * carry no process: the launches that follow do. */
 static long gp_load_dev(gp_report *r, size_t file, const char *host, long pid, int ordinal)
 {
-    size_t i;
-    if (pid >= 0)
-        for (i = r->n_devices; i-- > 0;)
-            if (r->devices[i].pid == pid && r->devices[i].d.ordinal == ordinal &&
-                strcmp(r->devices[i].host, host) == 0)
-                return (long)i;
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal &&
-            r->devices[i].pid < 0) {
-            r->devices[i].pid = pid;
-            snprintf(r->devices[i].host, sizeof r->devices[i].host, "%s", host);
-            return (long)i;
+    char *key = NULL;
+    size_t klen = 0;
+    gp_load_slot *s;
+    long at = -1;
+    if (!r->devindex) /* no device record yet */
+        return -1;
+    if (pid >= 0) {
+        if (!(key = gp_load_proc_key(host, pid, ordinal, &klen)))
+            return -1;
+        if ((at = gp_strindex_find(r->devindex->procs, key, klen)) >= 0)
+            goto out;
+    }
+    s = gp_load_slot_of(r, file, ordinal, 0);
+    if (s && s->unclaimed >= 0) {
+        gp_report_device *d = &r->devices[s->unclaimed];
+        at = s->unclaimed;
+        d->pid = pid;
+        snprintf(d->host, sizeof d->host, "%s", host);
+        /* a launch without a pid leaves it open to the next one */
+        if (pid >= 0) {
+            s->unclaimed = d->below;
+            if (gp_strindex_add(&r->devindex->procs, key, klen, (size_t)at) < 0)
+                at = -1;
         }
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal)
-            return (long)i;
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].d.ordinal == ordinal)
-            return (long)i;
-    return -1;
+    } else if (s) {
+        at = s->latest;
+    } else {
+        s = gp_load_slot_of(r, GP_LOAD_ANY, ordinal, 0);
+        at = s ? s->latest : -1;
+    }
+out:
+    free(key);
+    return at;
 }
 
-static int gp_load_same_model(const gp_device *a, const gp_device *b)
+/* What makes two device records the same GPU model. */
+static size_t gp_load_model_key(const gp_device *d, char *buf, size_t len)
 {
-    return strcmp(a->name, b->name) == 0 && strcmp(a->chip, b->chip) == 0 &&
-           a->sm_count == b->sm_count && a->cc_major == b->cc_major && a->cc_minor == b->cc_minor;
+    int n = snprintf(buf, len, "%d:%d.%d:%s%c%s", d->sm_count, d->cc_major, d->cc_minor, d->name, 0,
+                     d->chip);
+    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
 static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t errlen)
 {
     gp_device d;
     gp_report_device *nd;
-    size_t i;
+    gp_load_slot *s, *any;
+    char key[512];
+    size_t klen;
+    long model;
     if (gp_record_device(obj, &d, err, errlen) < 0)
         return -1;
-    nd = realloc(r->devices, (r->n_devices + 1) * sizeof *nd);
-    if (!nd) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    if (!r->devindex && !(r->devindex = calloc(1, sizeof *r->devindex)))
+        goto oom;
+    if (r->n_devices == r->cap_devices) {
+        size_t nc = r->cap_devices ? 2 * r->cap_devices : 8;
+        if (!(nd = realloc(r->devices, nc * sizeof *nd)))
+            goto oom;
+        r->devices = nd;
+        r->cap_devices = nc;
     }
-    r->devices = nd;
+    s = gp_load_slot_of(r, r->n_files - 1, d.ordinal, 1);
+    any = gp_load_slot_of(r, GP_LOAD_ANY, d.ordinal, 1);
+    klen = gp_load_model_key(&d, key, sizeof key);
+    model = gp_strindex_find(r->devindex->models, key, klen);
+    if (!s || !any ||
+        (model < 0 && gp_strindex_add(&r->devindex->models, key, klen, r->n_devices) < 0))
+        goto oom;
     nd = &r->devices[r->n_devices];
     nd->d = d;
     nd->file = r->n_files - 1;
     nd->pid = -1; /* claimed by the first launch that uses it */
     nd->host[0] = '\0';
-    nd->model = (int)r->n_devices;
-    for (i = 0; i < r->n_devices; i++)
-        if (gp_load_same_model(&r->devices[i].d, &d)) {
-            nd->model = r->devices[i].model;
-            break;
-        }
+    nd->model = model < 0 ? (int)r->n_devices : r->devices[model].model;
+    nd->below = s->unclaimed;
+    s->unclaimed = s->latest = any->latest = (long)r->n_devices;
     r->n_devices++;
     return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }
 
 static int gp_load_model(const gp_report *r, long dev)
@@ -224,11 +329,40 @@ out:
     return k;
 }
 
+/* The report's one copy of a metric name: every kept launch of a list of
+ * 50 counters held 50 copies of the same names (a million launches, 3 GB).
+ * NULL out of memory. */
+static char *gp_load_pooled(gp_report *r, const char *name)
+{
+    size_t len = strlen(name);
+    long at = gp_strindex_find(r->pool_index, name, len);
+    char *copy;
+    if (at >= 0)
+        return r->pool[at];
+    if (r->n_pool == r->cap_pool) {
+        size_t nc = r->cap_pool ? 2 * r->cap_pool : 64;
+        char **np = realloc(r->pool, nc * sizeof *np);
+        if (!np)
+            return NULL;
+        r->pool = np;
+        r->cap_pool = nc;
+    }
+    if (!(copy = gp_load_strdup(name)))
+        return NULL;
+    if (gp_strindex_add(&r->pool_index, name, len, r->n_pool) < 0) {
+        free(copy);
+        return NULL;
+    }
+    return r->pool[r->n_pool++] = copy;
+}
+
 /* Keeps one launch (r->keep_launches): takes over l. */
 static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_row *row,
                         const gp_kernel_report *k)
 {
     gp_report_launch *x;
+    char **pooled;
+    size_t i;
     if (r->n_launch_rows == r->cap_launch_rows) {
         size_t nc = r->cap_launch_rows ? 2 * r->cap_launch_rows : 64;
         gp_report_launch *n = realloc(r->launch_rows, nc * sizeof *n);
@@ -237,6 +371,25 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
         r->launch_rows = n;
         r->cap_launch_rows = nc;
     }
+    /* what the launch writers do not read goes (the reasons of null values,
+     * the name hash) and the names become the pooled ones, all found before
+     * l is changed: on failure it is still whole for its caller */
+    if (!(pooled = malloc((l->n_metrics ? l->n_metrics : 1) * sizeof *pooled)))
+        return -1;
+    for (i = 0; i < l->n_metrics; i++)
+        if (!(pooled[i] = gp_load_pooled(r, l->names[i]))) {
+            free(pooled);
+            return -1;
+        }
+    for (i = 0; i < l->n_metrics; i++) {
+        free(l->names[i]);
+        l->names[i] = pooled[i];
+        free(l->missing[i]);
+    }
+    free(pooled);
+    free(l->missing);
+    l->missing = NULL;
+    gp_record_launch_unindex(l);
     x = &r->launch_rows[r->n_launch_rows];
     memset(x, 0, sizeof *x);
     x->file = r->n_files - 1;
@@ -244,12 +397,12 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
     x->rank = l->rank;
     x->context = l->context;
     x->stream = l->stream;
-    x->host = gp_load_strdup(l->host);
-    x->process = gp_load_strdup(l->process);
-    x->mangled = gp_load_strdup(l->mangled);
     x->dev = dev;
     x->l = *l;
     memset(l, 0, sizeof *l);
+    x->host = x->l.host; /* the launch's own strings, not copies */
+    x->process = x->l.process;
+    x->mangled = x->l.mangled;
     memcpy(x->derived, row->v, sizeof x->derived);
     x->kernel = (long)k->seq;
     r->n_launch_rows++;
@@ -542,8 +695,8 @@ void gp_report_finish(gp_report *r)
         gp_kernel_report *k = &r->kernels[i];
         gp_verdict_input vi;
         gp_aggregate_finish(&k->agg);
-        gp_roofline_compute(&k->agg.row, &r->peaks, &k->roof);
-        vi.row = &k->agg.row;
+        gp_roofline_compute(k->agg.row.v, k->agg.row.why[GP_M_FLOPS_PER_S], &r->peaks, &k->roof);
+        vi.v = k->agg.row.v;
         vi.device = gp_report_kernel_device(r, k);
         vi.occ = k->agg.occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &k->agg.occ;
         vi.roof = &k->roof;
@@ -605,31 +758,58 @@ int gp_report_peaks_mismatch(const gp_report *r, char *buf, size_t len)
     return 1;
 }
 
+/* The set of processes seen in a device group: "p" pid and host, or "f"
+ * input, after the group's ordinal and model.  1 when key was in set, 0 when
+ * not (added when add is set), -1 out of memory. */
+static int gp_load_seen(gp_strindex **set, const gp_report_device *x, int by_pid, int add)
+{
+    size_t hl = by_pid ? strlen(x->host) : 0, n;
+    char *k = malloc(64 + hl);
+    int found;
+    if (!k)
+        return -1;
+    n = by_pid ? (size_t)sprintf(k, "%d:%d:p%ld:", x->d.ordinal, x->model, x->pid)
+               : (size_t)sprintf(k, "%d:%d:f%zu", x->d.ordinal, x->model, x->file);
+    memcpy(k + n, x->host, hl);
+    n += hl;
+    found = gp_strindex_find(*set, k, n) >= 0;
+    if (!found && add && gp_strindex_add(set, k, n, 0) < 0)
+        found = -1;
+    free(k);
+    return found;
+}
+
 void gp_report_each_device(const gp_report *r,
                            void (*fn)(const gp_device *d, size_t inputs, void *arg), void *arg)
 {
-    size_t i, j, m;
+    /* one pass: a group is an (ordinal, model), its first entry stands for
+     * it; an entry counts as another process unless an earlier one of its
+     * group has its pid and host (when it has a pid) or its input (when it
+     * has none) */
+    gp_strindex *groups = NULL, *seen = NULL;
+    size_t *inputs = calloc(r->n_devices ? r->n_devices : 1, sizeof *inputs), i;
+    if (!inputs)
+        return;
     for (i = 0; i < r->n_devices; i++) {
         const gp_report_device *x = &r->devices[i];
-        size_t inputs = 0;
-        int seen = 0;
-        for (j = 0; j < i && !seen; j++)
-            seen = r->devices[j].d.ordinal == x->d.ordinal && r->devices[j].model == x->model;
-        if (seen)
-            continue;
-        for (j = 0; j < r->n_devices; j++) {
-            int counted = 0;
-            if (r->devices[j].d.ordinal != x->d.ordinal || r->devices[j].model != x->model)
-                continue;
-            for (m = 0; m < j && !counted; m++) /* one process: same host and pid, or file */
-                counted = r->devices[m].d.ordinal == x->d.ordinal &&
-                          r->devices[m].model == x->model &&
-                          (r->devices[j].pid >= 0
-                               ? r->devices[m].pid == r->devices[j].pid &&
-                                     strcmp(r->devices[m].host, r->devices[j].host) == 0
-                               : r->devices[m].file == r->devices[j].file);
-            inputs += !counted;
+        int g[2] = {x->d.ordinal, x->model}, dup;
+        long first = gp_strindex_find(groups, g, sizeof g);
+        if (first < 0) {
+            if (gp_strindex_add(&groups, g, sizeof g, i) < 0)
+                goto out;
+            first = (long)i;
         }
-        fn(&x->d, inputs, arg);
+        /* the input is remembered for every entry, the process for claimed ones */
+        dup = gp_load_seen(&seen, x, x->pid >= 0, 1);
+        if (dup < 0 || (x->pid >= 0 && gp_load_seen(&seen, x, 0, 1) < 0))
+            goto out;
+        inputs[first] += !dup;
     }
+    for (i = 0; i < r->n_devices; i++)
+        if (inputs[i])
+            fn(&r->devices[i].d, inputs[i], arg);
+out:
+    gp_strindex_free(&groups);
+    gp_strindex_free(&seen);
+    free(inputs);
 }

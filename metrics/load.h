@@ -36,7 +36,8 @@ typedef struct {
     size_t file;   /* the input it came from */
     char host[64]; /* the process whose launches use it ("" and -1 until one does) */
     long pid;
-    int model; /* index of the first device entry describing the same GPU */
+    int model;  /* index of the first device entry describing the same GPU */
+    long below; /* the next older unclaimed entry of its input and ordinal, -1: none */
 } gp_report_device;
 
 typedef struct {
@@ -56,9 +57,10 @@ typedef struct {
     size_t file;
     long pid, rank; /* rank -1 when the record has none */
     long context, stream;
-    char *host, *process, *mangled; /* NULL when the record lacks them */
+    char *host, *process, *mangled; /* NULL when the record lacks them (l's own strings) */
     long dev;                       /* device entry, -1: none */
-    gp_launch l;                    /* kernel, launch facts, raw metrics */
+    gp_launch l; /* kernel, launch facts, raw metrics: names shared (gp_report.pool), no
+                  * reasons (missing NULL) */
     double derived[GP_DERIVED_COUNT];
     long kernel; /* index into kernels (after gp_report_finish) */
 } gp_report_launch;
@@ -82,6 +84,11 @@ typedef struct {
     const char *tool; /* prefix of the warnings ("gpuprof-report") */
     struct gp_strindex *index; /* kernel lookup by (device, name) */
     size_t n_timed;            /* kernels with a known duration (gp_report_finish) */
+    size_t cap_devices;
+    struct gp_load_devindex *devindex; /* device lookups (load.c) */
+    char **pool;                       /* the kept launches' metric names, one copy each */
+    size_t n_pool, cap_pool;
+    struct gp_strindex *pool_index;
 } gp_report;
 
 /* Empty report with the given peaks (NULL: none); warnings are prefixed

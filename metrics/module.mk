@@ -56,7 +56,8 @@ UNIT_TESTS += $(GP_METRICS_TESTS:%=$(BUILD)/tests/report/%)
 # only UNIT_TESTS): order-only, so they are not linked in
 $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.md
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
-                tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh
+                tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
+                tests/report/test_report_scale.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

@@ -60,7 +60,8 @@ static int gp_roofline_binding(const gp_roofline *r, int arch, int *compute_bind
     return best;
 }
 
-void gp_roofline_compute(const gp_derived_row *row, const gp_peaks *peaks, gp_roofline *r)
+void gp_roofline_compute(const double *v, const char *perf_why, const gp_peaks *peaks,
+                         gp_roofline *r)
 {
     static const int ai_of[GP_LEVEL_COUNT] = {GP_M_AI_DRAM, GP_M_AI_L2, GP_M_AI_L1};
     static const int arch_bw_of[GP_LEVEL_COUNT] = {GP_M_ARCH_DRAM_BYTES_PER_S,
@@ -68,26 +69,24 @@ void gp_roofline_compute(const gp_derived_row *row, const gp_peaks *peaks, gp_ro
                                                    GP_M_ARCH_L1_BYTES_PER_S};
     double meas_bw[GP_LEVEL_COUNT] = {peaks->dram_bytes_per_s, peaks->l2_bytes_per_s,
                                       peaks->l1_bytes_per_s};
-    double f32 = row->v[GP_M_FP32_FLOPS], f64 = row->v[GP_M_FP64_FLOPS],
-           f16 = row->v[GP_M_FP16_FLOPS];
-    double arch_c = row->v[GP_M_ARCH_FP32_FLOPS_PER_S], meas_c = peaks->fp32_flops_per_s;
+    double f32 = v[GP_M_FP32_FLOPS], f64 = v[GP_M_FP64_FLOPS], f16 = v[GP_M_FP16_FLOPS];
+    double arch_c = v[GP_M_ARCH_FP32_FLOPS_PER_S], meas_c = peaks->fp32_flops_per_s;
     int l;
     r->precision = "FP32";
     if (!isnan(f64) && f64 > (isnan(f32) ? 0 : f32) && f64 >= (isnan(f16) ? 0 : f16)) {
         r->precision = "FP64";
-        arch_c = row->v[GP_M_ARCH_FP64_FLOPS_PER_S];
+        arch_c = v[GP_M_ARCH_FP64_FLOPS_PER_S];
         meas_c = peaks->fp64_flops_per_s;
     } else if (!isnan(f16) && f16 > (isnan(f32) ? 0 : f32)) {
         r->precision = "FP16";
-        arch_c = row->v[GP_M_ARCH_FP16_FLOPS_PER_S];
+        arch_c = v[GP_M_ARCH_FP16_FLOPS_PER_S];
         meas_c = peaks->fp16_flops_per_s;
     }
-    r->perf = row->v[GP_M_FLOPS_PER_S];
-    snprintf(r->why, sizeof r->why, "%s", isnan(r->perf) ? row->why[GP_M_FLOPS_PER_S] : "");
+    r->perf = v[GP_M_FLOPS_PER_S];
+    snprintf(r->why, sizeof r->why, "%s", isnan(r->perf) && perf_why ? perf_why : "");
     for (l = 0; l < GP_LEVEL_COUNT; l++) {
-        r->level[l].ai = row->v[ai_of[l]];
-        gp_roofline_roof(r->level[l].ai, r->perf, arch_c, row->v[arch_bw_of[l]],
-                         &r->level[l].arch);
+        r->level[l].ai = v[ai_of[l]];
+        gp_roofline_roof(r->level[l].ai, r->perf, arch_c, v[arch_bw_of[l]], &r->level[l].arch);
         gp_roofline_roof(r->level[l].ai, r->perf, meas_c, meas_bw[l], &r->level[l].measured);
     }
     r->arch_binding = gp_roofline_binding(r, 1, &r->arch_compute_binds);

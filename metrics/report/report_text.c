@@ -55,8 +55,10 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
                 r->bad_lines == 1 ? "" : "s");
 }
 
+/* several: the report has several GPU models, so "device 0" alone is
+ * ambiguous (counted once per report, not per kernel) */
 static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank,
-                                  FILE *out)
+                                  int several, FILE *out)
 {
     const gp_kernel_agg *a = &k->agg;
     gp_fmtbuf fb = {.next = 0};
@@ -64,7 +66,6 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     size_t i;
     int missing = 0;
     const char *name = gp_report_kernel_name(r, k);
-    int several = gp_report_n_models(r) > 1; /* then "device 0" alone is ambiguous */
     fprintf(out, "\n#%zu ", rank);
     gp_text_plain(out, name);
     fputc('\n', out);
@@ -137,11 +138,12 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
 int gp_report_text(const gp_report *r, FILE *out)
 {
     size_t i;
+    int several = gp_report_n_models(r) > 1;
     gp_report_text_header(r, out);
     if (!r->n)
         fprintf(out, "\nno profiled launches in the input\n");
     for (i = 0; i < r->n; i++)
-        gp_report_text_kernel(r, &r->kernels[i], i + 1, out);
+        gp_report_text_kernel(r, &r->kernels[i], i + 1, several, out);
     return ferror(out) ? -1 : 0;
 }
 

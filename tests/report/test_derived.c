@@ -111,7 +111,7 @@ int main(void)
 
     /* roofline: ai 7.64 x 3.2e12 = 2.44e13 < 5.93e13: DRAM binds (arch);
      * measured 7.64 x 3e12 = 2.29e13 */
-    gp_roofline_compute(row, &peaks, &roof);
+    gp_roofline_compute(row->v, row->why[GP_M_FLOPS_PER_S], &peaks, &roof);
     GP_CHECK_STR(roof.precision, "FP32");
     GP_CHECK(roof.arch_binding == GP_LEVEL_DRAM && !roof.arch_compute_binds);
     GP_CHECK_NEAR(roof.level[GP_LEVEL_DRAM].arch.attainable, 5.5e9 / 7.2e8 * 3.2e12, 1e-12);
@@ -153,7 +153,7 @@ int main(void)
             GP_CHECK_MSG(!isinf(row->v[i]) && !(row->v[i] < 0), "%s = %g", gp_derived_defs[i].name,
                          row->v[i]);
     }
-    gp_roofline_compute(row, &peaks, &roof);
+    gp_roofline_compute(row->v, row->why[GP_M_FLOPS_PER_S], &peaks, &roof);
     GP_CHECK(isnan(roof.perf));
     for (size_t l = 0; l < GP_LEVEL_COUNT; l++)
         GP_CHECK(!isinf(roof.level[l].arch.pct) && !isinf(roof.level[l].measured.pct));
