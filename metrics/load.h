@@ -85,7 +85,7 @@ typedef struct {
     struct gp_strindex *index; /* kernel lookup by (device, name) */
     size_t n_timed;            /* kernels with a known duration (gp_report_finish) */
     size_t cap_devices;
-    struct gp_load_devindex *devindex; /* device lookups (load.c) */
+    struct gp_devices_index *devindex; /* device lookups (devices.c) */
     char **pool;                       /* the kept launches' metric names, one copy each */
     size_t n_pool, cap_pool;
     struct gp_strindex *pool_index;

@@ -4,7 +4,7 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks \
+GP_METRICS_SRCS := json expr textfile device devices record facts derived occupancy peaks \
                    roofline verdict aggregate load format baseline
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.

@@ -125,6 +125,60 @@ static void test_devices(void)
     done(r);
 }
 
+/* sm_count of the device a kernel's launches used (the kernel name is unique here). */
+static int sm_of(const gp_report *r, const char *kernel)
+{
+    const gp_kernel_report *k = find(r, kernel, 0);
+    return k ? gp_report_kernel_device(r, k)->sm_count : -1;
+}
+
+static void count_device(const gp_device *d, size_t inputs, void *arg)
+{
+    char *o = arg;
+    sprintf(o + strlen(o), "%d:%d:%zu ", d->ordinal, d->sm_count, inputs);
+}
+
+/* Which device record a launch uses (load.c, devices.c): its process's own;
+ * else the latest its input has that no process claimed (a launch without a
+ * pid leaves it open); else the latest of its input; else of any input. */
+static void test_device_claims(void)
+{
+    static const char a[] =
+        "{\"type\":\"device\",\"device\":0,\"name\":\"A\",\"sm_count\":100}\n"
+        "{\"type\":\"launch\",\"pid\":1,\"device\":0,\"kernel\":\"k1\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"device\",\"device\":0,\"name\":\"B\",\"sm_count\":110}\n"
+        "{\"type\":\"launch\",\"pid\":2,\"device\":0,\"kernel\":\"k2\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"pid\":1,\"device\":0,\"kernel\":\"k3\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"device\":0,\"kernel\":\"k4\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"device\",\"device\":1,\"name\":\"C\",\"sm_count\":120}\n"
+        "{\"type\":\"launch\",\"device\":1,\"kernel\":\"k5\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"pid\":3,\"device\":1,\"kernel\":\"k6\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"device\",\"device\":1,\"name\":\"C\",\"sm_count\":120}\n"
+        "{\"type\":\"launch\",\"pid\":4,\"device\":1,\"kernel\":\"k9\",\"block\":[32,1,1]}\n";
+    static const char b[] =
+        "{\"type\":\"launch\",\"pid\":9,\"device\":1,\"kernel\":\"k7\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"pid\":1,\"device\":0,\"kernel\":\"k8\",\"block\":[32,1,1]}\n";
+    gp_report *r = calloc(1, sizeof *r);
+    char groups[256] = "";
+    FILE *f;
+    gp_report_init(r, NULL);
+    f = fmemopen((void *)a, sizeof a - 1, "r");
+    GP_CHECK(gp_report_load_stream(r, f, "a", stderr) == 7);
+    fclose(f);
+    f = fmemopen((void *)b, sizeof b - 1, "r");
+    GP_CHECK(gp_report_load_stream(r, f, "b", stderr) == 2);
+    fclose(f);
+    gp_report_finish(r);
+    GP_CHECK(sm_of(r, "k1") == 100 && sm_of(r, "k2") == 110 && sm_of(r, "k3") == 100);
+    GP_CHECK(sm_of(r, "k4") == 110); /* no pid, nothing unclaimed: the latest */
+    GP_CHECK(sm_of(r, "k5") == 120 && sm_of(r, "k6") == 120 && sm_of(r, "k9") == 120);
+    GP_CHECK(sm_of(r, "k7") == 120); /* an input without records: any input's latest */
+    GP_CHECK(sm_of(r, "k8") == 100); /* pid 1's own, from the other input */
+    gp_report_each_device(r, count_device, groups);
+    GP_CHECK_MSG(strcmp(groups, "0:100:1 0:110:1 1:120:2 ") == 0, "%s", groups);
+    done(r);
+}
+
 static void test_peaks_device(void)
 {
     gp_peaks p;
@@ -391,6 +445,7 @@ int main(void)
     test_kname();
     test_names();
     test_devices();
+    test_device_claims();
     test_peaks_device();
     test_baseline();
     test_json();
