@@ -37,6 +37,7 @@ run() {
 raw() {
     LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$1" && return 0
     LC_ALL=C grep -qP '\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]|\xe2\x81[\xa6-\xa9]' "$1" 2>/dev/null && return 0
+    command -v iconv >/dev/null || return 1 # without iconv, UTF-8 validity is not checked here
     ! iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
 }
 
