@@ -124,15 +124,13 @@ char *gp_textfile_read_max(const char *path, const char *what, uint64_t max_size
 {
     char why[160], name[320];
     int at_open;
-    FILE *f = strcmp(path, "-") == 0
-                  ? stdin
-                  : gp_textfile_fopen(path, 1, max_size, why, sizeof why, &at_open);
+    FILE *f = gp_textfile_fopen(path, 1, max_size, why, sizeof why, &at_open);
     char *text = NULL;
-    gp_text_plain_buf(name, sizeof name, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    if (f)
+    gp_text_plain_buf(name, sizeof name, path);
+    if (f) {
         text = gp_textfile_slurp(f, max_size, len, why, sizeof why);
-    if (f && f != stdin)
         fclose(f);
+    }
     /* "cannot read" whatever failed, as the whole-file readers always said */
     if (!text)
         gp_textfile_say(err, errlen, 0, what, name, why);

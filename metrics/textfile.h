@@ -5,8 +5,8 @@
  * limit and, line by line, a line-length limit, so that no input can make a
  * tool's memory grow without bound; and they read only what can be read to
  * its end: a regular file, a pipe or FIFO (opened without waiting for a
- * writer: a FIFO nobody writes reads as empty instead of blocking), or
- * standard input ("-").  A directory, a character or block device
+ * writer: a FIFO nobody writes reads as empty instead of blocking), or, line
+ * by line, standard input ("-").  A directory, a character or block device
  * (/dev/zero, a terminal named by path) or a socket is refused with one
  * sentence.  A regular file over the limit is refused before anything is
  * read; a pipe is read up to the limit and then refused.
@@ -58,7 +58,7 @@ int gp_textfile_line(gp_textfile *t, char **line, size_t *len, char *err, size_t
 void gp_textfile_close(gp_textfile *t);
 
 /* Reads a whole file of at most max_size bytes (NUL-terminated; *len
- * excludes the NUL), with the rules above.  NULL with one sentence in err,
+ * excludes the NUL), with the rules above ("-" is a file name here).  NULL with one sentence in err,
  * "cannot read WHAT PATH: reason" (a file over the limit: "it is larger
  * than N bytes"). */
 char *gp_textfile_read_max(const char *path, const char *what, uint64_t max_size, size_t *len,
