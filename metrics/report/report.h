@@ -26,7 +26,7 @@ int gp_report_ncu_raw_csv(const gp_report *r, FILE *out);
  * first verdicts. */
 int gp_report_summary(const gp_report *r, FILE *out, int top_n);
 
-/* ",value" as one CSV cell; NaN as an empty cell, never 0. */
+/* ",value" as one CSV cell; NaN (and an infinity) as an empty cell, never 0. */
 void gp_report_csv_num(FILE *out, double v);
 
 /* Share of the report's kernel time, %, NaN when unknown. */
