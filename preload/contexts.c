@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "preload/batch.h"
-#include "preload/devices.h"
+#include "preload/device_facts.h"
 #include "preload/kernels.h"
 #include "preload/metric_set.h"
 #include "preload/sampling.h"
@@ -61,7 +61,7 @@ static void context_setup(gp_context *cs)
         }
         return;
     }
-    gp_devices_facts(cs->device, &cs->facts, chip);
+    gp_device_facts_read(cs->device, &cs->facts, chip);
     gp_metric_set_check(chip);
     if (gp_core.n_metrics == 0) {
         cs->unusable = 1;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/devices.h"
+#include "preload/device_facts.h"
 #include "preload/lineinfo.h"
 #include "preload/metric_set.h"
 #include "preload/names.h"
@@ -194,7 +194,7 @@ static void note_device(void *arg, const gp_src_function_info *fi, const gp_src_
     char chip[64] = "", err[256];
     gp_collect_chip_name(d, chip, sizeof(chip), err, sizeof(err));
     gp_device_facts facts;
-    gp_devices_facts(d, &facts, chip);
+    gp_device_facts_read(d, &facts, chip);
     gp_json_write_device(w->f, &facts);
     gp_core.devices_written |= 1ull << d;
 }

@@ -1,10 +1,10 @@
-/* devices.c - see devices.h */
-#include "preload/devices.h"
+/* device_facts.c - see device_facts.h */
+#include "preload/device_facts.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void gp_devices_facts(int dev, gp_device_facts *d, const char *chip)
+void gp_device_facts_read(int dev, gp_device_facts *d, const char *chip)
 {
     memset(d, 0, sizeof(*d));
     d->ordinal = dev;
