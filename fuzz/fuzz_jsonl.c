@@ -1,11 +1,14 @@
 /* fuzz_jsonl.c - the report's JSON-lines reader and everything after it:
  * records, validity checks, occupancy, derived metrics, aggregation,
- * verdicts, instruction-level records and their "where" tables, and the
- * text, CSV, HTML, JSON and source-page writers and the exit summary. */
+ * verdicts, instruction-level records and their "where" tables, and every
+ * writer: text, CSV, HTML, JSON, Nsight Compute's CSV layouts (details,
+ * raw, source page), gpuprof's per-instruction CSV, the comparison with a
+ * baseline (the input against itself) and the exit summary. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "metrics/baseline.h"
 #include "metrics/report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -18,7 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fclose(in);
         return 0;
     }
+    gp_baseline b;
     gp_report_init(r, NULL);
+    r->keep_launches = 1;
     gp_report_load_stream(r, in, "fuzz.jsonl", NULL);
     fclose(in);
     /* source and SASS text as the report tool gives them, so the source
@@ -41,7 +46,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_report_json(r, gp_fuzz_sink());
     gp_report_source_csv(r, gp_fuzz_sink());
     gp_report_ncu_source_csv(r, gp_fuzz_sink());
+    gp_report_ncu_csv(r, gp_fuzz_sink());
+    gp_report_ncu_raw_csv(r, gp_fuzz_sink());
     gp_report_summary(r, gp_fuzz_sink(), 5);
+    if (gp_baseline_compare(r, r, &b) == 0) {
+        gp_baseline_text(&b, gp_fuzz_sink());
+        gp_baseline_csv(&b, gp_fuzz_sink());
+        gp_baseline_html(&b, gp_fuzz_sink());
+        gp_baseline_free(&b);
+    }
     gp_report_free(r);
     free(r);
     return 0;

@@ -13,6 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     for (i = 0; i < r.n_diffs; i++)
         gpc_diff_text(&r.diffs[i], gp_fuzz_sink());
+    gpc_validity_text(&r.results, gp_fuzz_sink());
     gpc_result_free(&r);
     return 0;
 }

@@ -28,7 +28,8 @@ void gp_aggregate_free(gp_kernel_agg *k)
     k->kernel = NULL;
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
         free(k->first_why[i]);
-        k->first_why[i] = NULL;
+        free(k->why_text[i]);
+        k->first_why[i] = k->why_text[i] = NULL;
     }
 }
 
@@ -71,17 +72,21 @@ void gp_aggregate_finish(gp_kernel_agg *k)
     size_t i;
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
         double *v = &k->row.v[i];
-        char *why = k->row.why[i];
-        why[0] = 0;
+        const char *first = k->first_why[i];
+        const char **why = &k->row.why[i];
+        free(k->why_text[i]);
+        k->why_text[i] = NULL;
+        *why = "";
         if (k->present[i] == 0) {
             *v = NAN;
-            snprintf(why, GP_EXPR_WHY, "%s", k->first_why[i] ? k->first_why[i] : "no launches");
+            *why = first ? first : "no launches";
         } else if (gp_derived_agg(i) == GP_AGG_SUM) {
             if (k->present[i] < k->launches) {
+                char buf[GP_EXPR_WHY];
                 *v = NAN;
-                snprintf(why, GP_EXPR_WHY, "n/a in %ld of %ld launches: %s",
-                         k->launches - k->present[i], k->launches,
-                         k->first_why[i] ? k->first_why[i] : "?");
+                snprintf(buf, sizeof buf, "n/a in %ld of %ld launches: %s",
+                         k->launches - k->present[i], k->launches, first ? first : "?");
+                *why = (k->why_text[i] = strdup(buf)) ? k->why_text[i] : "n/a in some launches";
             } else {
                 *v = k->sum[i];
             }
@@ -90,6 +95,13 @@ void gp_aggregate_finish(gp_kernel_agg *k)
         } else {
             /* no durations: the plain mean is the best there is */
             *v = k->sum[i] / (double)k->present[i];
+        }
+        /* each launch's value is finite, their sum or weighted sum need not
+         * be (absurd values in the records): no infinity leaves here, and
+         * no NaN without its reason (inf / inf) */
+        if (isinf(*v) || (isnan(*v) && !**why)) {
+            *v = NAN;
+            *why = "overflow: the launches' values add up beyond a double's range";
         }
     }
 }

@@ -11,6 +11,14 @@
 #include "occupancy.h"
 #include "record.h"
 
+/* A kernel's metrics: each value, and the reason of each n/a ("" for a
+ * value) pointing at a string the gp_kernel_agg keeps (a pointer, not
+ * derived.h's 160 bytes per metric: 100,000 kernels took 1.4 GB). */
+typedef struct {
+    double v[GP_DERIVED_COUNT];
+    const char *why[GP_DERIVED_COUNT];
+} gp_agg_row;
+
 typedef struct {
     char *kernel;
     int device;
@@ -19,12 +27,13 @@ typedef struct {
     double sum[GP_DERIVED_COUNT], wsum[GP_DERIVED_COUNT], weight[GP_DERIVED_COUNT];
     long present[GP_DERIVED_COUNT];
     char *first_why[GP_DERIVED_COUNT]; /* the first launch's reason for n/a, NULL if none */
+    char *why_text[GP_DERIVED_COUNT];  /* a reason gp_aggregate_finish composed, or NULL */
     /* the launch configuration that took the most time */
     double main_time;
     long threads_per_block, blocks, smem_per_block, regs_per_thread, cluster_size;
     gp_occ_result occ;
     /* results, after gp_aggregate_finish */
-    gp_derived_row row;
+    gp_agg_row row;
 } gp_kernel_agg;
 
 /* Starts an accumulator (kernel name copied).  Returns 0 or -1 (memory). */

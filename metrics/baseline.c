@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strindex.h"
+
 /* What a change of code usually moves: time, occupancy, the units' use and
  * the efficiencies the verdicts quote. */
 const int gp_baseline_metrics[] = {
@@ -34,7 +36,8 @@ double gp_baseline_change(int metric, double a, double b, const char **unit)
         return b - a;
     if (a == 0)
         return b == 0 ? 0 : NAN;
-    return 100 * (b - a) / fabs(a);
+    /* a tiny a makes the relative change leave a double's range: n/a */
+    return isfinite(100 * (b - a) / fabs(a)) ? 100 * (b - a) / fabs(a) : NAN;
 }
 
 /* Verdicts of x that y does not have (by label: id and detail). */
@@ -74,30 +77,72 @@ static int gp_baseline_cmp(const void *pa, const void *pb)
     return strcmp((a->now ? a->now : a->old)->agg.kernel, (b->now ? b->now : b->old)->agg.kernel);
 }
 
+/* The key a kernel is matched by: its device ordinal, then its demangled
+ * name (malloc'd; NULL out of memory). */
+static char *gp_baseline_key(const gp_kernel_report *k, size_t *len)
+{
+    size_t n = strlen(k->agg.kernel);
+    char *key = malloc(sizeof k->agg.device + n);
+    if (key) {
+        memcpy(key, &k->agg.device, sizeof k->agg.device);
+        memcpy(key + sizeof k->agg.device, k->agg.kernel, n);
+        *len = sizeof k->agg.device + n;
+    }
+    return key;
+}
+
 int gp_baseline_compare(const gp_report *old, const gp_report *now, gp_baseline *b)
 {
-    char *used = calloc(old->n ? old->n : 1, 1);
-    size_t i, j;
+    /* the old kernels of one key in report order, a chain through next[];
+     * first[] of each key moves past those taken, so each new kernel takes
+     * the first unused one in constant time (a scan of the old kernels for
+     * each new one made two runs of 100,000 kernels quadratic) */
+    size_t m = old->n ? old->n : 1, i, j, n_keys = 0;
+    char *used = calloc(m, 1), *key;
+    long *next = malloc(m * sizeof *next), *first = malloc(m * sizeof *first),
+         *last = malloc(m * sizeof *last);
+    gp_strindex *ix = NULL;
+    int rc = -1;
     memset(b, 0, sizeof *b);
     b->old = old;
     b->now = now;
     b->rows = calloc(old->n + now->n + 1, sizeof *b->rows);
-    if (!used || !b->rows) {
-        free(used);
-        free(b->rows);
-        b->rows = NULL;
-        return -1;
+    if (!used || !next || !first || !last || !b->rows)
+        goto out;
+    for (j = 0; j < old->n; j++) {
+        size_t len;
+        long at;
+        if (!(key = gp_baseline_key(&old->kernels[j], &len)))
+            goto out;
+        at = gp_strindex_find(ix, key, len);
+        if (at < 0 && gp_strindex_add(&ix, key, len, n_keys) < 0) {
+            free(key);
+            goto out;
+        }
+        free(key);
+        next[j] = -1;
+        if (at < 0) {
+            first[n_keys] = last[n_keys] = (long)j;
+            n_keys++;
+        } else {
+            next[last[at]] = (long)j;
+            last[at] = (long)j;
+        }
     }
     for (i = 0; i < now->n; i++) {
         gp_baseline_row *row = &b->rows[b->n++];
-        const gp_kernel_report *k = &now->kernels[i];
-        row->now = k;
-        for (j = 0; j < old->n && !row->old; j++)
-            if (!used[j] && old->kernels[j].agg.device == k->agg.device &&
-                strcmp(old->kernels[j].agg.kernel, k->agg.kernel) == 0) {
-                used[j] = 1;
-                row->old = &old->kernels[j];
-            }
+        size_t len;
+        long at;
+        row->now = &now->kernels[i];
+        if (!(key = gp_baseline_key(row->now, &len)))
+            goto out;
+        at = gp_strindex_find(ix, key, len);
+        free(key);
+        if (at >= 0 && first[at] >= 0) {
+            used[first[at]] = 1;
+            row->old = &old->kernels[first[at]];
+            first[at] = next[first[at]];
+        }
     }
     for (j = 0; j < old->n; j++)
         if (!used[j])
@@ -107,14 +152,27 @@ int gp_baseline_compare(const gp_report *old, const gp_report *now, gp_baseline 
         double t0 = gp_baseline_time(row->old), t1 = gp_baseline_time(row->now);
         row->dt = t1 - t0;
         row->dt_pct = row->old && row->now && t0 > 0 ? 100 * (t1 - t0) / t0 : NAN;
+        if (!isfinite(row->dt_pct))
+            row->dt_pct = NAN;
         if (row->now)
             row->n_gained = gp_baseline_only(row->now, row->old, row->gained);
         if (row->old)
             row->n_lost = gp_baseline_only(row->old, row->now, row->lost);
     }
     qsort(b->rows, b->n, sizeof *b->rows, gp_baseline_cmp);
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(b->rows);
+        b->rows = NULL;
+        b->n = 0;
+    }
+    gp_strindex_free(&ix);
     free(used);
-    return 0;
+    free(next);
+    free(first);
+    free(last);
+    return rc;
 }
 
 void gp_baseline_free(gp_baseline *b)

@@ -37,8 +37,8 @@ static int gp_derived_lookup(void *vctx, const char *name, size_t len, double *v
     gp_derived_ctx *c = vctx;
     size_t i;
     for (i = 0; i < c->done; i++) {
-        if (strncmp(gp_derived_defs[i].name, name, len) == 0 &&
-            gp_derived_defs[i].name[len] == 0) {
+        if (gp_derived_defs[i].name[0] == name[0] && /* rules most out cheaply */
+            strncmp(gp_derived_defs[i].name, name, len) == 0 && gp_derived_defs[i].name[len] == 0) {
             *v = c->row->v[i];
             if (isnan(*v))
                 snprintf(why, whylen, "%s", c->row->why[i]);
@@ -67,6 +67,14 @@ int gp_derived_eval(const gp_facts *facts, gp_derived_row *row)
                          sizeof err) < 0) {
             snprintf(out.why, sizeof out.why, "formula error: %s", err);
             rc = -1;
+        }
+        /* every derived metric is a count, a time, a rate or a share: none
+         * is negative, and a negative one (a difference of counters that
+         * disagree) is no value */
+        if (out.value < 0) {
+            snprintf(out.why, sizeof out.why,
+                     "impossible negative value %.6g: the record's counters disagree", out.value);
+            out.value = NAN;
         }
         row->v[i] = out.value;
         snprintf(row->why[i], sizeof row->why[i], "%s", isnan(out.value) ? out.why : "");

@@ -44,6 +44,13 @@ static void gp_expr_skip(gp_expr_parser *p)
 
 static void gp_expr_set(gp_expr_v *v, double x, const char *why)
 {
+    /* an infinity is no measurement: a value in the record so large (or a
+     * divisor so small) that the result left a double's range */
+    if (isinf(x)) {
+        x = NAN;
+        if (!why || !*why)
+            why = "overflow: the result is beyond a double's range (absurd values in the record)";
+    }
     v->value = x;
     if (isnan(x))
         snprintf(v->why, sizeof v->why, "%s", why && *why ? why : "not a number");
@@ -83,7 +90,9 @@ static void gp_expr_parse_call(gp_expr_parser *p, const char *fn, size_t fnlen, 
     gp_expr_v args[2];
     int nargs = 0, want;
     int known_or = fnlen == 8 && memcmp(fn, "known_or", 8) == 0;
-    if (known_or || (fnlen == 3 && (memcmp(fn, "min", 3) == 0 || memcmp(fn, "max", 3) == 0)))
+    int at_most = fnlen == 7 && memcmp(fn, "at_most", 7) == 0;
+    if (known_or || at_most ||
+        (fnlen == 3 && (memcmp(fn, "min", 3) == 0 || memcmp(fn, "max", 3) == 0)))
         want = 2;
     else if ((fnlen == 4 && memcmp(fn, "ceil", 4) == 0) ||
              (fnlen == 5 && memcmp(fn, "floor", 5) == 0))
@@ -123,6 +132,19 @@ static void gp_expr_parse_call(gp_expr_parser *p, const char *fn, size_t fnlen, 
     }
     if (gp_expr_nan_of(out, &args[0], want == 2 ? &args[1] : NULL))
         return;
+    if (at_most) { /* a bound the definition guarantees: above it, the data is wrong */
+        char why[GP_EXPR_WHY];
+        if (args[0].value <= args[1].value * (1 + GP_EXPR_AT_MOST_SLACK)) {
+            *out = args[0];
+            return;
+        }
+        snprintf(why, sizeof why,
+                 "impossible value %.6g (at most %g by definition): the record's counters "
+                 "disagree",
+                 args[0].value, args[1].value);
+        gp_expr_set(out, NAN, why);
+        return;
+    }
     switch (fn[1]) {
     case 'i': gp_expr_set(out, fmin(args[0].value, args[1].value), NULL); break;
     case 'a': gp_expr_set(out, fmax(args[0].value, args[1].value), NULL); break;
@@ -248,10 +270,14 @@ static void gp_expr_parse_product(gp_expr_parser *p, gp_expr_v *out)
             continue;
         if (op == '*') {
             gp_expr_set(out, lhs.value * rhs.value, NULL);
-        } else if (rhs.value == 0) {
+        } else if (rhs.value == 0 || isinf(lhs.value / rhs.value)) {
             char why[GP_EXPR_WHY];
-            snprintf(why, sizeof why, "division by zero (%.*s is 0)",
-                     (int)(p->pos - rstart > 100 ? 100 : p->pos - rstart), p->s + rstart);
+            if (rhs.value == 0)
+                snprintf(why, sizeof why, "division by zero (%.*s is 0)",
+                         (int)(p->pos - rstart > 100 ? 100 : p->pos - rstart), p->s + rstart);
+            else
+                snprintf(why, sizeof why, "overflow: division by %.3g (%.*s)", rhs.value,
+                         (int)(p->pos - rstart > 90 ? 90 : p->pos - rstart), p->s + rstart);
             gp_expr_set(out, NAN, why);
         } else {
             gp_expr_set(out, lhs.value / rhs.value, NULL);

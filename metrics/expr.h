@@ -3,21 +3,28 @@
  * Grammar:  expr := term (('+'|'-') term)*     term := unary (('*'|'/') unary)*
  *           unary := '-' unary | primary
  *           primary := number | name | func '(' expr (',' expr)* ')' | '(' expr ')'
- *           func := min | max | ceil | floor | known_or
+ *           func := min | max | ceil | floor | known_or | at_most
  * known_or(x, d) is x, or d where x is missing: for a counter that records
  * written by older versions lack (the only case where a default is stated).
+ * at_most(x, m) is x when x <= m (with GP_EXPR_AT_MOST_SLACK of m for
+ * rounding), else NaN "impossible value": for a metric its definition
+ * bounds (an efficiency of at most 100%), where more means the counters in
+ * the record disagree.
  * Names are [A-Za-z_][A-Za-z0-9_.]* (PerfWorks names such as
  * dram__bytes_read.sum, facts such as launch.blocks, other derived metrics).
  *
  * Missing data stays missing: a NaN input gives a NaN result whose reason is
  * the first missing input's reason; x/0 gives NaN "division by zero"; an
- * unknown name gives NaN "unknown name".  Nothing is ever turned into 0. */
+ * unknown name gives NaN "unknown name"; a result beyond a double's range
+ * gives NaN "overflow" (never an infinity).  Nothing is ever turned into 0. */
 #ifndef GP_EXPR_H
 #define GP_EXPR_H
 
 #include <stddef.h>
 
 #define GP_EXPR_WHY 160
+/* at_most's allowance for rounding in the counters, a fraction of the bound */
+#define GP_EXPR_AT_MOST_SLACK 0.005
 
 typedef struct {
     double value;          /* NaN when not available */

@@ -21,12 +21,10 @@ static const char *gp_format_si(double v, const char *unit, char *buf, size_t le
 
 const char *gp_format_value(double v, const char *unit, char *buf, size_t len)
 {
-    if (isnan(v)) {
+    /* an infinity is no measurement either (the model turns overflows into
+     * NaN with a reason; this keeps any that slip through off the page) */
+    if (!isfinite(v)) {
         snprintf(buf, len, "n/a");
-        return buf;
-    }
-    if (isinf(v)) {
-        snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
         return buf;
     }
     if (strcmp(unit, "%") == 0) {

@@ -1,5 +1,5 @@
 /* format.h - numbers with their units for people: SI-scaled, "n/a" for NaN
- * (never 0). */
+ * and infinities (never 0, never "inf"). */
 #ifndef GP_FORMAT_H
 #define GP_FORMAT_H
 

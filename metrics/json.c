@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/textio.h"
+
 typedef struct {
     const char *s;
     size_t len, pos;
@@ -209,7 +211,70 @@ oom:
     return -1;
 }
 
+/* The keys of one object, to refuse a repeated one: RFC 8259 leaves its
+ * meaning open (Python keeps the last, a first-match lookup the first), so
+ * a record that repeats a key cannot be read one way.  Small objects are
+ * compared pairwise; larger ones through an open-addressing table of
+ * positions + 1, so a record of 40,000 metrics costs linear time. */
+typedef struct {
+    size_t *slot, cap;
+} gp_json_keyset;
+
+#define GP_JSON_PAIRWISE 16
+
+static uint64_t gp_json_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Adds key i of v; 1 when an earlier key is the same, -1 out of memory. */
+static int gp_json_keyset_add(gp_json_keyset *ks, const gp_json *v, size_t i)
+{
+    size_t at;
+    if (v->n <= GP_JSON_PAIRWISE) {
+        for (at = 0; at < i; at++)
+            if (strcmp(v->keys[at], v->keys[i]) == 0)
+                return 1;
+        return 0;
+    }
+    if (2 * v->n > ks->cap) { /* (re)built at half load: amortized linear */
+        size_t nc = ks->cap ? ks->cap : 64, k;
+        while (nc < 4 * v->n)
+            nc *= 2;
+        free(ks->slot);
+        if (!(ks->slot = calloc(nc, sizeof *ks->slot))) {
+            ks->cap = 0;
+            return -1;
+        }
+        ks->cap = nc;
+        for (k = 0; k < i; k++) {
+            for (at = gp_json_hash(v->keys[k]) & (nc - 1); ks->slot[at]; at = (at + 1) & (nc - 1))
+                ;
+            ks->slot[at] = k + 1;
+        }
+    }
+    for (at = gp_json_hash(v->keys[i]) & (ks->cap - 1); ks->slot[at]; at = (at + 1) & (ks->cap - 1))
+        if (strcmp(v->keys[ks->slot[at] - 1], v->keys[i]) == 0)
+            return 1;
+    ks->slot[at] = i + 1;
+    return 0;
+}
+
+static int gp_json_parse_members(gp_json_parser *p, gp_json *v, int depth, gp_json_keyset *ks);
+
+/* An object or an array, at its opening bracket. */
 static int gp_json_parse_container(gp_json_parser *p, gp_json *v, int depth)
+{
+    gp_json_keyset ks = {NULL, 0};
+    int rc = gp_json_parse_members(p, v, depth, &ks);
+    free(ks.slot);
+    return rc;
+}
+
+static int gp_json_parse_members(gp_json_parser *p, gp_json *v, int depth, gp_json_keyset *ks)
 {
     int obj = p->s[p->pos] == '{';
     char close = obj ? '}' : ']';
@@ -242,6 +307,16 @@ static int gp_json_parse_container(gp_json_parser *p, gp_json *v, int depth)
         }
         if (gp_json_push(p, v, &cap, key) < 0)
             return -1;
+        if (obj) {
+            int dup = gp_json_keyset_add(ks, v, v->n - 1);
+            if (dup) {
+                char shown[200], what[240];
+                snprintf(what, sizeof what, "duplicate key \"%s\"",
+                         gp_text_plain_buf(shown, sizeof shown, key));
+                gp_json_fail(p, dup < 0 ? "out of memory" : what);
+                return -1;
+            }
+        }
         if (gp_json_parse_value(p, &v->items[v->n - 1], depth + 1) < 0)
             return -1;
         gp_json_skip_ws(p);

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
+#include "devices.h"
 #include "facts.h"
+#include "textfile.h"
 #include "util/kname.h"
 #include "util/num.h"
 #include "util/strindex.h"
+#include "util/textio.h"
 
 void gp_report_init(gp_report *r, const gp_peaks *peaks)
 {
@@ -22,12 +24,14 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
     r->tool = "gpuprof-report";
 }
 
+/* A kept launch: its metric names are the report's pooled strings (only
+ * the array is its own) and its reasons were dropped when it was kept. */
 static void gp_load_row_free(gp_report_launch *row)
 {
+    free(row->l.names);
+    row->l.names = NULL;
+    row->l.n_metrics = 0;
     gp_record_launch_free(&row->l);
-    free(row->host);
-    free(row->process);
-    free(row->mangled);
 }
 
 void gp_report_free(gp_report *r)
@@ -39,16 +43,26 @@ void gp_report_free(gp_report *r)
         free(r->kernels[i].verdicts);
     }
     gp_strindex_free(&r->index);
+    gp_devices_free(r);
     gp_source_free(&r->source);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     for (i = 0; i < r->n_launch_rows; i++)
         gp_load_row_free(&r->launch_rows[i]);
     free(r->launch_rows);
+    for (i = 0; i < r->n_pool; i++)
+        free(r->pool[i]);
+    free(r->pool);
+    gp_strindex_free(&r->pool_index);
     free(r->files);
     free(r->kernels);
     free(r->devices);
     memset(r, 0, sizeof *r);
+}
+
+double gp_report_total_time(const gp_report *r)
+{
+    return r->n_timed ? r->total_time : NAN;
 }
 
 const gp_device *gp_report_kernel_device(const gp_report *r, const gp_kernel_report *k)
@@ -79,70 +93,6 @@ static char *gp_load_strdup(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
-}
-
-/* The device entry of a launch, keyed by host, process and ordinal: the entry
- * its process already uses; else the latest record of that ordinal in its own
- * input not yet claimed by another process (a file is one process, or several
- * one after the other when files were concatenated), which it then claims;
- * else the latest of that ordinal in any input (a file of launches only);
- * else -1.  Device records carry no process: the launches that follow do. */
-static long gp_load_dev(gp_report *r, size_t file, const char *host, long pid, int ordinal)
-{
-    size_t i;
-    if (pid >= 0)
-        for (i = r->n_devices; i-- > 0;)
-            if (r->devices[i].pid == pid && r->devices[i].d.ordinal == ordinal &&
-                strcmp(r->devices[i].host, host) == 0)
-                return (long)i;
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal &&
-            r->devices[i].pid < 0) {
-            r->devices[i].pid = pid;
-            snprintf(r->devices[i].host, sizeof r->devices[i].host, "%s", host);
-            return (long)i;
-        }
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].file == file && r->devices[i].d.ordinal == ordinal)
-            return (long)i;
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].d.ordinal == ordinal)
-            return (long)i;
-    return -1;
-}
-
-static int gp_load_same_model(const gp_device *a, const gp_device *b)
-{
-    return strcmp(a->name, b->name) == 0 && strcmp(a->chip, b->chip) == 0 &&
-           a->sm_count == b->sm_count && a->cc_major == b->cc_major && a->cc_minor == b->cc_minor;
-}
-
-static int gp_load_device(gp_report *r, const gp_json *obj, char *err, size_t errlen)
-{
-    gp_device d;
-    gp_report_device *nd;
-    size_t i;
-    if (gp_record_device(obj, &d, err, errlen) < 0)
-        return -1;
-    nd = realloc(r->devices, (r->n_devices + 1) * sizeof *nd);
-    if (!nd) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    r->devices = nd;
-    nd = &r->devices[r->n_devices];
-    nd->d = d;
-    nd->file = r->n_files - 1;
-    nd->pid = -1; /* claimed by the first launch that uses it */
-    nd->host[0] = '\0';
-    nd->model = (int)r->n_devices;
-    for (i = 0; i < r->n_devices; i++)
-        if (gp_load_same_model(&r->devices[i].d, &d)) {
-            nd->model = r->devices[i].model;
-            break;
-        }
-    r->n_devices++;
-    return 0;
 }
 
 static int gp_load_model(const gp_report *r, long dev)
@@ -219,11 +169,40 @@ out:
     return k;
 }
 
+/* The report's one copy of a metric name: every kept launch of a list of
+ * 50 counters held 50 copies of the same names (a million launches, 3 GB).
+ * NULL out of memory. */
+static char *gp_load_pooled(gp_report *r, const char *name)
+{
+    size_t len = strlen(name);
+    long at = gp_strindex_find(r->pool_index, name, len);
+    char *copy;
+    if (at >= 0)
+        return r->pool[at];
+    if (r->n_pool == r->cap_pool) {
+        size_t nc = r->cap_pool ? 2 * r->cap_pool : 64;
+        char **np = realloc(r->pool, nc * sizeof *np);
+        if (!np)
+            return NULL;
+        r->pool = np;
+        r->cap_pool = nc;
+    }
+    if (!(copy = gp_load_strdup(name)))
+        return NULL;
+    if (gp_strindex_add(&r->pool_index, name, len, r->n_pool) < 0) {
+        free(copy);
+        return NULL;
+    }
+    return r->pool[r->n_pool++] = copy;
+}
+
 /* Keeps one launch (r->keep_launches): takes over l. */
 static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_row *row,
                         const gp_kernel_report *k)
 {
     gp_report_launch *x;
+    char **pooled;
+    size_t i;
     if (r->n_launch_rows == r->cap_launch_rows) {
         size_t nc = r->cap_launch_rows ? 2 * r->cap_launch_rows : 64;
         gp_report_launch *n = realloc(r->launch_rows, nc * sizeof *n);
@@ -232,6 +211,25 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
         r->launch_rows = n;
         r->cap_launch_rows = nc;
     }
+    /* what the launch writers do not read goes (the reasons of null values,
+     * the name hash) and the names become the pooled ones, all found before
+     * l is changed: on failure it is still whole for its caller */
+    if (!(pooled = malloc((l->n_metrics ? l->n_metrics : 1) * sizeof *pooled)))
+        return -1;
+    for (i = 0; i < l->n_metrics; i++)
+        if (!(pooled[i] = gp_load_pooled(r, l->names[i]))) {
+            free(pooled);
+            return -1;
+        }
+    for (i = 0; i < l->n_metrics; i++) {
+        free(l->names[i]);
+        l->names[i] = pooled[i];
+        free(l->missing[i]);
+    }
+    free(pooled);
+    free(l->missing);
+    l->missing = NULL;
+    gp_record_launch_unindex(l);
     x = &r->launch_rows[r->n_launch_rows];
     memset(x, 0, sizeof *x);
     x->file = r->n_files - 1;
@@ -239,12 +237,12 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
     x->rank = l->rank;
     x->context = l->context;
     x->stream = l->stream;
-    x->host = gp_load_strdup(l->host);
-    x->process = gp_load_strdup(l->process);
-    x->mangled = gp_load_strdup(l->mangled);
     x->dev = dev;
     x->l = *l;
     memset(l, 0, sizeof *l);
+    x->host = x->l.host; /* the launch's own strings, not copies */
+    x->process = x->l.process;
+    x->mangled = x->l.mangled;
     memcpy(x->derived, row->v, sizeof x->derived);
     x->kernel = (long)k->seq;
     r->n_launch_rows++;
@@ -263,7 +261,7 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     long dev;
     if (gp_record_launch(obj, &l, err, errlen) < 0)
         return -1;
-    dev = gp_load_dev(r, r->n_files - 1, l.host ? l.host : "", l.pid, l.device);
+    dev = gp_devices_of_launch(r, r->n_files - 1, l.host ? l.host : "", l.pid, l.device);
     d = dev >= 0 ? &r->devices[dev].d : &r->dflt;
     memset(&oi, 0, sizeof oi);
     oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
@@ -297,22 +295,22 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     return 0;
 }
 
-/* An instruction-level record: its device is the latest device record of
- * its ordinal in the same input (the records name no process; they follow
- * their process's device and launch records). */
+/* An instruction-level record: its device is found as a launch's without a
+ * process (the records name none; the library writes them after its
+ * process's device and launch records), through the device index. */
 static int gp_load_source(gp_report *r, const char *type, const gp_json *obj, char *err,
                           size_t errlen)
 {
     gp_source_origin from = {.input = r->n_files - 1, .model = -1};
     double ord = gp_json_number(gp_json_get(obj, "device"));
-    size_t i;
-    for (i = r->n_devices; i-- > 0;)
-        if (r->devices[i].file == from.input && r->devices[i].d.ordinal == ord) {
-            from.model = r->devices[i].model;
-            from.cc_major = r->devices[i].d.cc_major;
-            from.cc_minor = r->devices[i].d.cc_minor;
-            break;
-        }
+    long dev = ord >= 0 && ord <= 65535 && ord == floor(ord)
+                   ? gp_devices_of_launch(r, r->n_files - 1, "", -1, (int)ord)
+                   : -1;
+    if (dev >= 0) {
+        from.model = r->devices[dev].model;
+        from.cc_major = r->devices[dev].d.cc_major;
+        from.cc_minor = r->devices[dev].d.cc_minor;
+    }
     return gp_source_load(&r->source, type, obj, &from, err, errlen);
 }
 
@@ -339,7 +337,8 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
         snprintf(err, errlen, "record without a \"type\" string");
         rc = -1;
     } else if (strcmp(type, "device") == 0) {
-        rc = gp_load_device(r, obj, err, errlen);
+        gp_device d;
+        rc = gp_record_device(obj, &d, err, errlen) < 0 ? -1 : gp_devices_add(r, &d, err, errlen);
     } else if (strcmp(type, "launch") == 0) {
         rc = gp_load_launch(r, obj, row, err, errlen);
     } else if (strcmp(type, "summary") == 0) {
@@ -354,66 +353,86 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
     return rc;
 }
 
-long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn)
+/* Reads the records of t, a file registered as r->files' last. */
+static long gp_load_lines(gp_report *r, gp_textfile *t, FILE *warn)
 {
-    char *line = NULL, err[256], **nf, *copy;
-    size_t cap = 0;
-    ssize_t got;
-    long lineno = 0, before = r->launches;
+    char *line, err[320];
+    size_t len;
+    long before = r->launches;
+    int got, failed = 0;
     gp_derived_row *row = malloc(sizeof *row);
-    nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
-    copy = gp_load_strdup(name);
+    if (!row) {
+        if (warn)
+            fprintf(warn, "%s: out of memory reading %s\n", r->tool, t->name);
+        return -1;
+    }
+    while ((got = gp_textfile_line(t, &line, &len, err, sizeof err)) != 0) {
+        if (got == -1) { /* a read error or the size limit: the file ends here */
+            if (warn)
+                fprintf(warn, "%s: %s\n", r->tool, err);
+            failed = 1;
+            break;
+        }
+        if (got == 1 && gp_load_line(r, line, len, row, err, sizeof err) == 0)
+            continue;
+        r->bad_lines++;
+        if (warn) {
+            /* the reason may quote the input (a kernel name) */
+            fprintf(warn, "%s: %s:%ld: ", r->tool, t->name, t->lineno);
+            gp_text_plain(warn, err);
+            fputc('\n', warn);
+        }
+    }
+    free(row);
+    return failed ? -1 : r->launches - before;
+}
+
+/* Registers the file's name before reading: device records and kept
+ * launches name their file. */
+static int gp_load_register(gp_report *r, const char *name, FILE *warn)
+{
+    char **nf = realloc(r->files, (r->n_files + 1) * sizeof *nf), *copy = gp_load_strdup(name);
     if (nf)
         r->files = nf;
-    if (!row || !nf || !copy) {
+    if (!nf || !copy) {
         if (warn)
-            fprintf(warn, "%s: out of memory reading %s\n", r->tool, name);
-        free(row);
+            fprintf(warn, "%s: out of memory\n", r->tool);
         free(copy);
         return -1;
     }
-    /* registered before reading: device records and kept launches name their file */
     r->files[r->n_files++] = copy;
-    errno = 0;
-    while ((got = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (gp_load_line(r, line, (size_t)got, row, err, sizeof err) < 0) {
-            r->bad_lines++;
-            if (warn)
-                fprintf(warn, "%s: %s:%ld: %s\n", r->tool, name, lineno, err);
-        }
-    }
-    free(line);
-    free(row);
-    if (ferror(f)) {
-        if (warn)
-            fprintf(warn, "%s: cannot read %s: %s\n", r->tool, name,
-                    errno ? strerror(errno) : "read error");
+    return 0;
+}
+
+long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn)
+{
+    gp_textfile t;
+    long got;
+    if (gp_load_register(r, name, warn) < 0)
         return -1;
-    }
-    return r->launches - before;
+    gp_textfile_stream(&t, f, name, GP_REPORT_MAX_FILE, GP_REPORT_MAX_LINE);
+    got = gp_load_lines(r, &t, warn);
+    gp_textfile_close(&t);
+    return got;
 }
 
 long gp_report_load(gp_report *r, const char *path, FILE *warn)
 {
-    if (strcmp(path, "-") == 0)
-        return gp_report_load_stream(r, stdin, "<stdin>", warn);
-    FILE *f = fopen(path, "r");
-    struct stat st;
+    gp_textfile t;
+    char err[512];
     long got;
-    if (!f) {
+    if (gp_textfile_open(&t, path, NULL, GP_REPORT_MAX_FILE, GP_REPORT_MAX_LINE, err, sizeof err) <
+        0) {
         if (warn)
-            fprintf(warn, "%s: cannot open %s: %s\n", r->tool, path, strerror(errno));
+            fprintf(warn, "%s: %s\n", r->tool, err);
         return -1;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (warn)
-            fprintf(warn, "%s: cannot read %s: it is a directory\n", r->tool, path);
-        fclose(f);
+    if (gp_load_register(r, strcmp(path, "-") == 0 ? "<stdin>" : path, warn) < 0) {
+        gp_textfile_close(&t);
         return -1;
     }
-    got = gp_report_load_stream(r, f, path, warn);
-    fclose(f);
+    got = gp_load_lines(r, &t, warn);
+    gp_textfile_close(&t);
     return got;
 }
 
@@ -536,17 +555,18 @@ void gp_report_finish(gp_report *r)
     size_t i;
     long *index;
     r->total_time = 0;
+    r->n_timed = 0;
     gp_source_group_finish(r->source);
     for (i = 0; i < r->n; i++) {
         gp_kernel_report *k = &r->kernels[i];
         gp_verdict_input vi;
         gp_aggregate_finish(&k->agg);
         k->where = gp_source_group_kernel(r->source, k->agg.kernel, k->agg.device,
-                                    gp_load_model(r, k->dev));
+                                          gp_load_model(r, k->dev));
         vi.source = r->source;
         vi.where = k->where;
-        gp_roofline_compute(&k->agg.row, &r->peaks, &k->roof);
-        vi.row = &k->agg.row;
+        gp_roofline_compute(k->agg.row.v, k->agg.row.why[GP_M_FLOPS_PER_S], &r->peaks, &k->roof);
+        vi.v = k->agg.row.v;
         vi.device = gp_report_kernel_device(r, k);
         vi.occ = k->agg.occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &k->agg.occ;
         vi.roof = &k->roof;
@@ -563,9 +583,13 @@ void gp_report_finish(gp_report *r)
             memcpy(k->verdicts, found, k->n_verdicts * sizeof *found);
         else
             k->n_verdicts = 0;
-        if (!isnan(k->agg.row.v[GP_M_DURATION]))
+        if (!isnan(k->agg.row.v[GP_M_DURATION])) {
             r->total_time += k->agg.row.v[GP_M_DURATION];
+            r->n_timed++;
+        }
     }
+    if (!isfinite(r->total_time)) /* durations beyond a double's range, summed */
+        r->total_time = NAN;
     if (r->n > 1)
         qsort(r->kernels, r->n, sizeof *r->kernels, gp_load_cmp);
     /* positions changed: a later load rebuilds the index */
@@ -607,28 +631,5 @@ int gp_report_peaks_mismatch(const gp_report *r, char *buf, size_t len)
 void gp_report_each_device(const gp_report *r,
                            void (*fn)(const gp_device *d, size_t inputs, void *arg), void *arg)
 {
-    size_t i, j, m;
-    for (i = 0; i < r->n_devices; i++) {
-        const gp_report_device *x = &r->devices[i];
-        size_t inputs = 0;
-        int seen = 0;
-        for (j = 0; j < i && !seen; j++)
-            seen = r->devices[j].d.ordinal == x->d.ordinal && r->devices[j].model == x->model;
-        if (seen)
-            continue;
-        for (j = 0; j < r->n_devices; j++) {
-            int counted = 0;
-            if (r->devices[j].d.ordinal != x->d.ordinal || r->devices[j].model != x->model)
-                continue;
-            for (m = 0; m < j && !counted; m++) /* one process: same host and pid, or file */
-                counted = r->devices[m].d.ordinal == x->d.ordinal &&
-                          r->devices[m].model == x->model &&
-                          (r->devices[j].pid >= 0
-                               ? r->devices[m].pid == r->devices[j].pid &&
-                                     strcmp(r->devices[m].host, r->devices[j].host) == 0
-                               : r->devices[m].file == r->devices[j].file);
-            inputs += !counted;
-        }
-        fn(&x->d, inputs, arg);
-    }
+    gp_devices_each(r, fn, arg);
 }

@@ -9,6 +9,7 @@
 #ifndef GP_LOAD_H
 #define GP_LOAD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "aggregate.h"
@@ -21,6 +22,15 @@
 #include "verdict.h"
 #include "where.h"
 
+/* The limits on a record file (docs/report.md): a line (one record) of at
+ * most 32 MiB, which holds some 500,000 metrics where the profiler writes a
+ * few kilobytes, and a file of at most 16 GiB, some six million profiled
+ * launches.  Lines are read one at a time, so memory follows the kernels
+ * (and, for the formats that list launches, the launches), never the size
+ * of a line beyond the limit. */
+#define GP_REPORT_MAX_LINE ((size_t)32 << 20)
+#define GP_REPORT_MAX_FILE ((uint64_t)16 << 30)
+
 /* How kernels are named in the reports, as Nsight Compute's name bases:
  * function (short, unique in the report), demangled, mangled. */
 enum { GP_REPORT_NAME_FUNCTION, GP_REPORT_NAME_DEMANGLED, GP_REPORT_NAME_MANGLED };
@@ -30,7 +40,8 @@ typedef struct {
     size_t file;   /* the input it came from */
     char host[64]; /* the process whose launches use it ("" and -1 until one does) */
     long pid;
-    int model; /* index of the first device entry describing the same GPU */
+    int model;  /* index of the first device entry describing the same GPU */
+    long below; /* the next older unclaimed entry of its input and ordinal, -1: none */
 } gp_report_device;
 
 typedef struct {
@@ -51,9 +62,10 @@ typedef struct {
     size_t file;
     long pid, rank; /* rank -1 when the record has none */
     long context, stream;
-    char *host, *process, *mangled; /* NULL when the record lacks them */
+    char *host, *process, *mangled; /* NULL when the record lacks them (l's own strings) */
     long dev;                       /* device entry, -1: none */
-    gp_launch l;                    /* kernel, launch facts, raw metrics */
+    gp_launch l; /* kernel, launch facts, raw metrics: names shared (gp_report.pool), no
+                  * reasons (missing NULL) */
     double derived[GP_DERIVED_COUNT];
     long kernel; /* index into kernels (after gp_report_finish) */
 } gp_report_launch;
@@ -76,6 +88,12 @@ typedef struct {
     size_t n_launch_rows, cap_launch_rows;
     const char *tool; /* prefix of the warnings ("gpuprof-report") */
     struct gp_strindex *index; /* kernel lookup by (device, name) */
+    size_t n_timed;            /* kernels with a known duration (gp_report_finish) */
+    size_t cap_devices;
+    struct gp_devices_index *devindex; /* device lookups (devices.c) */
+    char **pool;                       /* the kept launches' metric names, one copy each */
+    size_t n_pool, cap_pool;
+    struct gp_strindex *pool_index;
     gp_source *source; /* instruction-level records and sampling (source.h), NULL: none */
     int skip_source;   /* set before loading: instruction-level records written as the
                           library writes them ({"type":"source_...) are passed over unread
@@ -87,10 +105,12 @@ typedef struct {
 void gp_report_init(gp_report *r, const gp_peaks *peaks);
 void gp_report_free(gp_report *r);
 
-/* Reads one JSON-lines file ("-": standard input).  A malformed line is
- * counted in r->bad_lines and described on warn (when not NULL) as
- * "file:line: ...".  Returns the number of launches read, or -1 when the file
- * cannot be read (a directory, a read error: said on warn). */
+/* Reads one JSON-lines file ("-": standard input), a regular file or a pipe
+ * within the limits above (textfile.h).  A malformed line, or one over the
+ * line limit, is counted in r->bad_lines and described on warn (when not
+ * NULL) as "file:line: ...", escaped.  Returns the number of launches read,
+ * or -1 when the file cannot be read (a directory, a device, a read error,
+ * over the size limit: said on warn; what came before the error is kept). */
 long gp_report_load(gp_report *r, const char *path, FILE *warn);
 /* The same from an open stream; name is what the warnings call it. */
 long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn);
@@ -98,6 +118,10 @@ long gp_report_load_stream(gp_report *r, FILE *f, const char *name, FILE *warn);
 /* Aggregates, computes roofline and verdicts, sorts, names.  Call once after
  * all loads. */
 void gp_report_finish(gp_report *r);
+
+/* The kernels' total time, s: NaN (n/a) when no kernel has a known
+ * duration, never 0 for "unknown". */
+double gp_report_total_time(const gp_report *r);
 
 /* The device of a kernel (H100 defaults when its input had no device record). */
 const gp_device *gp_report_kernel_device(const gp_report *r, const gp_kernel_report *k);

@@ -4,8 +4,8 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device record facts derived occupancy peaks source \
-                   source_json source_instr source_group source_text where \
+GP_METRICS_SRCS := json expr textfile device devices record facts derived occupancy peaks \
+                   source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
                    roofline verdict aggregate load format baseline
 # The report writers (metrics/report/): they read the model; no file of the
@@ -25,7 +25,7 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 # the report uses, run on derived.def before anything includes it.
 GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c util/num.c \
                        metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
-                       metrics/textfile.c
+                       metrics/textfile.c util/textio.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
                    $(wildcard metrics/*.h)
 	@mkdir -p $(dir $@)
@@ -49,7 +49,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io \
-                    test_where
+                    test_textfile test_where
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)
@@ -59,7 +59,8 @@ UNIT_TESTS += $(GP_METRICS_TESTS:%=$(BUILD)/tests/report/%)
 # only UNIT_TESTS): order-only, so they are not linked in
 $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.md
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
-                tests/report/test_html_chromium.sh tests/report/test_where_cli.sh \
+                tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
+                tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
                 tests/report/test_where_html.sh
 
 # The record format, one table (record_fields.def): the generator checks it and

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "textfile.h"
+#include "util/textio.h"
 
 void gp_peaks_none(gp_peaks *p)
 {
@@ -81,6 +82,22 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
         snprintf(err, errlen, "the peaks file is not a JSON object");
         return -1;
     }
+    /* a schema this reader does not know may mean other keys or units:
+     * refused rather than half read */
+    if ((res = gp_json_get(doc, "schema"))) {
+        const char *schema = gp_json_string(res);
+        char shown[96];
+        if (!schema || strcmp(schema, GP_PEAKS_SCHEMA) != 0) {
+            snprintf(err, errlen,
+                     "the peaks file's schema is %s%s%s, not " GP_PEAKS_SCHEMA
+                     " (the only one this version reads; a file without \"schema\" is read as "
+                     "flat keys)",
+                     schema ? "\"" : "",
+                     schema ? gp_text_plain_buf(shown, sizeof shown, schema) : "not a string",
+                     schema ? "\"" : "");
+            return -1;
+        }
+    }
     if (gp_json_get(doc, "peaks"))
         obj = gp_json_get(doc, "peaks");
     if ((dev = gp_json_string(gp_json_get(doc, "device"))))
@@ -137,24 +154,23 @@ bad:
 
 int gp_peaks_load(const char *path, gp_peaks *p, char *err, size_t errlen)
 {
-    char perr[160];
+    char perr[160], shown[320];
     size_t len;
     char *text;
     gp_json *doc;
     int rc = -1;
     gp_peaks_none(p);
-    text = gp_textfile_read(path, &len, perr, sizeof perr);
-    if (!text) {
-        snprintf(err, errlen, "cannot read peaks file %s: %s", path, perr);
+    gp_text_plain_buf(shown, sizeof shown, path);
+    text = gp_textfile_read_max(path, "peaks file ", GP_PEAKS_MAX_SIZE, &len, err, errlen);
+    if (!text)
         return -1;
-    }
     doc = gp_json_parse(text, len, perr, sizeof perr);
     if (!doc) {
-        snprintf(err, errlen, "peaks file %s is not valid JSON (%s)", path, perr);
+        snprintf(err, errlen, "peaks file %s is not valid JSON (%s)", shown, perr);
         goto out;
     }
     if (gp_peaks_from_json(doc, p, perr, sizeof perr) < 0) {
-        snprintf(err, errlen, "%s: %s", path, perr);
+        snprintf(err, errlen, "%s: %s", shown, perr);
         goto out;
     }
     snprintf(p->source, sizeof p->source, "%s", path);

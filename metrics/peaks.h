@@ -12,8 +12,15 @@
 #define GP_PEAKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "json.h"
+
+/* The schema gpupeak writes (docs/gpupeak.md); a file with another
+ * "schema" is refused, one without is read as the flat shapes above. */
+#define GP_PEAKS_SCHEMA "gpupeak/1"
+/* A peaks file is a few kilobytes; a larger one is refused unread. */
+#define GP_PEAKS_MAX_SIZE ((uint64_t)4 << 20)
 
 typedef struct {
     double fp32_flops_per_s, fp64_flops_per_s, fp16_flops_per_s;
@@ -26,7 +33,8 @@ typedef struct {
 void gp_peaks_none(gp_peaks *p);
 /* *p = *given, or no peaks (gp_peaks_none) when given is NULL. */
 void gp_peaks_set(gp_peaks *p, const gp_peaks *given);
-/* Reads a peaks file.  Returns 0, or -1 with a sentence in err. */
+/* Reads a peaks file (a regular file or a pipe of at most GP_PEAKS_MAX_SIZE
+ * bytes, textfile.h).  Returns 0, or -1 with a sentence in err. */
 int gp_peaks_load(const char *path, gp_peaks *p, char *err, size_t errlen);
 /* Same from a parsed document (tests). */
 int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen);

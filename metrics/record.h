@@ -51,8 +51,10 @@ enum { GP_RF_CSV = 1, GP_RF_OPT = 2, GP_RF_STRICT = 4, GP_RF_NAME = 8 };
 #define GP_RF_R_FLAG(m) int m
 #define GP_RF_R_METRICS(m)                                                                         \
     size_t n_metrics;                                                                              \
-    char **names;                         /* PerfWorks names */                                    \
-    double *values                        /* NaN when the record had null */
+    char **names;    /* PerfWorks names */                                                         \
+    double *values;  /* NaN when the record had null */                                            \
+    size_t *by_name; /* names by hash (record.c), NULL: none */                                    \
+    size_t by_name_cap
 #define GP_RF_R_MISSING(m) char **missing /* reason for a NaN value, or NULL */
 
 /* One profiled launch as the profiler hands it to the writers (rank -1 and
@@ -74,6 +76,9 @@ typedef struct {
  * infinite metric value is kept as NaN with that reason. */
 int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen);
 void gp_record_launch_free(gp_launch *l);
+/* Drops the name hash of a launch whose counters will not be asked again
+ * (a launch kept for the launch-level writers), to save its memory. */
+void gp_record_launch_unindex(gp_launch *l);
 
 /* Fills d from a device object, starting from the H100 defaults for any field
  * the record lacks.  Returns 0, or -1 with a sentence naming the field and
@@ -82,7 +87,9 @@ void gp_record_launch_free(gp_launch *l);
 int gp_record_device(const gp_json *obj, gp_device *d, char *err, size_t errlen);
 
 /* Value of counter `name` (name[0..len)): 0 and *v (NaN with a reason when the
- * record had null), or -1 when the record does not have it. */
+ * record had null), or -1 when the record does not have it.  Constant time
+ * (a hash of the names, built by gp_record_launch): the derived metrics ask
+ * a few hundred times per launch. */
 int gp_record_counter(const gp_launch *l, const char *name, size_t len, double *v, char *why,
                       size_t whylen);
 

@@ -37,9 +37,11 @@ typedef struct {
 
 const char *gp_roofline_level_name(gp_level l);
 
-/* Fills r from a kernel's (or launch's) derived metrics and the measured
- * peaks (may hold NaN: those ceilings are then n/a). */
-void gp_roofline_compute(const gp_derived_row *row, const gp_peaks *peaks, gp_roofline *r);
+/* Fills r from a kernel's (or launch's) derived metrics v (GP_DERIVED_COUNT
+ * of them, NaN where n/a), the reason flops_per_s is n/a (when it is), and
+ * the measured peaks (may hold NaN: those ceilings are then n/a). */
+void gp_roofline_compute(const double *v, const char *perf_why, const gp_peaks *peaks,
+                         gp_roofline *r);
 
 /* One sentence: which ceiling binds and the % of attainable reached, for the
  * given set (arch = 1 architectural, 0 measured). */

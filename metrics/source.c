@@ -445,6 +445,7 @@ void gp_source_free(gp_source **sp)
     free(s->run.off_why);
     free(s->run.results_why);
     free(s->disasm);
+    free(s->orphan_key);
     gp_strindex_free(&s->func_index);
     gp_strindex_free(&s->file_index);
     gp_strindex_free(&s->reason_index);

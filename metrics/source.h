@@ -39,7 +39,10 @@
 #define GP_SOURCE_MAX_CODE (4L << 20)
 #define GP_SOURCE_MAX_REASONS 64
 #define GP_SOURCE_MAX_FILES 4096
-#define GP_SOURCE_MAX_NAME 4096 /* bytes of a file name or a stall reason */
+/* bytes of a kernel or symbol name and of a sentence: demangled names of
+ * C++ templates pass 4 KiB (PyTorch's do); a line is bounded anyway */
+#define GP_SOURCE_MAX_NAME (1L << 20)
+#define GP_SOURCE_MAX_PATH 65536 /* bytes of a source file's name */
 
 /* The stall reasons of stall_reasons.def; a reason index below
  * GP_STALL_KNOWN is one of these, above it a name the table lacks. */
@@ -177,6 +180,7 @@ typedef struct gp_source {
     long file_records;    /* source_instr records kept from the current input */
     long input_dropped;   /* records beyond GP_SOURCE_MAX_FILE_INSTR, all inputs */
     long orphans;         /* source_instr records without their source_function */
+    char *orphan_key;     /* the function the last one named: one message per function */
     int started;          /* a record was read: cur_input is set */
     size_t cur_input;     /* the input being read, and its summaries so far */
     long cur_epoch;

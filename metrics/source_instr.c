@@ -235,13 +235,20 @@ int gp_source_instr_load(gp_source *s, const gp_json *obj, char *err, size_t err
     }
     at = gp_source_function_at(s, ordinal, module, mangled);
     if (at < 0) {
-        char n1[100], n2[60];
+        /* one message per function (its source_function missing or refused),
+         * the rest of its records counted */
+        char n1[100], n2[60], key[200];
+        snprintf(key, sizeof key, "%ld/%.60s/%.120s", ordinal, module, mangled);
         s->orphans++;
+        if (s->orphan_key && strcmp(s->orphan_key, key) == 0)
+            return 0;
+        free(s->orphan_key);
+        s->orphan_key = gp_source_dup(key);
         snprintf(err, errlen,
-                 "source_instr of %s (module %s) at pc 0x%lx without its "
-                 "source_function record before it",
-                 gp_text_plain_buf(n1, sizeof n1, mangled),
-                 gp_text_plain_buf(n2, sizeof n2, module), pc);
+                 "source_instr of %s (module %s) at pc 0x%lx without its source_function record "
+                 "before it (its further records are counted, not named)",
+                 gp_text_plain_buf(n1, sizeof n1, mangled), gp_text_plain_buf(n2, sizeof n2, module),
+                 pc);
         return -1;
     }
     f = &s->funcs[at];
@@ -252,7 +259,7 @@ int gp_source_instr_load(gp_source *s, const gp_json *obj, char *err, size_t err
         snprintf(err, errlen, "%s: beyond the function's %ld bytes of code", what, f->code_bytes);
         return -1;
     }
-    if (gp_source_json_str(obj, "file", 0, GP_SOURCE_MAX_NAME, &file, what, err, errlen) < 0 ||
+    if (gp_source_json_str(obj, "file", 0, GP_SOURCE_MAX_PATH, &file, what, err, errlen) < 0 ||
         gp_source_json_int(obj, "line", 1, 2147483647.0, 0, &line, what, err, errlen) < 0 ||
         gp_source_json_str(obj, "access", 0, 32, &access, what, err, errlen) < 0 ||
         gp_source_json_int(obj, "access_bits", 1, 1024, 0, &bits, what, err, errlen) < 0)

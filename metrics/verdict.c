@@ -35,7 +35,7 @@ static const struct {
 
 static double gp_verdict_v(const gp_verdict_input *in, int m)
 {
-    return in->row->v[m];
+    return in->v[m];
 }
 
 gp_verdict *gp_verdict_add(gp_verdict *out, size_t *n, gp_verdict_kind kind, const char *id,
@@ -201,8 +201,9 @@ static void gp_verdict_occupancy(const gp_verdict_input *in, gp_verdict *out, si
 
 static void gp_verdict_access(const gp_verdict_input *in, gp_verdict *out, size_t *n)
 {
-    double ld = in->row->v[GP_M_GLOBAL_BYTES], gld = gp_verdict_v(in, GP_M_GLD_EFFICIENCY),
-           gst = gp_verdict_v(in, GP_M_GST_EFFICIENCY), sh = gp_verdict_v(in, GP_M_SHARED_EFFICIENCY),
+    double ld = in->v[GP_M_GLOBAL_BYTES], gld = gp_verdict_v(in, GP_M_GLD_EFFICIENCY),
+           gst = gp_verdict_v(in, GP_M_GST_EFFICIENCY),
+           sh = gp_verdict_v(in, GP_M_SHARED_EFFICIENCY),
            be = gp_verdict_v(in, GP_M_BRANCH_EFFICIENCY), eff = NAN;
     const char *dir = NULL;
     gp_verdict *v;
@@ -236,7 +237,8 @@ static void gp_verdict_access(const gp_verdict_input *in, gp_verdict *out, size_
      * threads of a warp read the same words or narrow values.  Either below
      * the threshold gives the verdict, titled by the cause. */
     double bank = gp_verdict_v(in, GP_M_SHARED_BANK_EFFICIENCY);
-    int conflicted = !isnan(bank) && bank > 0 && bank < gp_verdict_t.efficiency;
+    int conflicted = !isnan(bank) && bank > 0 && bank < gp_verdict_t.efficiency &&
+                     isfinite(100 / bank); /* a denormal bank efficiency is no degree */
     int underused = !isnan(sh) && sh > 0 && sh < gp_verdict_t.efficiency;
     /* both are defined only where shared wavefronts were counted: no need to
      * know the block's shared size (0 in records of launches whose dynamic

@@ -47,7 +47,7 @@ typedef struct {
 } gp_verdict;
 
 typedef struct {
-    const gp_derived_row *row; /* the kernel's (aggregated) metrics */
+    const double *v; /* the kernel's (aggregated) metrics, GP_DERIVED_COUNT */
     const gp_device *device;
     const gp_occ_result *occ;  /* for the kernel's main launch configuration */
     const gp_roofline *roof;

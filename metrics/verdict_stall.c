@@ -91,9 +91,9 @@ double gp_verdict_stall_share(const gp_verdict_input *in, gp_verdict_kind kind, 
         ;
     if (i == GP_N_STALL_RULES)
         return NAN;
-    if (!isnan(in->row->v[gp_verdict_stall_rules[i].metric])) {
+    if (!isnan(in->v[gp_verdict_stall_rules[i].metric])) {
         *counters = 1;
-        return in->row->v[gp_verdict_stall_rules[i].metric];
+        return in->v[gp_verdict_stall_rules[i].metric];
     }
     if (!in->where)
         return NAN;
@@ -152,9 +152,9 @@ void gp_verdict_stall(const gp_verdict_input *in, gp_verdict *out, size_t *n)
                 "(warp-state counters); issue slots used %s, %s warps eligible per "
                 "scheduler",
                 gp_fmt(&fb, share, "%"),
-                gp_verdict_stall_num(in->row->v[GP_M_WARP_CYCLES_PER_ISSUED_INST], c1, sizeof c1),
-                gp_verdict_stall_rules[i].what, gp_fmt(&fb, in->row->v[GP_M_ISSUE_SLOT_UTIL], "%"),
-                gp_verdict_stall_num(in->row->v[GP_M_ELIGIBLE_WARPS_PER_SCHEDULER], c2, sizeof c2));
+                gp_verdict_stall_num(in->v[GP_M_WARP_CYCLES_PER_ISSUED_INST], c1, sizeof c1),
+                gp_verdict_stall_rules[i].what, gp_fmt(&fb, in->v[GP_M_ISSUE_SLOT_UTIL], "%"),
+                gp_verdict_stall_num(in->v[GP_M_ELIGIBLE_WARPS_PER_SCHEDULER], c2, sizeof c2));
         else
             snprintf(v->evidence, sizeof v->evidence,
                      "%s of %.0f stall samples are warps %s (sampled stall reasons; the records "

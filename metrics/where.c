@@ -40,10 +40,13 @@ double gp_where_value(const gp_source_func *f, const gp_source_instr *in, int q)
     const double *v = in->v;
     int a = in->access;
     switch (q) {
+    /* a sampled function's instruction without samples had none: 0, not n/a */
     case GP_WQ_SAMPLES:
-        return v[GP_SI_SAMPLES];
+        return isnan(v[GP_SI_SAMPLES]) && f->sampled_launches > 0 ? 0 : v[GP_SI_SAMPLES];
     case GP_WQ_NOT_ISSUED:
-        return v[GP_SI_SAMPLES_NOT_ISSUED];
+        return isnan(v[GP_SI_SAMPLES_NOT_ISSUED]) && f->sampled_launches > 0
+                   ? 0
+                   : v[GP_SI_SAMPLES_NOT_ISSUED];
     case GP_WQ_INST:
         return gp_where_per_launch(f, v[GP_SI_INST]);
     case GP_WQ_THREAD:

@@ -181,7 +181,8 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
     if (n == 0 || n == (size_t)-1) {
         bad_value(st, "GPUPROF_METRICS", v,
                   "expected a comma-separated list of PerfWorks metric names, '+name' to add to "
-                  "the default set, or the groups @default, @extended and @fast");
+                  "the default set, or the groups @default, @extended, @fast, @warpstate and "
+                  "@source");
         free(items);
         free(copy);
         free(cfg->metrics);
@@ -207,11 +208,21 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
             replace = 0;
             continue;
         }
+        if (strcmp(name, "@warpstate") == 0) {
+            cfg->metrics_warpstate = 1;
+            replace = 0;
+            continue;
+        }
+        if (strcmp(name, "@source") == 0) { /* instead of the default set, unless it is named */
+            cfg->metrics_source = 1;
+            continue;
+        }
         if (!*name || !metric_name_ok(name)) {
             bad_value(st, "GPUPROF_METRICS", v,
                       "item %zu, '%.*s', is not a metric name (letters, digits, '_' and '.'); "
                       "accepted: "
-                      "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended, @fast",
+                      "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended, "
+                      "@fast, @warpstate, @source",
                       i + 1, (int)(strlen(name) > GP_ECHO_MAX ? GP_ECHO_MAX : strlen(name)), name);
             continue;
         }
@@ -322,12 +333,15 @@ static void set_defaults(gp_config *cfg)
     cfg->profile_from_start = 1;
     cfg->profiler_start_stop = 1;
     cfg->rank = -1;
+    cfg->sampling = 1;
+    cfg->sampling_interval = GP_SAMPLING_INTERVAL_DEFAULT;
 }
 
 int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
 {
     struct parse_state st = {err, errlen, 0, 0};
     static const char *const onoff[] = {"0", "1"};
+    static const char *const offon[] = {"off", "on"};
     static const char *const bases[] = {"function", "demangled", "mangled"};
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const wheres[] = {"auto", "device", "host", "none"};
@@ -387,6 +401,9 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);
     parse_choice(&st, env, "GPUPROF_PROFILE_FROM_START", onoff, 2, &cfg->profile_from_start);
     parse_choice(&st, env, "GPUPROF_PROFILER_START_STOP", onoff, 2, &cfg->profiler_start_stop);
+    parse_choice(&st, env, "GPUPROF_SAMPLING", offon, 2, &cfg->sampling);
+    parse_long_in(&st, env, "GPUPROF_SAMPLING_INTERVAL", 0, GP_SAMPLING_INTERVAL_MAX,
+                  &cfg->sampling_interval);
     parse_nvtx(&st, env, "GPUPROF_NVTX_INCLUDE", cfg->nvtx_include, &cfg->n_nvtx_include);
     parse_nvtx(&st, env, "GPUPROF_NVTX_EXCLUDE", cfg->nvtx_exclude, &cfg->n_nvtx_exclude);
     cfg->rank = parse_rank(env);
@@ -450,9 +467,11 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
     if (cfg->metrics_replace)
         describe_add(buf, len, &used, "metrics: %zu named", cfg->n_metrics);
     else
-        describe_add(buf, len, &used, "metrics: the default set%s%s",
+        describe_add(buf, len, &used, "metrics: %s%s%s%s",
+                     cfg->metrics_source ? "the SASS pass's counts (source)" : "the default set",
                      cfg->metrics_fast ? " (fast: no instrumented pass)" : "",
-                     cfg->metrics_extended ? " + extended" : "");
+                     cfg->metrics_extended ? " + extended" : "",
+                     cfg->metrics_warpstate ? " + warp state" : "");
     if (!cfg->metrics_replace && cfg->n_metrics)
         describe_add(buf, len, &used, " + %zu named", cfg->n_metrics);
     describe_add(buf, len, &used, "; kernels (%s names): %s", bases[cfg->name_base],
@@ -476,4 +495,7 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
                  cfg->write_csv ? "csv" : "");
     if (cfg->rank >= 0)
         describe_add(buf, len, &used, "; rank %ld", cfg->rank);
+    if (cfg->sampling)
+        describe_add(buf, len, &used, "; stall sampling every 2^%ld cycles",
+                     5 + cfg->sampling_interval);
 }

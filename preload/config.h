@@ -18,6 +18,10 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 /* GPUPROF_BATCH: default and largest number of launches in one range-profiler batch */
 #define GP_BATCH_DEFAULT 32
 #define GP_BATCH_MAX 256
+/* GPUPROF_SAMPLING_INTERVAL: default and largest value (Nsight Compute's
+ * scale: a sample every 2^(5+n) cycles per SM sub-partition) */
+#define GP_SAMPLING_INTERVAL_DEFAULT 6
+#define GP_SAMPLING_INTERVAL_MAX 26
 /* GPUPROF_CROSSCHECK=1: launches checked against CUPTI's activity records */
 #define GP_CROSSCHECK_WINDOW 1000
 
@@ -55,6 +59,10 @@ typedef struct gp_config {
     struct gp_nvtx_expr *nvtx_include[GP_MAX_NVTX], *nvtx_exclude[GP_MAX_NVTX];
     long rank; /* MPI or Slurm rank from the launcher's variables, -1 when none */
     char sass_dump[1024];       /* GPUPROF_SASS_DUMP: per-instruction SASS data, "" = none */
+    int metrics_warpstate;      /* @warpstate named: Nsight Compute's warp-state statistics */
+    int metrics_source;         /* @source named: the SASS pass's counts, no hardware counters */
+    int sampling;               /* GPUPROF_SAMPLING: warp-stall sampling of the program's launches */
+    long sampling_interval;     /* GPUPROF_SAMPLING_INTERVAL: a sample every 2^(5+n) cycles */
 } gp_config;
 
 typedef const char *(*gp_env_lookup)(const char *name);

@@ -6,35 +6,11 @@
 #include <string.h>
 
 #include "preload/batch.h"
+#include "preload/device_facts.h"
 #include "preload/kernels.h"
 #include "preload/metric_set.h"
+#include "preload/sampling.h"
 #include "util/log.h"
-
-static void device_facts(int dev, gp_device_facts *d, const char *chip)
-{
-    memset(d, 0, sizeof(*d));
-    d->ordinal = dev;
-    gp_collect_device_name(dev, d->name, sizeof(d->name));
-    snprintf(d->chip, sizeof(d->chip), "%s", chip);
-#define ATTR(field, a) d->field = gp_collect_device_attr(dev, a)
-    ATTR(cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    ATTR(cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    ATTR(sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    ATTR(max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-    ATTR(max_blocks_per_sm, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-    ATTR(warp_size, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-    ATTR(regs_per_sm, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-    ATTR(max_regs_per_block, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-    ATTR(smem_per_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-    ATTR(smem_per_block, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    ATTR(smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    ATTR(smem_reserved_per_block, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
-    ATTR(l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    ATTR(mem_bus_width_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    ATTR(mem_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-    ATTR(sm_clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-#undef ATTR
-}
 
 static const char *const permission_advice =
     "cannot read GPU performance counters: permission denied (ERR_NVGPUCTRPERM). Run the "
@@ -62,8 +38,13 @@ static void context_setup(gp_context *cs)
 {
     int errclass = 0;
     char err[768] = "", chip[64] = "";
-    if (gp_collect_probe(cs->ctx, cs->device, chip, sizeof(chip), &errclass, err, sizeof(err)) !=
-        0) {
+    /* without hardware counters no profiler object is enabled, not even to
+     * learn the chip: stall sampling may have the context (sampling.h) */
+    int probed = gp_metric_set_needs_counters()
+                     ? gp_collect_probe(cs->ctx, cs->device, chip, sizeof(chip), &errclass, err,
+                                        sizeof(err))
+                     : gp_collect_chip_name(cs->device, chip, sizeof(chip), err, sizeof(err));
+    if (probed != 0) {
         cs->unusable = 1;
         snprintf(cs->why, sizeof(cs->why), "%s", err);
         if (errclass == GP_RP_ERR_PERMISSION) {
@@ -80,7 +61,7 @@ static void context_setup(gp_context *cs)
         }
         return;
     }
-    device_facts(cs->device, &cs->facts, chip);
+    gp_device_facts_read(cs->device, &cs->facts, chip);
     gp_metric_set_check(chip);
     if (gp_core.n_metrics == 0) {
         cs->unusable = 1;
@@ -170,6 +151,9 @@ void gp_core_context_destroying(CUcontext ctx)
     if (!gp_core.cuda_ready)
         return;
     pthread_rwlock_wrlock(&gp_core.launch_lock);
+    gp_t_in_profiler++;
+    gp_sampling_context_destroying(ctx);
+    gp_t_in_profiler--;
     pthread_mutex_lock(&gp_core.state_lock);
     gp_context *cs;
     HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);

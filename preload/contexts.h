@@ -13,4 +13,5 @@
  * Caller holds the exclusive launch lock, the guard and state_lock. */
 gp_context *gp_contexts_get(CUcontext ctx);
 
+
 #endif

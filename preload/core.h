@@ -18,6 +18,7 @@ typedef struct gp_launch_event {
     uint64_t correlation;
     unsigned cluster[3];
     gp_launch_exec exec;
+    int graph_step; /* a kernel of a graph that gpuprof runs itself, before the graph */
 } gp_launch_event;
 
 /* Start-up: reads the configuration once (errors are kept until CUDA starts).

@@ -31,6 +31,7 @@
 #include "preload/cubin.h"
 #include "preload/filter.h"
 #include "preload/record.h"
+#include "preload/source_table.h"
 #include "preload/summary.h"
 #include "replay/collect.h"
 #include "util/gp_uthash.h"
@@ -107,6 +108,7 @@ typedef struct gp_launch_state { /* a profiled launch between enter and exit */
     int graph_node;        /* a kernel of a graph, run by gpuprof before the graph */
     int sass_code_missing; /* FP counts by opcode impossible: no machine code */
     int have_snap;         /* the incremental snapshot ran: snap holds its work */
+    int sample_program;    /* stall sampling may take the program's own launch */
     gp_snapshot_stats snap;
     struct gp_launch_state *next;
 } gp_launch_state;
@@ -164,6 +166,8 @@ typedef struct gp_core_state {
     char host[256];
     gp_summary summary;
     double init_s;
+    gp_src_table *src;        /* instruction-level data (source_table.h); state_lock */
+    uint64_t devices_written; /* device records written, bit per ordinal below 64; out_lock */
 } gp_core_state;
 
 extern gp_core_state gp_core;

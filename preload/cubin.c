@@ -133,3 +133,72 @@ int gp_cubin_each_function_any(const void *image, size_t size, gp_cubin_function
     }
     return total;
 }
+
+/* The bytes an ELF image spans: its headers, section table and sections. */
+static size_t elf_extent(const uint8_t *img, size_t size)
+{
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = elf_sections(img, size, &eh);
+    if (!sh)
+        return 0;
+    uint64_t end = eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr);
+    if (eh.e_phoff && in_image(size, eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize) &&
+        eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > end)
+        end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+    for (unsigned i = 0; i < eh.e_shnum; i++)
+        if (sh[i].sh_type != SHT_NOBITS && in_image(size, sh[i].sh_offset, sh[i].sh_size) &&
+            sh[i].sh_offset + sh[i].sh_size > end)
+            end = sh[i].sh_offset + sh[i].sh_size;
+    free(sh);
+    return end <= size ? (size_t)end : 0;
+}
+
+int gp_cubin_each_elf(const void *image, size_t size, gp_cubin_elf_fn fn, void *arg)
+{
+    const uint8_t *img = image;
+    size_t whole = img ? elf_extent(img, size) : 0;
+    if (whole) {
+        fn(img, whole, arg);
+        return 1;
+    }
+    int n = 0;
+    for (size_t off = 8; img && off + 64 <= size; off += 8) {
+        if (memcmp(img + off, "\x7f" "ELF", 4) != 0)
+            continue;
+        size_t ext = elf_extent(img + off, size - off);
+        if (!ext)
+            continue;
+        fn(img + off, ext, arg);
+        n++;
+        off += (ext - 1) & ~(size_t)7; /* past this one, still 8-byte aligned */
+    }
+    return n;
+}
+
+int gp_cubin_has_section(const void *image, size_t size, const char *name)
+{
+    Elf64_Ehdr eh;
+    const uint8_t *img = image;
+    Elf64_Shdr *sh = elf_sections(img, size, &eh);
+    if (!sh)
+        return 0;
+    int found = 0;
+    for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+        const char *sec = str_at(img, size, &sh[eh.e_shstrndx], sh[i].sh_name);
+        found = sec && strcmp(sec, name) == 0 && sh[i].sh_size > 0;
+    }
+    free(sh);
+    return found;
+}
+
+int gp_cubin_sm(const void *image, size_t size)
+{
+    const uint8_t *img = image;
+    Elf64_Ehdr eh;
+    if (!img || size < sizeof(eh) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+        img[EI_CLASS] != ELFCLASS64)
+        return 0;
+    memcpy(&eh, img, sizeof(eh));
+    /* CUDA's ELF ABI version 8 (CUDA 12 on) moved the SM number to bits 8-15 */
+    return (int)(img[EI_ABIVERSION] >= 8 ? (eh.e_flags >> 8) & 0xff : eh.e_flags & 0xff);
+}

@@ -30,4 +30,17 @@ int gp_cubin_each_function(const void *image, size_t size, gp_cubin_function_fn 
  * (compressed fat binaries hold no readable machine code). */
 int gp_cubin_each_function_any(const void *image, size_t size, gp_cubin_function_fn fn, void *arg);
 
+/* Calls fn once per ELF image in image[0..size): the image itself when it is
+ * an ELF file, else every uncompressed ELF embedded in it (a fat binary),
+ * with that ELF's extent.  Returns the number of ELF images visited. */
+typedef void (*gp_cubin_elf_fn)(const uint8_t *elf, size_t size, void *arg);
+int gp_cubin_each_elf(const void *image, size_t size, gp_cubin_elf_fn fn, void *arg);
+
+/* The SM version a cubin is built for (90 for sm_90), 0 when unknown. */
+int gp_cubin_sm(const void *image, size_t size);
+
+/* 1 when the ELF image has a section of that name (".debug_line"), 0 when
+ * not or when the image is not a well-formed 64-bit ELF. */
+int gp_cubin_has_section(const void *image, size_t size, const char *name);
+
 #endif

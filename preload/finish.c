@@ -11,6 +11,8 @@
 
 #include "metrics/report_api.h"
 #include "preload/output.h"
+#include "preload/sampling.h"
+#include "preload/source.h"
 #include "util/log.h"
 #include "util/strutil.h"
 
@@ -106,9 +108,14 @@ static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const d
 
     pthread_mutex_lock(&gp_core.out_lock);
     open_outputs();
-    if (gp_core.json && !ls->cs->facts_written)
+    int dev = ls->cs->device;
+    int written = dev >= 0 && dev < 64 ? (int)(gp_core.devices_written >> dev & 1)
+                                       : ls->cs->facts_written;
+    if (gp_core.json && !written)
         gp_json_write_device(gp_core.json, &ls->cs->facts);
     ls->cs->facts_written = 1;
+    if (dev >= 0 && dev < 64)
+        gp_core.devices_written |= 1ull << dev;
     if (gp_core.json) {
         gp_json_write_launch(gp_core.json, &r);
         fflush(gp_core.json);
@@ -210,14 +217,28 @@ void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
+/* The summary record's members beyond gp_summary's own. */
+static void summary_extra(FILE *f)
+{
+    fputs(",\"sampling\":", f);
+    gp_sampling_write_json(f);
+}
+
 void gp_finish_close(void)
 {
     /* count, print and close; the process is exiting */
     pthread_mutex_lock(&gp_core.out_lock);
     gp_core.summary.profiler_s += gp_core.init_s;
     char why[1400];
+    pthread_mutex_lock(&gp_core.state_lock);
+    int have_source = gp_src_n_functions(gp_core.src) > 0;
+    pthread_mutex_unlock(&gp_core.state_lock);
+    if (have_source) { /* instruction-level data, also of a run that profiled no launch */
+        open_outputs();
+        gp_source_write(gp_core.json);
+    }
     if (gp_core.json) {
-        gp_summary_write_json(&gp_core.summary, gp_core.json);
+        gp_summary_write_json(&gp_core.summary, gp_core.json, summary_extra);
         if (gp_safefile_commit(&gp_core.json_file, why, sizeof(why)) != 0)
             gp_error("%s (GPUPROF_OUTPUT)", why);
         gp_core.json = NULL;
@@ -230,6 +251,7 @@ void gp_finish_close(void)
     if (gp_core.cfg.summary && gp_core.summary.launches_seen > 0) {
         gp_summary_print(&gp_core.summary, stderr, gp_core.outputs_opened ? gp_core.out_base : NULL,
                          gp_core.cfg.write_json, gp_core.cfg.write_csv, gp_core.cfg.crosscheck);
+        gp_sampling_print(stderr, (int)getpid());
         if (gp_core.summary.launches_profiled && gp_core.cfg.write_json) {
             char path[1200];
             snprintf(path, sizeof(path), "%s.jsonl", gp_core.out_base);

@@ -14,6 +14,7 @@
 #include "preload/launch.h"
 #include "preload/profile.h"
 #include "preload/ranges.h"
+#include "preload/sampling.h"
 #include "preload/serialize.h"
 #include "replay/graph_plan.h"
 #include "util/log.h"
@@ -198,6 +199,7 @@ static int graph_decide(const gp_graph_plan *plan, graph_steps *s, CUstream stre
         ev->ctx_id = ctx_id;
         ev->symbol = st->symbol;
         ev->api = "cuGraphLaunch";
+        ev->graph_step = 1;
         ev->exec = st->exec;
         ev->exec.stream = stream;
         s->ids[i] = gp_launch_next_id();
@@ -254,6 +256,7 @@ void gp_core_graph_launch(CUgraphExec exec, CUstream stream, CUcontext ctx, uint
         pthread_mutex_lock(&gp_core.state_lock);
         gp_core.summary.profiler_s += gp_now_s() - t0;
         pthread_mutex_unlock(&gp_core.state_lock);
+        gp_sampling_resume(ctx); /* for the graph's own run */
         gp_serialize_exclusive_end();
     } else {
         gp_batch_close_for(ctx); /* the graph's kernels must not run inside a batch */

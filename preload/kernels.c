@@ -7,6 +7,7 @@
 
 #include "preload/metric_set.h"
 #include "preload/names.h"
+#include "preload/source.h"
 #include "util/log.h"
 
 /* A new entry of the names table for mangled; NULL when memory ran out. */
@@ -128,9 +129,10 @@ void gp_core_module_loaded(const void *cubin, size_t size)
 {
     if (!gp_core.active || !cubin || size == 0)
         return;
-    if (gp_core.cfg.enabled && gp_metric_set_wants_sass()) {
+    if (gp_source_wanted()) { /* the SASS pass's opcodes, the source records' code and lines */
         pthread_mutex_lock(&gp_core.state_lock);
         int nf = gp_cubin_each_function_any(cubin, size, keep_code, NULL);
+        gp_source_module_loaded(cubin, size);
         pthread_mutex_unlock(&gp_core.state_lock);
         if (nf < 0) /* its kernels' FP operation counts will be n/a */
             gp_log(GP_LOG_DEBUG,

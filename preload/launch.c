@@ -9,8 +9,27 @@
 #include "preload/kernels.h"
 #include "preload/profile.h"
 #include "preload/ranges.h"
+#include "preload/sampling.h"
 #include "preload/serialize.h"
 #include "util/log.h"
+
+/* The launch this thread is making, for its exit callback. */
+static __thread uint64_t t_launch_id;
+static __thread const char *t_kernel;
+
+/* A launch of the program returned an error: its results are not valid from
+ * there on (the first such launch is kept). */
+static void launch_failed(CUresult status)
+{
+    char why[200];
+    snprintf(why, sizeof(why), "the launch failed: %s%s", gp_collect_strerror(status),
+             status == CUDA_ERROR_ILLEGAL_ADDRESS || status == CUDA_ERROR_LAUNCH_FAILED
+                 ? " (the context is lost: every later kernel of the program fails)"
+                 : "");
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_summary_invalid(&gp_core.summary, t_launch_id, t_kernel, why);
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
 
 uint64_t gp_launch_next_id(void)
 {
@@ -96,8 +115,12 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     pthread_mutex_lock(&gp_core.state_lock);
     gp_core.summary.launches_seen++;
     gp_kernel *k = gp_kernels_lookup(ev);
+    t_launch_id = id;
+    t_kernel = k ? k->name->demangled : ev->symbol;
     int decision = gp_launch_decide(k, capture, &reason);
     int close_crosscheck = crosscheck_take(k, ev, decision == GP_PROFILE);
+    /* a nested launch could not take the exclusive section sampling needs */
+    int sample = decision != GP_PROFILE && gp_t_api_depth == 0 && gp_sampling_note(ev, k);
     pthread_mutex_unlock(&gp_core.state_lock);
     if (close_crosscheck)
         crosscheck_close();
@@ -106,6 +129,11 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
         if (decision < 0 && k)
             gp_finish_unprofiled(id, k->name->demangled, reason);
         gp_batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
+        if (sample) { /* stall sampling to set up, flush or resume first */
+            gp_serialize_exclusive_begin();
+            gp_sampling_service(ev, k);
+            gp_serialize_exclusive_end();
+        }
         gp_serialize_shared(slot);
         return;
     }
@@ -122,6 +150,8 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
 
 void gp_core_launch_exit(const gp_launch_event *ev, CUresult status, uint64_t *slot)
 {
+    if (status != CUDA_SUCCESS && gp_core.cuda_ready && *slot != GP_SLOT_NONE)
+        launch_failed(status);
     if (*slot == GP_SLOT_NONE) {
         if (gp_t_api_depth > 0 && gp_core.cuda_ready)
             gp_t_api_depth--; /* nested call: enter took no lock */

@@ -52,17 +52,26 @@ int gp_metric_set_build(void)
     /* @fast: the SASS pass counts the instrumented sums; Nsight Compute's
      * instrumented efficiencies, which need the range profiler's own
      * instrumented pass, are left out of the default set */
-    gp_collect_route_exact_to_sass(cfg->metrics_fast);
+    gp_collect_route_exact_to_sass(cfg->metrics_fast || cfg->metrics_source);
     for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
         const char *name = known_counters[i].name;
         int is_default = strcmp(known_counters[i].set, "default") == 0;
-        /* other sets ("warpstate") are not part of @extended: they cost passes
-         * of their own and are asked for by name until the library wires them */
-        int is_extended = strcmp(known_counters[i].set, "extended") == 0;
+        if (strcmp(known_counters[i].set, "warpstate") == 0) {
+            if (cfg->metrics_warpstate)
+                metric_add(name);
+            continue;
+        }
+        /* @source: the SASS pass's exact sums only, so that no range profiler
+         * takes the context and stall sampling can run beside it */
+        if (cfg->metrics_source && is_default && gp_collect_is_sass(name)) {
+            metric_add(name);
+            continue;
+        }
         if (is_default && cfg->metrics_fast && gp_collect_is_instrumented(name) &&
             !gp_collect_is_sass(name))
             continue;
-        if ((is_default && !cfg->metrics_replace) || (is_extended && cfg->metrics_extended))
+        if ((is_default && !cfg->metrics_replace) ||
+            (strcmp(known_counters[i].set, "extended") == 0 && cfg->metrics_extended))
             metric_add(name);
     }
     for (size_t i = 0; i < cfg->n_metrics; i++)
@@ -106,6 +115,14 @@ void gp_metric_set_check(const char *chip)
     gp_core.set.n = gp_core.n_metrics;
     gp_core.set.hw_index = gp_core.hw_index;
     gp_core.set.n_hw = gp_core.n_hw;
+}
+
+int gp_metric_set_needs_counters(void)
+{
+    for (size_t i = 0; i < gp_core.n_metrics; i++)
+        if (!gp_collect_is_sass(gp_core.metric_names[i]))
+            return 1;
+    return 0;
 }
 
 int gp_metric_set_wants_sass(void)

@@ -18,5 +18,9 @@ void gp_metric_set_check(const char *chip);
 size_t gp_metric_set_index(const char *name);
 /* Whether the list (before any chip is known) holds SASS metrics. */
 int gp_metric_set_wants_sass(void);
+/* Whether the list holds a metric the range profiler collects (hardware
+ * counters, Nsight Compute's instrumented metrics): stall sampling then
+ * cannot share the context (sampling.h). */
+int gp_metric_set_needs_counters(void);
 
 #endif

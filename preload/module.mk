@@ -60,14 +60,34 @@ $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
 $(UT)/globals.cubin: tests/unit/globals.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -cubin -arch=sm_90 -o $@ $<
+# source lines: cubins with and without line information, a fat binary of two
+# SM versions; CUPTI's correlation needs no GPU
+$(UT)/lines.cubin: tests/unit/lines.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -arch=sm_90 -lineinfo -o $@ $<
+$(UT)/plain.cubin: tests/unit/plain.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -arch=sm_90 -o $@ $<
+$(UT)/lines.fatbin: tests/unit/lines.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -fatbin -lineinfo -gencode arch=compute_80,code=sm_80 \
+	    -gencode arch=compute_90,code=sm_90 -o $@ $<
+$(UT)/test_lineinfo: tests/unit/test_lineinfo.c preload/lineinfo.c preload/cubin.c \
+                     replay/pc_sampling.c util/gp_uthash.c \
+                     | $(UT)/lines.cubin $(UT)/plain.cubin $(UT)/lines.fatbin
+TEST_LDLIBS_test_lineinfo := $(CUPTI_LDLIBS)
+$(UT)/test_lineinfo: CFLAGS := $(LIB_CFLAGS)
+$(UT)/test_lineinfo: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
+$(UT)/test_source_table: tests/unit/test_source_table.c preload/source_table.c \
+                         replay/sass_derive.c util/gp_uthash.c
 $(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so $(BUILD)/libgpuprof-core.so
 TEST_LDLIBS_test_library := -ldl
 $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
               $(UT)/test_cupti_host \
-              $(UT)/test_cubin $(UT)/test_library
-TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh
+              $(UT)/test_cubin $(UT)/test_library $(UT)/test_lineinfo $(UT)/test_source_table
+TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh tests/unit/test_lineinfo.sh
 $(UT)/test_sass_derive: tests/unit/test_sass_derive.c replay/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
 $(UT)/fp_ops.cubin: tests/unit/fp_ops.cu
 	@mkdir -p $(dir $@)

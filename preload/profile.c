@@ -10,6 +10,7 @@
 #include "preload/finish.h"
 #include "preload/kernels.h"
 #include "preload/metric_set.h"
+#include "preload/sampling.h"
 #include "util/log.h"
 
 void gp_profile_snapshot_policy(gp_replay_opts *o)
@@ -51,6 +52,24 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
     return NULL;
 }
 
+/* After a launch that could not be profiled: when the context is gone (a
+ * pass faulted, or an earlier kernel), the program's results are not valid
+ * from this launch on. */
+static void context_check(uint64_t id, const char *kernel, const char *why)
+{
+    CUresult r = gp_collect_sync();
+    if (r == CUDA_SUCCESS)
+        return;
+    char reason[700];
+    snprintf(reason, sizeof(reason),
+             "%s; the context is unusable from here on (%s): every later kernel of the program "
+             "fails",
+             why ? why : "profiling failed", gp_collect_strerror(r));
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_summary_invalid(&gp_core.summary, id, kernel, reason);
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
 /* The launch's options and the batch it may join; then the passes. */
 static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, char *buf, size_t len)
 {
@@ -65,6 +84,7 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
     ls->opts.want_sass = gp_core.has_sass && cs->sass_ok;
     ls->opts.batch = cs->batching;
     ls->opts.warmup = gp_core.cfg.warmup;
+    ls->opts.sass_own_pass = ls->sample_program;
     /* room for this launch's kernels (SASS pass, flush, launch), or close.
      * A batch spans different kernels: in a framework's step nearly every
      * launch is a kernel not seen before, and closing at each would pay the
@@ -102,6 +122,9 @@ gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint6
     ls->launch_id = id;
     if ((why = launch_ready(ev, &captured, whybuf, sizeof(whybuf))))
         goto not_profiled;
+    /* stall sampling stops for the profiler's own work (and gives the
+     * context up when the range profiler needs it) */
+    ls->sample_program = gp_sampling_before_profile(ev->ctx, gp_collect_current_device());
     pthread_mutex_lock(&gp_core.state_lock);
     ls->cs = gp_contexts_get(ev->ctx);
     pthread_mutex_unlock(&gp_core.state_lock);
@@ -120,14 +143,20 @@ gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint6
     if (ls->rs.snapshot_failed)
         gp_log_once(GP_LOG_WARN, "snapshot", "%s (first seen at launch %llu of %s)", ls->rs.why,
                     (unsigned long long)id, k->name->demangled);
+    if (ls->rs.unpatched && !ev->graph_step) /* the program's launch runs alone: sampled */
+        gp_sampling_program_launch(ev, k, ls->cs->device);
     add_profiler_time(t0);
     return ls;
 
 not_profiled:
+    if (!captured) /* a synchronize would break the capture */
+        context_check(id, k->name->demangled, why);
     if (ls && ls->cs) {
         gp_collect_release(ls->cs->col);
         gp_batch_close(ls->cs); /* the program's launch is not counted in it */
     }
+    if (ls && ls->sample_program && !captured && !ev->graph_step) /* it runs unprofiled */
+        gp_sampling_program_launch(ev, k, ls->cs ? ls->cs->device : gp_collect_current_device());
     if (captured) { /* not a failure: the kernel does not execute now */
         gp_finish_unprofiled(id, k->name->demangled, why);
         pthread_mutex_lock(&gp_core.state_lock);
@@ -183,6 +212,7 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
         gp_finish_launch(ls, values, NULL);
     } else {
         gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
+        context_check(ls->launch_id, ls->kernel->name->demangled, ls->rs.why);
     }
     if (ss && ss->incremental && ss->bytes_hashed) {
         pthread_mutex_lock(&gp_core.state_lock);

@@ -14,6 +14,8 @@
 #include "preload/kernels.h"
 #include "preload/metric_set.h"
 #include "preload/ranges.h"
+#include "preload/sampling.h"
+#include "preload/source.h"
 #include "util/log.h"
 
 gp_core_state gp_core;
@@ -94,6 +96,7 @@ int gp_core_init(void)
     }
     gp_core.set.code = gp_kernels_code;
     gp_core.set.sass_dump = gp_core.cfg.sass_dump;
+    gp_core.set.sass_sink = gp_source_sass_sink;
     if (gethostname(gp_core.host, sizeof(gp_core.host)) != 0)
         snprintf(gp_core.host, sizeof(gp_core.host), "unknown");
     gp_core.host[sizeof(gp_core.host) - 1] = '\0';
@@ -143,5 +146,6 @@ void gp_core_shutdown(void)
     if (!gp_core.active)
         return;
     gp_batch_close_all(); /* launches still waiting for their counters */
+    gp_sampling_shutdown(); /* the samples not read yet */
     gp_finish_close();
 }

@@ -50,6 +50,8 @@ void gp_summary_free(gp_summary *s)
         free(t->name);
         free(t);
     }
+    free(s->invalid_kernel);
+    free(s->invalid_reason);
     gp_summary_init(s);
 }
 
@@ -183,7 +185,16 @@ static uint64_t skipped_total(const gp_summary *s)
     return n;
 }
 
-void gp_summary_write_json(const gp_summary *s, FILE *f)
+void gp_summary_invalid(gp_summary *s, uint64_t launch_id, const char *kernel, const char *reason)
+{
+    if (s->invalid_from)
+        return;
+    s->invalid_from = launch_id ? launch_id : 1;
+    s->invalid_kernel = strdup(kernel ? kernel : "?");
+    s->invalid_reason = strdup(reason ? reason : "?");
+}
+
+void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
 {
     fprintf(f,
             "{\"type\":\"summary\",\"schema\":1,\"launches_seen\":%llu,\"launches_profiled\":%llu,"
@@ -228,7 +239,19 @@ void gp_summary_write_json(const gp_summary *s, FILE *f)
                 (unsigned long long)t->total_ns);
         first = 0;
     }
-    fputs("]}\n", f);
+    fputs("],\"results\":{\"valid\":", f);
+    if (!s->invalid_from) {
+        fputs("true}", f);
+    } else {
+        fprintf(f, "false,\"from_launch\":%llu,\"kernel\":", (unsigned long long)s->invalid_from);
+        gp_text_json_string(f, s->invalid_kernel);
+        fputs(",\"reason\":", f);
+        gp_text_json_string(f, s->invalid_reason);
+        fputc('}', f);
+    }
+    if (extra)
+        extra(f);
+    fputs("}\n", f);
 }
 
 static int by_time_desc(const void *a, const void *b)
@@ -241,6 +264,14 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
                       long crosscheck)
 {
     int pid = (int)getpid();
+    if (s->invalid_from) { /* first: a run the profiler broke must not read as a success */
+        char kernel[200], reason[400];
+        fprintf(f,
+                "[gpuprof %d] THE PROGRAM'S RESULTS ARE NOT VALID from launch %llu on (%s): %s\n",
+                pid, (unsigned long long)s->invalid_from,
+                gp_text_plain_buf(kernel, sizeof(kernel), s->invalid_kernel),
+                gp_text_plain_buf(reason, sizeof(reason), s->invalid_reason));
+    }
     fprintf(f,
             "[gpuprof %d] %llu kernel launches seen, %llu profiled in %llu passes, %llu not "
             "profiled; the profiler added %.3f s",

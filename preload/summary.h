@@ -42,6 +42,9 @@ typedef struct gp_summary {
     uint64_t xc_launches, xc_profiled; /* launches in the cross-check's window; of them profiled */
     gp_corr *corr;
     gp_kernel_time *times;
+    /* the program's results are not valid from this launch on (0: valid) */
+    uint64_t invalid_from;
+    char *invalid_kernel, *invalid_reason;
 } gp_summary;
 
 void gp_summary_init(gp_summary *s);
@@ -61,7 +64,13 @@ void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_
  * counts as executed when `executed`, with its measured duration (NaN: none). */
 void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
                          double duration_ns, int executed);
-void gp_summary_write_json(const gp_summary *s, FILE *f);
+/* A launch of the program failed, or a pass of the profiler left the
+ * context unusable: the program's results are not valid from launch_id on
+ * (the first such launch is kept). */
+void gp_summary_invalid(gp_summary *s, uint64_t launch_id, const char *kernel, const char *reason);
+/* The summary record; extra (may be NULL) writes further ",\"key\":value"
+ * members before its end. */
+void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f));
 /* out_base: where the results went (NULL: none written); json/csv: which files;
  * crosscheck: the cross-check's window (GPUPROF_CROSSCHECK: 0 off, -1 all). */
 void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int json, int csv,

@@ -56,7 +56,7 @@ static int ensure(gp_chunk_dev *d, uint64_t bytes, uint64_t n_chunks)
             gp_drv.cuMemFree(d->scratch);
         d->scratch = 0;
         d->scratch_cap = 0;
-        if (gp_drv.cuMemAlloc(&d->scratch, bytes) != CUDA_SUCCESS) {
+        if (gp_drv_alloc_own(&d->scratch, bytes) != CUDA_SUCCESS) {
             d->scratch = 0;
             return -1;
         }

@@ -229,6 +229,16 @@ size_t gp_collect_passes(const gp_collect_ctx *c)
     return c && c->replay.rp ? gp_rp_passes(c->replay.rp, GP_RP_FULL) : 0;
 }
 
+int gp_collect_chip_name(int device, char *chip, size_t chiplen, char *err, size_t errlen)
+{
+    return gp_rp_chip_name(device, chip, chiplen, err, errlen);
+}
+
+int gp_collect_sass_metric_available(int metric)
+{
+    return gp_sass_metric_available(metric);
+}
+
 int gp_collect_sass(gp_collect_ctx *c, const char *chip, char *err, size_t errlen)
 {
     c->sass_ok = gp_sass_setup(c->device, chip, err, errlen) == 0;
@@ -356,6 +366,8 @@ int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
             free(sv);
             sass_dump(set, kernel, st);
         }
+        if (st->sass && set->sass_sink)
+            set->sass_sink(set->sass_sink_arg, c->device, st->sass, st->n_sass);
     }
     free(hw);
     gp_sass_records_free(st->sass, st->n_sass);

@@ -33,6 +33,10 @@ typedef struct gp_collect_set {
     gp_code_lookup code; /* a kernel's machine code, for the SASS derivation */
     void *code_arg;
     const char *sass_dump; /* GPUPROF_SASS_DUMP: a file to append to, or "" */
+    /* receives each launch's SASS records (per instruction) before they are
+     * freed, when set: the source table's (device of the launch) */
+    void (*sass_sink)(void *arg, int device, const gp_sass_record *r, size_t n);
+    void *sass_sink_arg;
 } gp_collect_set;
 
 /* ---- process ------------------------------------------------------------- */
@@ -115,6 +119,12 @@ size_t gp_collect_configs(const gp_collect_ctx *c);
 const char *gp_collect_left_out(const gp_collect_ctx *c);
 /* True when output metric i is one of those. */
 int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set, size_t i);
+/* The chip name of a device (e.g. "GH100") without a profiler object (a
+ * context where stall sampling runs must not enable the range profiler).
+ * 0, or -1 with err. */
+int gp_collect_chip_name(int device, char *chip, size_t chiplen, char *err, size_t errlen);
+/* 1 when the SASS pass knows metric (enum gp_sass_metric) on this CUPTI. */
+int gp_collect_sass_metric_available(int metric);
 /* Configures the SASS pass on this device.  0, or -1 with err. */
 int gp_collect_sass(gp_collect_ctx *c, const char *chip, char *err, size_t errlen);
 /* Frees everything of the context (it is going away); the caller has

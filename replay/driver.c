@@ -33,3 +33,9 @@ const char *gp_driver_strerror(CUresult r)
         gp_drv.cuGetErrorString(r, &s);
     return s ? s : "unknown CUDA error";
 }
+
+CUresult gp_drv_alloc_own(CUdeviceptr *p, size_t bytes)
+{
+    size_t rounded = (bytes + GP_OWN_GRANULE - 1) & ~(GP_OWN_GRANULE - 1);
+    return gp_drv.cuMemAlloc(p, rounded ? rounded : GP_OWN_GRANULE);
+}

@@ -70,4 +70,14 @@ extern gp_driver gp_drv;
 int gp_driver_load(char *err, size_t errlen);
 const char *gp_driver_strerror(CUresult r);
 
+/* gpuprof's own device memory: rounded up to whole 2 MiB granules, so that
+ * none of it shares the driver's suballocated pages with the program's small
+ * allocations.  Without it an allocation of a few hundred bytes (the chunk
+ * digests) landed in the page of the program's last buffer and moved its
+ * next buffers by that much: what lies before a buffer, which a kernel that
+ * reads a little out of bounds sees, was no longer what it is natively
+ * (tests/gpu/oob_read.cu, docs/measurements.md). */
+#define GP_OWN_GRANULE ((size_t)2 << 20)
+CUresult gp_drv_alloc_own(CUdeviceptr *p, size_t bytes);
+
 #endif

@@ -306,6 +306,21 @@ fail:
     return NULL;
 }
 
+int gp_rp_chip_name(int device, char *chip, size_t len, char *err, size_t errlen)
+{
+    if (gp_rp_global_init(err, errlen) != 0) /* CUPTI asks for it first */
+        return -1;
+    CUpti_Device_GetChipName_Params cn = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    cn.deviceIndex = (size_t)device;
+    CUptiResult r = cuptiDeviceGetChipName(&cn);
+    if (r != CUPTI_SUCCESS) {
+        rp_fail(r, "cuptiDeviceGetChipName", err, errlen);
+        return -1;
+    }
+    snprintf(chip, len, "%s", cn.pChipName);
+    return 0;
+}
+
 void gp_rp_destroy(gp_rp *rp)
 {
     if (!rp)

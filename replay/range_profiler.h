@@ -35,6 +35,9 @@ void gp_rp_inject_no_permission(int on);
 gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t n,
                     size_t max_ranges, int *errclass, char *err, size_t errlen);
 void gp_rp_destroy(gp_rp *rp);
+/* The device's chip name without enabling a profiler object.  0, or -1
+ * with err. */
+int gp_rp_chip_name(int device, char *chip, size_t len, char *err, size_t errlen);
 
 const char *gp_rp_chip(const gp_rp *rp);
 /* A sentence naming the metrics CUPTI cannot schedule on this device, which

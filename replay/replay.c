@@ -94,7 +94,7 @@ static void flush_teardown(gp_replay_ctx *rc)
 
 static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
 {
-    if (gp_drv.cuMemAlloc(&rc->flush_buf, bytes) != CUDA_SUCCESS) {
+    if (gp_drv_alloc_own(&rc->flush_buf, bytes) != CUDA_SUCCESS) {
         rc->flush_buf = 0;
         return -1;
     }
@@ -397,6 +397,10 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     st->set = GP_RP_FULL;
     size_t hw = rc->rp ? gp_rp_passes(rc->rp, GP_RP_FULL) : 0;
     int sass = o->want_sass;
+    /* the SASS pass before the program's launch (restored after), not
+     * wrapping it: with hardware passes, or when the program's launch is to
+     * run unpatched (stall sampling) */
+    int own_sass = sass && (hw > 0 || o->sass_own_pass);
 
     if (o->cupti_replay && rc->rp) { /* CUPTI saves, replays and restores inside the launch */
         if (gp_rp_begin(rc->rp, GP_RP_FULL, err, sizeof(err)) != 0)
@@ -411,18 +415,20 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
 
     double t = gp_now_s();
     uint64_t k0 = rc->snap.dev.launches;
-    if (hw + (sass ? 1 : 0) > 1) {
+    if (hw + (sass ? 1 : 0) > 1 || (own_sass && hw == 0)) {
         int saved = gp_snapshot_save(&rc->snap, ranges, n, total, o->allow_device, o->allow_host,
                                      o->reserve_bytes, err, sizeof(err));
         note_hash_kernels(rc, k0);
         if (saved == 0) {
             st->snapshot_place = rc->snap.place;
             st->bytes_saved = rc->snap.stats.bytes_to_store;
+        } else if (hw == 0) { /* the SASS pass wraps the program's launch after all */
+            own_sass = 0;
         } else if (hw == 1 || (hw > 1 && gp_rp_passes(rc->rp, GP_RP_ONE_PASS) == 1)) {
             st->snapshot_failed = 1;
             st->set = hw > 1 ? GP_RP_ONE_PASS : GP_RP_FULL;
             hw = 1;
-            sass = 0;
+            sass = own_sass = 0;
             snprintf(st->why, sizeof(st->why), "%s; collected only what one pass gives", err);
         } else {
             return fail(st, "no snapshot possible and no one-pass metric set", err);
@@ -436,7 +442,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     if (o->warmup && !rc->warmed && hw > 1 && st->set == GP_RP_FULL &&
         warm_up(rc, e, o, st, sass) != 0)
         return -1;
-    if (sass && hw > 0) { /* the SASS pass first, then the hardware passes */
+    if (own_sass) { /* the SASS pass first, then the hardware passes */
         int launched;
         t = gp_now_s();
         if (sass_own_pass(rc, e, st, &launched) != 0)
@@ -444,6 +450,17 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
         if (restore(rc, st) != 0)
             return -1;
         st->t_sass = gp_now_s() - t;
+    }
+    if (hw == 0 && own_sass) { /* every pass ran: the program's launch runs alone */
+        /* and starts from an empty L2, as each pass (and Nsight Compute's
+         * sampling pass) does: its stall samples are not shaped by what the
+         * restore left in L2 */
+        t = gp_now_s();
+        st->flushed |= flush_l2(rc, o);
+        st->t_flush += gp_now_s() - t;
+        st->done = 1;
+        st->unpatched = 1;
+        return 0;
     }
     if (hw == 0) { /* SASS metrics only: that pass wraps the program's launch */
         if (gp_sass_begin(rc->ctx, err, sizeof(err)) != 0)
@@ -560,7 +577,7 @@ int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_s
             goto out;
     }
     double tf = gp_now_s();
-    if (gp_rp_finish(rc->rp, values, err, sizeof(err)) != 0) {
+    if (rc->rp && gp_rp_finish(rc->rp, values, err, sizeof(err)) != 0) {
         fail(st, "decoding the counters", err);
         goto out;
     }

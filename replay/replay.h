@@ -54,6 +54,8 @@ typedef struct gp_replay_opts {
     int want_sass;    /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
     int batch;        /* a one-pass set may keep the profiler started (range_profiler.h) */
     int warmup;       /* the first multi-pass launch of a context runs its passes twice */
+    int sass_own_pass; /* the SASS pass is a replay of its own even without hardware passes,
+                        * so that the program's launch runs unpatched (stall sampling) */
     uint64_t reserve_bytes;
     const char *range_name;
 } gp_replay_opts;
@@ -75,6 +77,8 @@ typedef struct gp_replay_state {
     int open;      /* the last pass is open around the program's launch */
     int done;      /* all passes ran before the program's launch */
     int sass_open; /* the SASS pass wraps the program's launch */
+    int unpatched; /* every pass ran before: the program's launch runs alone, unpatched,
+                    * and may be sampled */
     int batched;   /* the launch is range batch_range of its context's open batch */
     size_t batch_range;
     int sass_dropped;            /* the SASS pass was wanted but not run (no snapshot) */

@@ -41,7 +41,8 @@
     X(TAGS, "smsp__sass_l1tex_tags_mem_global")                                                    \
     X(WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                               \
     X(WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                   \
-    X(DIVERGENT, "smsp__sass_branch_targets_threads_divergent")
+    X(DIVERGENT, "smsp__sass_branch_targets_threads_divergent")                                    \
+    X(THREAD_INST_ALL, "smsp__sass_thread_inst_executed")
 
 enum gp_sass_metric {
 #define GP_SASS_ENUM(id, name) GP_SASS_##id,

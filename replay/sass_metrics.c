@@ -8,6 +8,14 @@
 #include <string.h>
 
 static uint64_t metric_ids[GP_SASS_N];
+/* metrics this CUPTI knows (a later one may drop or rename one: the others are
+ * still collected, and that one's values are absent, never 0) */
+static int metric_ok[GP_SASS_N];
+
+int gp_sass_metric_available(int metric)
+{
+    return metric >= 0 && metric < GP_SASS_N && metric_ok[metric];
+}
 
 static int sass_fail(CUptiResult r, const char *what, char *err, size_t errlen)
 {
@@ -20,24 +28,29 @@ static int sass_fail(CUptiResult r, const char *what, char *err, size_t errlen)
 int gp_sass_setup(int device, const char *chip, char *err, size_t errlen)
 {
     CUpti_SassMetrics_Config cfg[GP_SASS_N];
+    size_t n = 0;
     for (int m = 0; m < GP_SASS_N; m++) {
         CUpti_SassMetrics_GetProperties_Params pp = {
             CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
         pp.pChipName = chip;
         pp.pMetricName = gp_sass_metric_names[m];
         CUptiResult r = cuptiSassMetricsGetProperties(&pp);
-        if (r != CUPTI_SUCCESS) {
+        metric_ok[m] = r == CUPTI_SUCCESS;
+        if (r != CUPTI_SUCCESS && m <= GP_SASS_DIVERGENT) { /* the derivation needs these */
             char what[160];
             snprintf(what, sizeof(what), "cuptiSassMetricsGetProperties(%s)",
                      gp_sass_metric_names[m]);
             return sass_fail(r, what, err, errlen);
         }
+        if (!metric_ok[m])
+            continue;
         metric_ids[m] = pp.metric.metricId;
-        cfg[m].metricId = pp.metric.metricId;
-        cfg[m].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+        cfg[n].metricId = pp.metric.metricId;
+        cfg[n].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+        n++;
     }
     CUpti_SassMetricsSetConfig_Params sc = {CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
-    sc.numOfMetricConfig = GP_SASS_N;
+    sc.numOfMetricConfig = n;
     sc.pConfigs = cfg;
     sc.deviceIndex = (uint32_t)device;
     CUptiResult r = cuptiSassMetricsSetConfig(&sc);
@@ -89,6 +102,8 @@ int gp_sass_end(CUcontext ctx, gp_sass_record **out, size_t *n, char *err, size_
     size_t nr = dp.numOfPatchedInstructionRecords, ni = dp.numOfInstances ? dp.numOfInstances : 1;
     CUpti_SassMetrics_Data *d = calloc(nr ? nr : 1, sizeof(*d));
     CUpti_SassMetrics_InstanceValue *vals = calloc((nr ? nr : 1) * ni * GP_SASS_N, sizeof(*vals));
+    /* CUPTI fills as many instance values per record as metrics configured:
+     * the buffer has room for all of them */
     gp_sass_record *rec = calloc(nr ? nr : 1, sizeof(*rec));
     int rc = -1;
     if (!d || !vals || !rec) {
@@ -115,7 +130,7 @@ int gp_sass_end(CUcontext ctx, gp_sass_record **out, size_t *n, char *err, size_
         rec[i].pc = d[i].pcOffset;
         for (size_t k = 0; k < ni * GP_SASS_N; k++)
             for (int m = 0; m < GP_SASS_N; m++)
-                if (d[i].pInstanceValues[k].metricId == metric_ids[m])
+                if (metric_ok[m] && d[i].pInstanceValues[k].metricId == metric_ids[m])
                     rec[i].v[m] += d[i].pInstanceValues[k].value;
     }
     *out = rec;

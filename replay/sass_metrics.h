@@ -12,6 +12,9 @@
 /* Configures the per-instruction counters of sass_derive.h for a
  * device (once per device).  Returns 0 or -1 with a sentence in err. */
 int gp_sass_setup(int device, const char *chip, char *err, size_t errlen);
+/* 1 when CUPTI knew metric (enum gp_sass_metric) at the last set-up: the
+ * records' values of the others are 0 and mean nothing. */
+int gp_sass_metric_available(int metric);
 /* Drops the device's configuration (its context is going away). */
 void gp_sass_teardown(int device);
 /* Starts collection on ctx (functions are patched at their first launch). */

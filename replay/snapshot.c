@@ -40,7 +40,7 @@ static int ensure_device(gp_snapshot *s, uint64_t total, uint64_t reserve)
     if (gp_drv.cuMemGetInfo(&free_b, &total_b) != CUDA_SUCCESS || free_b < reserve ||
         free_b - reserve < total)
         return -1;
-    if (gp_drv.cuMemAlloc(&s->dev_buf, total) != CUDA_SUCCESS) {
+    if (gp_drv_alloc_own(&s->dev_buf, total) != CUDA_SUCCESS) {
         s->dev_buf = 0;
         return -1;
     }
@@ -175,7 +175,7 @@ static int alloc_buf(uint64_t bytes, int allow_device, int allow_host, uint64_t 
     CUdeviceptr d = 0;
     if (allow_device && gp_drv.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS &&
         free_b >= reserve && free_b - reserve >= bytes &&
-        gp_drv.cuMemAlloc(&d, bytes) == CUDA_SUCCESS) {
+        gp_drv_alloc_own(&d, bytes) == CUDA_SUCCESS) {
         *buf = d;
         *place = GP_SNAP_IN_DEVICE;
         return 0;

@@ -3,63 +3,6 @@
 
 #include <string.h>
 
-void gp_text_json_string(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20 || *p == 0x7f)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-void gp_text_csv_field(FILE *f, const char *s)
-{
-    if (!s)
-        return;
-    int formula = strchr("=+-@\t\r", s[0]) && s[0];
-    if (!formula && !strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    if (formula)
-        fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-void gp_text_html(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
 /* Length of the UTF-8 sequence at p and its code point, or 0 when the bytes
  * are not one (overlong, surrogate, beyond U+10FFFF, cut short). */
 static size_t utf8_seq(const unsigned char *p, unsigned *cp)
@@ -88,6 +31,90 @@ static size_t utf8_seq(const unsigned char *p, unsigned *cp)
         return 0;
     *cp = c;
     return n;
+}
+
+void gp_text_json_string(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned cp;
+        size_t n = utf8_seq(p, &cp);
+        if (n == 0) {
+            /* not UTF-8: the output must stay valid JSON (RFC 8259 8.1) */
+            fputs("\\ufffd", f);
+            p++;
+            continue;
+        }
+        switch (cp) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            /* controls, and the separators JavaScript takes for line ends */
+            if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029)
+                fprintf(f, "\\u%04x", cp);
+            else if (n == 1)
+                fputc(*p, f);
+            else
+                fwrite(p, 1, n, f);
+        }
+        p += n;
+    }
+    fputc('"', f);
+}
+
+/* A cell a spreadsheet would run as a formula. */
+static int csv_formula(const char *s)
+{
+    return s[0] && strchr("=+-@\t\r", s[0]);
+}
+
+static void csv_quoted(FILE *f, const char *s, int formula)
+{
+    fputc('"', f);
+    if (formula)
+        fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void gp_text_csv_field(FILE *f, const char *s)
+{
+    if (!s)
+        return;
+    if (!csv_formula(s) && !strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    csv_quoted(f, s, csv_formula(s));
+}
+
+void gp_text_csv_quoted(FILE *f, const char *s)
+{
+    csv_quoted(f, s ? s : "", s && csv_formula(s));
+}
+
+void gp_text_html(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
 }
 
 /* One character of s as it is shown: into out (at most 16 bytes with the

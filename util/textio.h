@@ -7,12 +7,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* s as a JSON string with quotes and escapes; NULL as null. */
+/* s as a JSON string with quotes and escapes; NULL as null.  Bytes that are
+ * not UTF-8 become \ufffd (the output stays valid JSON whatever s holds);
+ * controls, DEL, U+2028 and U+2029 are written as \uNNNN. */
 void gp_text_json_string(FILE *f, const char *s);
 /* s as one CSV field (RFC 4180: quoted when it holds , " CR or LF); NULL as
  * empty.  A field that starts with = + - @ TAB or CR gets a leading ' so that
  * a spreadsheet shows it as text instead of running it as a formula. */
 void gp_text_csv_field(FILE *f, const char *s);
+/* s as one CSV field that is always quoted (Nsight Compute's layouts quote
+ * every field), with the same formula guard; NULL as "". */
+void gp_text_csv_quoted(FILE *f, const char *s);
 /* s for a terminal or a text report, where a name must not be able to move
  * the cursor, change colours or start a line of its own: control characters
  * (C0, DEL, C1), line and paragraph separators, bidirectional overrides and

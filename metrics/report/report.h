@@ -44,7 +44,7 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n);
 /* v as a JSON number; NaN and infinities as null, never 0. */
 void gp_report_json_num(FILE *out, double v);
 
-/* ",value" as one CSV cell; NaN as an empty cell, never 0. */
+/* ",value" as one CSV cell; NaN (and an infinity) as an empty cell, never 0. */
 void gp_report_csv_num(FILE *out, double v);
 
 /* Share of the report's kernel time, %, NaN when unknown. */

@@ -42,30 +42,33 @@ static void gp_bl_text_report(const char *what, const gp_report *r, FILE *out)
     gp_fmtbuf fb = {.next = 0};
     size_t i;
     fprintf(out, "%s %zu file%s (", what, r->n_files, r->n_files == 1 ? "" : "s");
-    for (i = 0; i < r->n_files; i++)
-        fprintf(out, "%s%s", i ? ", " : "", r->files[i]);
+    for (i = 0; i < r->n_files; i++) {
+        fputs(i ? ", " : "", out);
+        gp_text_plain(out, r->files[i]);
+    }
     fprintf(out, "): %ld launches of %zu kernels, %s of kernel time\n", r->launches, r->n,
-            gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
+            gp_fmt(&fb, gp_report_total_time(r), "s"));
 }
 
 int gp_baseline_text(const gp_baseline *b, FILE *out)
 {
     gp_fmtbuf fb = {.next = 0};
     size_t i, m;
-    double t0 = b->old->total_time, t1 = b->now->total_time;
+    double t0 = gp_report_total_time(b->old), t1 = gp_report_total_time(b->now);
     fprintf(out, "gpuprof comparison with a baseline\n");
     gp_bl_text_report("baseline:", b->old, out);
     gp_bl_text_report("new:     ", b->now, out);
-    fprintf(out, "total kernel time: %s -> %s", gp_fmt(&fb, b->old->n ? t0 : NAN, "s"),
-            gp_fmt(&fb, b->now->n ? t1 : NAN, "s"));
-    if (t0 > 0 && b->now->n)
+    fprintf(out, "total kernel time: %s -> %s", gp_fmt(&fb, t0, "s"), gp_fmt(&fb, t1, "s"));
+    if (t0 > 0 && isfinite(100 * (t1 - t0) / t0))
         fprintf(out, " (%+.1f%%)", 100 * (t1 - t0) / t0);
     fprintf(out, "\nkernels by change in total time:\n");
     for (i = 0; i < b->n; i++) {
         const gp_baseline_row *row = &b->rows[i];
         const gp_kernel_report *k = gp_bl_any(row);
         fb.next = 0;
-        fprintf(out, "\n#%zu %s (device %d)", i + 1, gp_bl_name(b, row), k->agg.device);
+        fprintf(out, "\n#%zu ", i + 1);
+        gp_text_plain(out, gp_bl_name(b, row)); /* names from the input, escaped */
+        fprintf(out, " (device %d)", k->agg.device);
         if (!row->old) {
             fprintf(out, ": new in this run, %s in %ld launch%s\n",
                     gp_fmt(&fb, row->now->agg.row.v[GP_M_DURATION], "s"), row->now->agg.launches,
@@ -198,15 +201,15 @@ int gp_baseline_html(const gp_baseline *b, FILE *out)
 {
     gp_fmtbuf fb = {.next = 0};
     size_t i, m;
-    double t0 = b->old->total_time, t1 = b->now->total_time;
+    double t0 = gp_report_total_time(b->old), t1 = gp_report_total_time(b->now);
     fprintf(out,
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<title>gpuprof comparison</title><style>%s</style></head>\n<body>\n"
             "<h1>gpuprof comparison with a baseline</h1>\n<p>Baseline: %ld launches of %zu "
             "kernels, %s. New: %ld launches of %zu kernels, %s",
-            gp_bl_style, b->old->launches, b->old->n, gp_fmt(&fb, b->old->n ? t0 : NAN, "s"),
-            b->now->launches, b->now->n, gp_fmt(&fb, b->now->n ? t1 : NAN, "s"));
-    if (t0 > 0 && b->now->n)
+            gp_bl_style, b->old->launches, b->old->n, gp_fmt(&fb, t0, "s"), b->now->launches,
+            b->now->n, gp_fmt(&fb, t1, "s"));
+    if (t0 > 0 && isfinite(100 * (t1 - t0) / t0))
         fprintf(out, " (%+.1f%%)", 100 * (t1 - t0) / t0);
     fputs(".</p>\n<h2>Kernels by change in total time</h2>\n<table class=\"kernels\"><tr><th>#"
           "</th><th>kernel</th><th>device</th><th>time, baseline</th><th>time, new</th>"

@@ -9,7 +9,7 @@
 void gp_report_csv_num(FILE *out, double v)
 {
     fputc(',', out);
-    if (!isnan(v))
+    if (isfinite(v)) /* n/a, and any infinity, is an empty cell */
         fprintf(out, "%.9g", v);
 }
 

@@ -73,7 +73,7 @@ static void gp_html_bars(const gp_report *r, int m, FILE *out)
     double max = 100;
     size_t i;
     for (i = 0; i < r->n; i++)
-        if (!isnan(r->kernels[i].agg.row.v[m]) && r->kernels[i].agg.row.v[m] > max)
+        if (isfinite(r->kernels[i].agg.row.v[m]) && r->kernels[i].agg.row.v[m] > max)
             max = r->kernels[i].agg.row.v[m];
     fprintf(out,
             "<figure class=\"bars\"><svg class=\"chart\" data-metric=\"%s\" width=\"%d\" "
@@ -86,12 +86,14 @@ static void gp_html_bars(const gp_report *r, int m, FILE *out)
         gp_fmtbuf fb = {.next = 0};
         fprintf(out, "<text class=\"tick\" x=\"28\" y=\"%d\" text-anchor=\"end\">#%zu</text>", y + 12,
                 i + 1);
-        if (isnan(v)) {
+        if (!isfinite(v)) {
             fprintf(out, "<text class=\"na\" x=\"34\" y=\"%d\">n/a<title>", y + 12);
             gp_text_html(out, r->kernels[i].agg.row.why[m]);
             fprintf(out, "</title></text>\n");
         } else {
-            double bw = v <= 0 ? 0 : (v / max) * (w - 120);
+            /* within [0, the chart's width] whatever the values: an SVG length
+             * is never negative, NaN or infinite */
+            double bw = v <= 0 ? 0 : fmin(v / max, 1) * (w - 120);
             fprintf(out,
                     "<rect class=\"bar\" x=\"34\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>"
                     "<text class=\"tick\" x=\"%.1f\" y=\"%d\">%s</text>\n",
@@ -229,8 +231,8 @@ int gp_report_html(const gp_report *r, FILE *out)
                  "<title>gpuprof report</title><style>%s</style></head>\n<body>\n"
                  "<h1>gpuprof report</h1>\n<p>%ld launches of %zu kernels, %s of kernel time, "
                  "from %zu file%s.",
-            gp_html_style, r->launches, r->n, gp_fmt(&fb, r->n ? r->total_time : NAN, "s"),
-            r->n_files, r->n_files == 1 ? "" : "s");
+            gp_html_style, r->launches, r->n, gp_fmt(&fb, gp_report_total_time(r), "s"), r->n_files,
+            r->n_files == 1 ? "" : "s");
     gp_report_each_device(r, gp_html_device, out);
     fprintf(out, " Measured ceilings: ");
     gp_text_html(out, r->peaks.source[0] ? r->peaks.source : "none (architectural only)");

@@ -155,7 +155,7 @@ int gp_report_json(const gp_report *r, FILE *out)
     gp_json_str(out, "device", r->peaks.device[0] ? r->peaks.device : NULL);
     fprintf(out, "},\"launches\":%ld,\"bad_lines\":%ld,\"total_time_s\":", r->launches,
             r->bad_lines);
-    gp_json_num(out, r->n ? r->total_time : NAN);
+    gp_json_num(out, gp_report_total_time(r));
     gp_report_where_json_head(r, out);
     fputs(",\"units\":{", out);
     for (i = 0; i < GP_DERIVED_COUNT; i++) {

@@ -31,7 +31,7 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
     char why[512];
     fprintf(out, "gpuprof report: %zu file%s, %ld launches of %zu kernels, %s of kernel time\n",
             r->n_files, r->n_files == 1 ? "" : "s", r->launches, r->n,
-            gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
+            gp_fmt(&fb, gp_report_total_time(r), "s"));
     gp_report_each_device(r, gp_report_text_device, out);
     if (!r->n_devices)
         fprintf(out, "device: no device record in the input; H100 SXM limits assumed\n");
@@ -45,24 +45,28 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
     else
         fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
                      "architectural ceilings only\n");
-    if (gp_report_peaks_mismatch(r, why, sizeof why))
-        fprintf(out, "warning: %s\n", why);
+    if (gp_report_peaks_mismatch(r, why, sizeof why)) {
+        fputs("warning: ", out);
+        gp_text_plain(out, why); /* names the devices of the inputs */
+        fputc('\n', out);
+    }
     if (r->bad_lines)
         fprintf(out, "warning: %ld malformed input line%s skipped\n", r->bad_lines,
                 r->bad_lines == 1 ? "" : "s");
     gp_report_where_text_head(r, out);
 }
 
+/* several: the report has several GPU models, so "device 0" alone is
+ * ambiguous (counted once per report, not per kernel) */
 static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank,
-                                  FILE *out)
+                                  int several, FILE *out)
 {
     const gp_kernel_agg *a = &k->agg;
     gp_fmtbuf fb = {.next = 0};
-    char roof[256];
+    char roof[256], dev[sizeof r->dflt.name * 4];
     size_t i;
     int missing = 0;
     const char *name = gp_report_kernel_name(r, k);
-    int several = gp_report_n_models(r) > 1; /* then "device 0" alone is ambiguous */
     fprintf(out, "\n#%zu ", rank);
     gp_text_plain(out, name);
     fputc('\n', out);
@@ -76,8 +80,9 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
             "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
             a->launches, a->launches == 1 ? "" : "es", a->device, several ? " (" : "",
-            several ? gp_report_kernel_device(r, k)->name : "", several ? ")" : "", a->blocks,
-            a->threads_per_block, a->regs_per_thread, a->smem_per_block);
+            several ? gp_text_plain_buf(dev, sizeof dev, gp_report_kernel_device(r, k)->name) : "",
+            several ? ")" : "", a->blocks, a->threads_per_block, a->regs_per_thread,
+            a->smem_per_block);
     fprintf(out, "   clocks while it ran: SM %s, DRAM %s (measured; gpuprof never sets clocks)\n",
             gp_fmt(&fb, a->row.v[GP_M_SM_CLOCK], "Hz"), gp_fmt(&fb, a->row.v[GP_M_DRAM_CLOCK], "Hz"));
     if (!k->n_verdicts)
@@ -85,14 +90,18 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     for (i = 0; i < k->n_verdicts; i++) {
         char label[64];
         gp_verdict_label(&k->verdicts[i], label, sizeof label);
-        fprintf(out, "   %zu. %s [%s]\n      evidence: %s\n", i + 1, k->verdicts[i].title, label,
-                k->verdicts[i].evidence);
-        if (k->verdicts[i].where[0]) { /* names a file of the input: escaped */
-            fputs("      where:    ", out);
+        /* evidence, where and advice quote reasons and names from the input */
+        fprintf(out, "   %zu. ", i + 1);
+        gp_text_plain(out, k->verdicts[i].title);
+        fprintf(out, " [%s]\n      evidence: ", label);
+        gp_text_plain(out, k->verdicts[i].evidence);
+        if (k->verdicts[i].where[0]) {
+            fputs("\n      where:    ", out);
             gp_text_plain(out, k->verdicts[i].where);
-            fputc('\n', out);
         }
-        fprintf(out, "      advice:   %s\n", k->verdicts[i].advice);
+        fputs("\n      advice:   ", out);
+        gp_text_plain(out, k->verdicts[i].advice);
+        fputc('\n', out);
     }
     gp_report_where_text(r, k, out);
     fprintf(out, "   occupancy: theoretical %s (%d blocks, %d warps per SM; limiter: %s), achieved "
@@ -100,12 +109,19 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
             gp_fmt(&fb, a->row.v[GP_M_THEORETICAL_OCCUPANCY], "%"), a->occ.blocks_per_sm,
             a->occ.warps_per_sm, gp_occupancy_limiter_name(a->occ.limiter),
             gp_fmt(&fb, a->row.v[GP_M_ACHIEVED_OCCUPANCY], "%"));
-    if (a->occ.advice[0])
-        fprintf(out, "      %s\n", a->occ.advice);
+    if (a->occ.advice[0]) {
+        fputs("      ", out);
+        gp_text_plain(out, a->occ.advice);
+        fputc('\n', out);
+    }
+    /* an n/a roofline says why, in the input's words */
     gp_roofline_describe(&k->roof, 1, roof, sizeof roof);
-    fprintf(out, "   roofline (%s), architectural ceilings: %s\n", k->roof.precision, roof);
+    fprintf(out, "   roofline (%s), architectural ceilings: ", k->roof.precision);
+    gp_text_plain(out, roof);
     gp_roofline_describe(&k->roof, 0, roof, sizeof roof);
-    fprintf(out, "   roofline (%s), measured ceilings:      %s\n", k->roof.precision, roof);
+    fprintf(out, "\n   roofline (%s), measured ceilings:      ", k->roof.precision);
+    gp_text_plain(out, roof);
+    fputc('\n', out);
     fprintf(out, "   metrics:\n");
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
         char val[48];
@@ -128,11 +144,12 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
 int gp_report_text(const gp_report *r, FILE *out)
 {
     size_t i;
+    int several = gp_report_n_models(r) > 1;
     gp_report_text_header(r, out);
     if (!r->n)
         fprintf(out, "\nno profiled launches in the input\n");
     for (i = 0; i < r->n; i++)
-        gp_report_text_kernel(r, &r->kernels[i], i + 1, out);
+        gp_report_text_kernel(r, &r->kernels[i], i + 1, several, out);
     return ferror(out) ? -1 : 0;
 }
 
@@ -141,7 +158,7 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
     gp_fmtbuf fb = {.next = 0};
     size_t i;
     fprintf(out, "gpuprof: %ld launches of %zu kernels profiled, %s of kernel time",
-            r->launches, r->n, gp_fmt(&fb, r->n ? r->total_time : NAN, "s"));
+            r->launches, r->n, gp_fmt(&fb, gp_report_total_time(r), "s"));
     if (top_n > 0 && (size_t)top_n < r->n)
         fprintf(out, "; top %d:\n", top_n);
     else
@@ -161,9 +178,13 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
                 gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches, name);
         if (k->n_verdicts) {
             size_t j;
-            for (j = 0; j < k->n_verdicts && j < 2; j++)
-                fprintf(out, "         %s %s: %s\n", j ? "then" : "-> ", k->verdicts[j].title,
-                        k->verdicts[j].evidence);
+            for (j = 0; j < k->n_verdicts && j < 2; j++) {
+                fprintf(out, "         %s ", j ? "then" : "-> ");
+                gp_text_plain(out, k->verdicts[j].title);
+                fputs(": ", out);
+                gp_text_plain(out, k->verdicts[j].evidence);
+                fputc('\n', out);
+            }
         } else {
             fprintf(out, "         -> no bottleneck rule fired\n");
         }

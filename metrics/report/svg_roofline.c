@@ -19,21 +19,30 @@ typedef struct {
     double x0, x1, y0, y1;
 } gp_svg_axes;
 
-static double gp_svg_px(const gp_svg_axes *a, double x)
+/* Positions from log10 values: a decade's line is placed from its exponent,
+ * never through pow(10, d), which is 0 or infinite at the ends of a
+ * double's range. */
+static double gp_svg_px(const gp_svg_axes *a, double lx)
 {
-    return GP_SVG_L + (log10(x) - a->x0) / (a->x1 - a->x0) * (a->w - GP_SVG_L - GP_SVG_R);
+    return GP_SVG_L + (lx - a->x0) / (a->x1 - a->x0) * (a->w - GP_SVG_L - GP_SVG_R);
 }
 
-static double gp_svg_py(const gp_svg_axes *a, double y)
+static double gp_svg_py(const gp_svg_axes *a, double ly)
 {
-    return a->h - GP_SVG_B - (log10(y) - a->y0) / (a->y1 - a->y0) * (a->h - GP_SVG_T - GP_SVG_B);
+    return a->h - GP_SVG_B - (ly - a->y0) / (a->y1 - a->y0) * (a->h - GP_SVG_T - GP_SVG_B);
+}
+
+/* A value a log axis can show: positive and finite. */
+static int gp_svg_loggable(double v)
+{
+    return isfinite(v) && v > 0;
 }
 
 /* Stretches [lo, hi] (log10) to take v; values a log axis cannot show are
  * left out rather than breaking the range. */
 static void gp_svg_widen(double v, double *lo, double *hi)
 {
-    if (isnan(v) || v <= 0 || isinf(v))
+    if (!gp_svg_loggable(v))
         return;
     if (log10(v) < *lo)
         *lo = log10(v);
@@ -43,8 +52,18 @@ static void gp_svg_widen(double v, double *lo, double *hi)
 
 static int gp_svg_off_chart(const gp_svg_point *p)
 {
-    return isnan(p->ai) || isnan(p->perf) || p->ai <= 0 || p->perf <= 0 || isinf(p->ai) ||
-           isinf(p->perf);
+    return !gp_svg_loggable(p->ai) || !gp_svg_loggable(p->perf);
+}
+
+/* Decades of the axes, kept within a double's range of exponents so that
+ * every position written is a finite number. */
+#define GP_SVG_MAX_DECADE 300
+
+static double gp_svg_clamp_decade(double d)
+{
+    return d < -GP_SVG_MAX_DECADE  ? -GP_SVG_MAX_DECADE
+           : d > GP_SVG_MAX_DECADE ? GP_SVG_MAX_DECADE
+                                   : d;
 }
 
 static void gp_svg_axes_fit(gp_svg_axes *a, const gp_svg_roofline *c, const gp_svg_point *pts,
@@ -59,6 +78,8 @@ static void gp_svg_axes_fit(gp_svg_axes *a, const gp_svg_roofline *c, const gp_s
         gp_svg_widen(pts[i].perf, &a->y0, &a->y1);
     }
     for (i = 0; i < 2; i++) {
+        if (!gp_svg_loggable(set[i]->compute) || !gp_svg_loggable(set[i]->bandwidth))
+            continue;
         gp_svg_widen(set[i]->compute, &a->y0, &a->y1);
         gp_svg_widen(set[i]->compute / set[i]->bandwidth, &a->x0, &a->x1); /* the ridge */
     }
@@ -71,10 +92,10 @@ static void gp_svg_axes_fit(gp_svg_axes *a, const gp_svg_roofline *c, const gp_s
         a->y0 = 9;
         a->y1 = 14;
     }
-    a->x0 = floor(a->x0) - 1;
-    a->x1 = ceil(a->x1) + 1;
-    a->y0 = floor(a->y0) - 1;
-    a->y1 = ceil(a->y1) + 1;
+    a->x0 = gp_svg_clamp_decade(floor(a->x0) - 1);
+    a->x1 = gp_svg_clamp_decade(ceil(a->x1) + 1);
+    a->y0 = gp_svg_clamp_decade(floor(a->y0) - 1);
+    a->y1 = gp_svg_clamp_decade(ceil(a->y1) + 1);
 }
 
 static void gp_svg_grid(FILE *out, const gp_svg_axes *a, const char *level)
@@ -84,14 +105,14 @@ static void gp_svg_grid(FILE *out, const gp_svg_axes *a, const char *level)
         fprintf(out,
                 "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
                 "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n",
-                gp_svg_px(a, pow(10, d)), GP_SVG_T, gp_svg_px(a, pow(10, d)), a->h - GP_SVG_B,
-                gp_svg_px(a, pow(10, d)), a->h - GP_SVG_B + 16, d);
+                gp_svg_px(a, d), GP_SVG_T, gp_svg_px(a, d), a->h - GP_SVG_B, gp_svg_px(a, d),
+                a->h - GP_SVG_B + 16, d);
     for (d = (int)a->y0; d <= (int)a->y1; d++)
         fprintf(out,
                 "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
                 "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n",
-                GP_SVG_L, gp_svg_py(a, pow(10, d)), a->w - GP_SVG_R, gp_svg_py(a, pow(10, d)),
-                GP_SVG_L - 4, gp_svg_py(a, pow(10, d)) + 4, d);
+                GP_SVG_L, gp_svg_py(a, d), a->w - GP_SVG_R, gp_svg_py(a, d), GP_SVG_L - 4,
+                gp_svg_py(a, d) + 4, d);
     fprintf(out,
             "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">arithmetic intensity "
             "at %s (flop/byte)</text>\n<text class=\"axis\" transform=\"translate(14 %d) "
@@ -104,34 +125,37 @@ static void gp_svg_grid(FILE *out, const gp_svg_axes *a, const char *level)
 static void gp_svg_ceiling_draw(FILE *out, const gp_svg_axes *a, const gp_svg_ceiling *f,
                                 int arch, const char *level, const char *prec)
 {
-    double xr, xl = pow(10, a->x0), xh = pow(10, a->x1);
     const char *cls = arch ? "arch" : "meas", *set = arch ? "(architectural)" : "(measured)";
     gp_fmtbuf fb = {.next = 0};
-    if (isnan(f->compute) || isnan(f->bandwidth))
+    double lc, lb, lr;
+    if (!gp_svg_loggable(f->compute) || !gp_svg_loggable(f->bandwidth))
         return;
-    xr = fmin(fmax(f->compute / f->bandwidth, xl), xh);
+    /* in log10: the slope is y = x + lb, the roof y = lc, meeting at the ridge */
+    lc = log10(f->compute);
+    lb = log10(f->bandwidth);
+    lr = fmin(fmax(lc - lb, a->x0), a->x1);
     /* bandwidth slope from the left edge to the ridge, then the flat roof */
     fprintf(out,
             "<line class=\"ceiling %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
             "<line class=\"ceiling %s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-            cls, gp_svg_px(a, xl), gp_svg_py(a, xl * f->bandwidth), gp_svg_px(a, xr),
-            gp_svg_py(a, xr * f->bandwidth), cls, gp_svg_px(a, xr), gp_svg_py(a, f->compute),
-            gp_svg_px(a, xh), gp_svg_py(a, f->compute));
+            cls, gp_svg_px(a, a->x0), gp_svg_py(a, a->x0 + lb), gp_svg_px(a, lr),
+            gp_svg_py(a, lr + lb), cls, gp_svg_px(a, lr), gp_svg_py(a, lc), gp_svg_px(a, a->x1),
+            gp_svg_py(a, lc));
     fprintf(out,
             "<text class=\"clabel %s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s %s %s</text>"
             "<text class=\"clabel %s\" x=\"%.1f\" y=\"%.1f\">%s %s %s</text>\n",
-            cls, gp_svg_px(a, xh) - 4, gp_svg_py(a, f->compute) + (arch ? -4 : 12),
-            prec ? prec : "", gp_fmt(&fb, f->compute, "flop/s"), set, cls, gp_svg_px(a, xl) + 4,
-            gp_svg_py(a, xl * f->bandwidth) + (arch ? -6 : 14), level,
-            gp_fmt(&fb, f->bandwidth, "byte/s"), set);
+            cls, gp_svg_px(a, a->x1) - 4, gp_svg_py(a, lc) + (arch ? -4 : 12), prec ? prec : "",
+            gp_fmt(&fb, f->compute, "flop/s"), set, cls, gp_svg_px(a, a->x0) + 4,
+            gp_svg_py(a, a->x0 + lb) + (arch ? -6 : 14), level, gp_fmt(&fb, f->bandwidth, "byte/s"),
+            set);
 }
 
 static void gp_svg_point_draw(FILE *out, const gp_svg_axes *a, const gp_svg_point *p,
                               const char *num_attr)
 {
     int na = gp_svg_off_chart(p);
-    double x = na ? GP_SVG_L + 8 : gp_svg_px(a, p->ai);
-    double y = na ? a->h - GP_SVG_B - 8 : gp_svg_py(a, p->perf);
+    double x = na ? GP_SVG_L + 8 : gp_svg_px(a, log10(p->ai));
+    double y = na ? a->h - GP_SVG_B - 8 : gp_svg_py(a, log10(p->perf));
     gp_fmtbuf fb = {.next = 0};
     fprintf(out,
             "<circle class=\"kpoint%s%s%s\" data-%s=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\">"

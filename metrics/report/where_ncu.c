@@ -2,7 +2,10 @@
  * source page, `ncu --page source --csv --print-source sass` (recorded in
  * tests/data/where/ncu-source-sass-stall_chase.csv), so that scripts written
  * for it read gpuprof's: per function a line "Kernel Name","<name>", then
- * ncu's header and one row per SASS instruction, every field quoted.
+ * ncu's header and one row per SASS instruction, every field quoted (the
+ * kernel's name with the formula guard of every CSV layout; ncu's own "-"
+ * cells and nvdisasm's text, whose predicated instructions start with "@"
+ * as in ncu's page and which never starts with "=" or "+", without).
  *
  * Where gpuprof's data differ from ncu's (docs/report.md lists them):
  * "Address" is the offset in the function (ncu prints the virtual address);
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "util/textio.h"
 #include "where_report.h"
 
 /* ncu's columns in its order; the stall columns come from stall_reasons.def. */
@@ -193,7 +197,9 @@ static void gp_ncu_src_function(const gp_report *r, const gp_kernel_report *k,
     double prev_unexec = 0;
     int sass = f->sass_launches > 0, sampled = f->sampled_launches > 0, first_row = 1;
     gp_ncu_src_field(out, "Kernel Name", 1);
-    gp_ncu_src_field(out, gp_report_kernel_name(r, k), 0);
+    /* the program's name: guarded as in the other Nsight Compute layouts */
+    fputc(',', out);
+    gp_text_csv_quoted(out, gp_report_kernel_name(r, k));
     fputs(",\n", out); /* ncu ends this line with a comma */
     for (i = 0; i < sizeof gp_ncu_src_head / sizeof gp_ncu_src_head[0]; i++)
         gp_ncu_src_field(out, gp_ncu_src_head[i], i == 0);

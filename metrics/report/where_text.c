@@ -227,7 +227,7 @@ void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *o
         const gp_source_func *f = &s->funcs[w->funcs[0]];
         fputs("      no line information: ", out);
         gp_text_plain(out, f->lineinfo_why ? f->lineinfo_why : "the records have no file/line");
-        fputs(" (compile with -lineinfo)\n", out);
+        fputc('\n', out);
     }
     if (!by_samples && w->n_rows)
         fprintf(out, "      no stall samples for this kernel: ranked by %s\n",

@@ -10,12 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "gp_test.h"
 #include "metrics/report/report.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"
 #include "summary.h"
+#include "validity.h"
 
 static void test_parse_ok(void)
 {
@@ -50,7 +52,7 @@ static void test_parse_ok(void)
     GP_CHECK_STR(s.progs[0].env[1], "B=x=y");
     GP_CHECK(s.progs[0].timeout == 2.5);
     GP_CHECK(s.progs[0].n_compare == 2);
-    GP_CHECK_STR(s.progs[0].compare[1], "sub/./out2.txt");
+    GP_CHECK_STR(s.progs[0].compare[1], "sub/out2.txt"); /* one spelling per file */
     GP_CHECK(s.progs[0].n_ignore == 2);
     GP_CHECK_STR(s.progs[1].name, "second.v2");
     GP_CHECK_STR(s.progs[1].cmd, "echo hi");
@@ -96,6 +98,13 @@ static void test_parse_errors(void)
         {"[a]\ncmd = x\ncompare = out/../../up.txt\n", "t.suite:3:", "without '..'"},
         {"[a]\ncmd = x\ncompare = out/..\n", "t.suite:3:", "without '..'"},
         {"[a]\ncmd = x\ncompare = outdir/\n", "t.suite:3:", "inside"},
+        /* the same output listed twice would be moved away by the first
+         * listing and reported missing by the second */
+        {"[a]\ncmd = x\ncompare = x\ncompare = x\n", "t.suite:4:", "already listed at line 3"},
+        {"[a]\ncmd = x\ncompare = ./y\ncompare = y\n", "t.suite:4:", "already listed at line 3"},
+        {"[a]\ncmd = x\ncompare = d//z\n\ncompare = d/./z\n", "t.suite:5:", "line 3 for [a]"},
+        {"[a]\ncmd = x\ncompare = .\n", "t.suite:3:", "the program's directory, not a file"},
+        {"[a]\ncmd = x\ncompare = ./.\n", "t.suite:3:", "not a file"},
         /* an ignore rule that would hide every difference, or hang */
         {"[a]\ncmd = x\nignore =\n", "t.suite:3:", "empty one would match every line"},
         {"[a]\ncmd = x\nignore = .*\n", "t.suite:3:", "matches every line"},
@@ -121,9 +130,34 @@ static void test_parse_errors(void)
     }
 }
 
+/* A NUL byte would cut the line's C string: refused, naming the line, also
+ * where the text comes with its length (a suite on standard input). */
+static void test_parse_nul(void)
+{
+    static const char text[] = "[a]\ncmd = echo hi\0; rm -rf x\n";
+    static const char later[] = "[a]\ncmd = true\n\n[b]\ncmd = x\nenv = A=\0\n";
+    gpc_suite s;
+    char err[512] = "";
+    int rc = gpc_suite_parse_n(&s, "t.suite", "/b", text, sizeof text - 1, err, sizeof err);
+    GP_CHECK_MSG(rc < 0 && strstr(err, "t.suite:2: NUL byte"), "a NUL in cmd: rc %d, '%s'", rc,
+                 err);
+    if (rc == 0)
+        gpc_suite_free(&s);
+    rc = gpc_suite_parse_n(&s, "t.suite", "/b", later, sizeof later - 1, err, sizeof err);
+    GP_CHECK_MSG(rc < 0 && strstr(err, "t.suite:6: NUL byte"), "a NUL in env: rc %d, '%s'", rc,
+                 err);
+    if (rc == 0)
+        gpc_suite_free(&s);
+    /* without a NUL the length form parses as the string form does */
+    rc = gpc_suite_parse_n(&s, "t.suite", "/b", text, 14, err, sizeof err);
+    GP_CHECK_MSG(rc == 0 && s.n == 1 && strcmp(s.progs[0].cmd, "echo") == 0, "%s", err);
+    if (rc == 0)
+        gpc_suite_free(&s);
+}
+
 static int compare(const gpc_program *p, const char *a, const char *b, gpc_result *r)
 {
-    return gpc_compare_text(p, "stdout", a, strlen(a), b, strlen(b), r);
+    return gpc_compare_text(p, "stdout", a, strlen(a), b, strlen(b), NULL, r);
 }
 
 static void test_compare(void)
@@ -172,6 +206,35 @@ static void test_compare(void)
     gpc_suite_free(&s);
 }
 
+/* A comparison gives up when told to stop or past its deadline (every few
+ * thousand lines), and a differing line is cut before a character. */
+static void test_compare_bound(void)
+{
+    static volatile sig_atomic_t stop = 1;
+    gpc_bound stopped = {0, &stop}, late = {1, NULL}, open_ = {0, NULL};
+    size_t n = 20000 * 2, i;
+    char *big = malloc(n + 1), *cut;
+    gpc_result r;
+    memset(&r, 0, sizeof r);
+    if (!big)
+        return;
+    for (i = 0; i < n; i += 2)
+        memcpy(big + i, "a\n", 2);
+    big[n] = 0;
+    GP_CHECK(gpc_compare_text(NULL, "stdout", big, n, big, n, &stopped, &r) == GPC_CMP_STOPPED);
+    GP_CHECK(gpc_compare_text(NULL, "stdout", big, n, big, n, &late, &r) == GPC_CMP_LATE);
+    GP_CHECK(gpc_compare_text(NULL, "stdout", big, n, big, n, &open_, &r) == 0);
+    GP_CHECK(r.n_diffs == 0);
+    free(big);
+    /* "xé" cut at 2 bytes would end in half of é */
+    cut = gpc_excerpt("x\xc3\xa9y", 4, 2);
+    GP_CHECK(cut && strcmp(cut, "x") == 0);
+    free(cut);
+    cut = gpc_excerpt("x\xc3\xa9y", 4, 3);
+    GP_CHECK(cut && strcmp(cut, "x\xc3\xa9") == 0);
+    free(cut);
+}
+
 static void test_result_roundtrip(const char *tmp)
 {
     gpc_result r, back;
@@ -189,6 +252,8 @@ static void test_result_roundtrip(const char *tmp)
     r.jsonl = calloc(1, sizeof *r.jsonl);
     r.jsonl[0] = strdup("gpuprof-12.jsonl");
     r.n_jsonl = 1;
+    r.results = (gpc_validity){
+        1, 0, 17, strdup("k<1>"), strdup("context \"lost\""), strdup("gpuprof-12.jsonl"), 2};
     GP_CHECK_MSG(gpc_result_save(&r, tmp, err, sizeof err) == 0, "%s", err);
     GP_CHECK_MSG(gpc_result_load(&back, tmp, err, sizeof err) == 0, "%s", err);
     GP_CHECK_STR(back.name, "prog");
@@ -202,8 +267,88 @@ static void test_result_roundtrip(const char *tmp)
     if (back.n_diffs)
         GP_CHECK_STR(back.diffs[0].native, "native \"line\"");
     GP_CHECK(back.n_jsonl == 1);
+    GP_CHECK(back.results.known && !back.results.valid && back.results.from_launch == 17 &&
+             back.results.n_invalid == 2);
+    if (back.results.kernel && back.results.reason && back.results.file) {
+        GP_CHECK_STR(back.results.kernel, "k<1>");
+        GP_CHECK_STR(back.results.reason, "context \"lost\"");
+        GP_CHECK_STR(back.results.file, "gpuprof-12.jsonl");
+    } else {
+        GP_CHECK_MSG(0, "broken results lost their kernel, reason or file");
+    }
+    gpc_result_free(&back);
+    /* valid, and unknown (no summary record read) */
+    free(r.results.kernel);
+    free(r.results.reason);
+    free(r.results.file);
+    r.results = (gpc_validity){1, 1, -1, NULL, NULL, NULL, 0};
+    GP_CHECK(gpc_result_save(&r, tmp, err, sizeof err) == 0 &&
+             gpc_result_load(&back, tmp, err, sizeof err) == 0);
+    GP_CHECK(back.results.known && back.results.valid && !back.results.reason);
+    gpc_result_free(&back);
+    r.results.known = 0;
+    GP_CHECK(gpc_result_save(&r, tmp, err, sizeof err) == 0 &&
+             gpc_result_load(&back, tmp, err, sizeof err) == 0);
+    GP_CHECK(!back.results.known);
     gpc_result_free(&back);
     gpc_result_free(&r);
+}
+
+/* One profiler file of dir with the given text. */
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if ((f = fopen(path, "w"))) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* The profiled run's validity from the last line of each profiler file. */
+static void test_validity(const char *tmp)
+{
+    static const char launch[] = "{\"type\":\"launch\",\"kernel\":\"k\"}\n";
+    char dir[1024], *names[] = {"gpuprof-1.jsonl", "gpuprof-2.jsonl", "gpuprof-3.jsonl"};
+    char text[1024], fifo[1100];
+    gpc_validity v;
+    snprintf(dir, sizeof dir, "%s/validity", tmp);
+    mkdir(dir, 0777);
+    /* no summary record (the process died): unknown */
+    put(dir, names[0], launch);
+    GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && !v.known && v.valid);
+    /* the library's judgement, after blank lines, without a final newline */
+    snprintf(text, sizeof text,
+             "%s{\"type\":\"summary\",\"launches_not_executed\":0,\"results\":{\"valid\":false,"
+             "\"from_launch\":5,\"kernel\":\"k\",\"reason\":\"fault\"}}\n\n",
+             launch);
+    put(dir, names[1], text);
+    GP_CHECK(gpc_validity_read(&v, dir, names, 2) == 0);
+    GP_CHECK(v.known && !v.valid && v.from_launch == 5 && v.n_invalid == 1);
+    GP_CHECK(v.reason && strcmp(v.reason, "fault") == 0 && v.file &&
+             strcmp(v.file, names[1]) == 0 && v.kernel && strcmp(v.kernel, "k") == 0);
+    free(v.kernel);
+    free(v.reason);
+    free(v.file);
+    /* valid says so even with launches not executed; an older record without
+     * "results" counts them; an absurd launch number is dropped */
+    put(dir, names[0],
+        "{\"type\":\"summary\",\"launches_not_executed\":4,\"results\":{\"valid\":true}}");
+    put(dir, names[1], "{\"type\":\"summary\",\"launches_not_executed\":1}\n");
+    put(dir, names[2], "{\"type\":\"summary\",\"results\":{\"valid\":false,\"from_launch\":-3}}\n");
+    GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && v.known && v.valid);
+    GP_CHECK(gpc_validity_read(&v, dir, names, 3) == 0 && v.known && !v.valid && v.n_invalid == 2);
+    GP_CHECK(v.reason && strstr(v.reason, "1 kernel launch the profiler intercepted never ran"));
+    GP_CHECK(v.file && strcmp(v.file, names[1]) == 0 && v.from_launch == -1 && !v.kernel);
+    free(v.reason);
+    free(v.file);
+    /* a FIFO under the name is never opened (it would block) */
+    snprintf(fifo, sizeof fifo, "%s/%s", dir, names[0]);
+    unlink(fifo);
+    if (mkfifo(fifo, 0600) == 0) {
+        GP_CHECK(gpc_validity_read(&v, dir, names, 1) == 0 && !v.known);
+    }
 }
 
 /* A result directory of an ok program with a copy of a fixture. */
@@ -353,12 +498,15 @@ int main(void)
     char tmp[] = "/tmp/gpc-test.XXXXXX", cmd[256];
     test_parse_ok();
     test_parse_errors();
+    test_parse_nul();
     test_compare();
+    test_compare_bound();
     if (!mkdtemp(tmp)) {
         gp_test_skip("result files", "no temporary directory");
         return gp_test_finish("characterize");
     }
     test_result_roundtrip(tmp);
+    test_validity(tmp);
     test_aggregate_and_merge(tmp);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (system(cmd) != 0)

@@ -149,5 +149,76 @@ PATH=$tmp/nogpu:$PATH "$tool" run "$tmp/fixture.suite" -o "$tmp/nogpu-out" 2>"$t
 check '[ "$rc" -eq 1 ] && grep -q "no NVIDIA GPU on this machine" "$tmp/nogpu.err" && grep -q -- "--no-gpu-check" "$tmp/nogpu.err" && [ ! -d "$tmp/nogpu-out" ]' \
     "without a GPU: rc $rc, $(head -1 "$tmp/nogpu.err")"
 
+# 10. the profiler broke a program's results (a replay pass killed its CUDA
+# context; it did not check errors and printed the same): never ok.  The
+# stand-in programs write the profiler's file with a fabricated summary record
+# (the library's last line), of this version ("results") or an older one
+# (launches_not_executed only).
+bw=$tmp/broken-work
+mkdir -p "$bw"
+summary() { printf '{"type":"summary","schema":1,"launches_seen":40,"launches_profiled":40,"launches_failed":%s,"launches_not_executed":%s%s,"unprofiled":[]}\n' "$@"; }
+profile() { cat "$rep/h100-second.jsonl"; summary "$@"; }
+profile 1 23 ',"results":{"valid":false,"from_launch":17,"kernel":"copy_coalesced(const float4*, float4*, long)","reason":"a replay pass of launch 17 faulted (CUDA_ERROR_ILLEGAL_ADDRESS): the CUDA context was lost and every later launch failed"}' >"$bw/broke.jsonl"
+profile 0 3 '' >"$bw/legacy.jsonl"
+profile 0 5 ',"results":{"valid":true}' >"$bw/valid.jsonl"
+profile 0 0 '' >"$bw/legacy-ok.jsonl"
+profile 0 0 ',"results":{"valid":false,"reason":"context lost \u001b[2J"}' >"$bw/second-proc.jsonl"
+cat >"$tmp/broken.suite" <<'S'
+[broke]
+dir = broken-work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp broke.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo "checksum 1.0"
+[legacy]
+dir = broken-work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp legacy.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo "checksum 1.0"
+[valid]
+dir = broken-work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp valid.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo "checksum 1.0"
+[legacy-ok]
+dir = broken-work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp legacy-ok.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo "checksum 1.0"
+[two-procs]
+dir = broken-work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || { cp valid.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; cp second-proc.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-2.jsonl"; }; echo "checksum 1.0"
+[differs-too]
+dir = broken-work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp broke.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo "checksum ${GPUPROF_OUTPUT:+nan}1.0"
+S
+bo=$tmp/broken-out
+"$tool" run --no-gpu-check "$tmp/broken.suite" -o "$bo" 2>"$tmp/broken.err"; rc=$?
+bstatus() { sed -n 's/^  "status": "\(.*\)",$/\1/p' "$bo/$1/result.json"; }
+check '[ "$rc" -eq 3 ]' "a suite with broken results: exit $rc, want 3"
+for p in broke legacy two-procs; do
+    s=$(bstatus $p); check '[ "$s" = profiler_broke_results ]' "$p: status '$s', want profiler_broke_results"
+done
+for p in valid legacy-ok; do
+    s=$(bstatus $p); check '[ "$s" = ok ]' "$p: status '$s', want ok (the library's record says valid)"
+done
+s=$(bstatus differs-too); check '[ "$s" = profiler_defect ]' "differs-too: status '$s', want profiler_defect"
+check 'grep -q "^  \"results\": {\"valid\": false, \"from_launch\": 17, \"kernel\": \"copy_coalesced(const float4\*, float4\*, long)\", \"reason\": \"a replay pass of launch 17 faulted (CUDA_ERROR_ILLEGAL_ADDRESS): the CUDA context was lost and every later launch failed\", \"file\": \"gpuprof-1.jsonl\", \"processes_invalid\": 1}$" "$bo/broke/result.json"' \
+    "result.json lacks the broken results: $(grep results "$bo/broke/result.json")"
+check 'grep -q "\"message\": \"its outputs were the same, but the profiler broke its results from launch 17 (kernel copy_coalesced" "$bo/broke/result.json"' \
+    "broke: message $(grep message "$bo/broke/result.json")"
+check 'grep -q "\"reason\": \"3 kernel launches the profiler intercepted never ran on the GPU" "$bo/legacy/result.json" && grep -q "\"from_launch\": null" "$bo/legacy/result.json"' \
+    "legacy record: $(grep results "$bo/legacy/result.json")"
+check 'grep -q "\"results\": {\"valid\": true}" "$bo/valid/result.json" && grep -q "\"results\": {\"valid\": false, .*\"file\": \"gpuprof-2.jsonl\"" "$bo/two-procs/result.json"' \
+    "valid or second process: $(grep results "$bo/valid/result.json" "$bo/two-procs/result.json")"
+check 'grep -q "differs under the profiler only; the profiler also reports broken results from launch 17" "$bo/differs-too/result.json"' \
+    "differs-too: $(grep message "$bo/differs-too/result.json")"
+check 'grep -q "^\*\*\* PROFILER BROKE RESULTS in broke: " "$tmp/broken.err" && grep -q "^    results broken from launch 17 (kernel copy_coalesced(const float4\*, float4\*, long)) in gpuprof-1.jsonl: a replay pass" "$tmp/broken.err"' \
+    "no loud block on stderr: $(grep -i -A2 broke "$tmp/broken.err" | head -5)"
+check 'grep -q "(2 ok, 0 failed natively, 1 PROFILER DEFECT, 3 PROFILER BROKE RESULTS, 0 not run)" "$bo/summary/summary.txt" && grep -q "^  PROFILER BROKE RESULTS in legacy$" "$bo/summary/summary.txt" && grep -q "^    results broken from launch 17 (kernel copy_coalesced" "$bo/summary/summary.txt"' \
+    "summary.txt: $(head -1 "$bo/summary/summary.txt")"
+check 'grep -q "results broken in gpuprof-2.jsonl: context lost \\\\x1b\[2J" "$bo/summary/summary.txt" && ! grep -q "$(printf "\033")" "$bo/summary/summary.txt" "$tmp/broken.err"' \
+    "the library's reason is not escaped"
+check 'grep -q "<tr class=\"defect\"><td>broke</td><td>profiler_broke_results</td>" "$bo/summary/summary.html" && grep -q "results broken from launch 17 (kernel copy_coalesced" "$bo/summary/summary.html"' \
+    "summary.html lacks the broken results"
+check '[ "$(cut -d, -f1 "$bo/summary/kernels.csv" | sort -u | tr "\n" " ")" = "legacy-ok program valid " ]' \
+    "kernels of programs with broken results are in the study: $(cut -d, -f1 "$bo/summary/kernels.csv" | sort -u | tr "\n" " ")"
+"$tool" merge "$bo" -o "$tmp/broken-merged" 2>"$tmp/broken-merge.err"; rc=$?
+check '[ "$rc" -eq 3 ] && cmp -s "$bo/summary/summary.txt" "$tmp/broken-merged/summary.txt" && grep -q "3 programs whose results the profiler broke" "$tmp/broken-merge.err"' \
+    "merge: exit $rc, $(cat "$tmp/broken-merge.err")"
+
+"$tool" run --no-gpu-check "$tmp/broken.suite" -o "$bo" --force --only broke 2>/dev/null; rc=$?
+check '[ "$rc" -eq 3 ]' "--only broke: exit $rc, want 3"
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -4,7 +4,11 @@
 # changed), a library path LD_PRELOAD cannot carry, ignore rules that would
 # hide every difference or hang, links planted in the output folder (never
 # written through), file modes, escapes in a program's output, misleading
-# messages, and a suite of 100,000 programs.
+# messages, a suite of 100,000 programs, NUL bytes and duplicate compare
+# names in a suite, compare files that are not regular files or are too big,
+# comparisons past the timeout or interrupted, --lib files that are not
+# gpuprof's library, escapes in every summary and message, FIFOs in a result
+# folder.
 suite=characterize-hostile
 . tests/lib/characterize.sh
 tmp=$(mktemp -d)
@@ -147,6 +151,187 @@ start=$(date +%s)
 n=$("$tool" list "$tmp/big.suite" | wc -l)
 took=$(( $(date +%s) - start ))
 check '[ "$n" -eq 100000 ] && [ "$took" -lt 10 ]' "list of 100,000 programs: $n lines in $took s"
+
+# 11. a NUL byte in a suite line: refused naming the line, never a command cut short
+printf '[a]\ncmd = echo hi\0; touch %s/cut\n' "$tmp" >"$tmp/nul.suite"
+"$tool" list - <"$tmp/nul.suite" >"$tmp/out11" 2>"$tmp/err11"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "^gpuprof-characterize: <stdin>:2: NUL byte" "$tmp/err11" && [ ! -s "$tmp/out11" ]' \
+    "a NUL in cmd on standard input: exit $rc, $(cat "$tmp/err11" "$tmp/out11")"
+"$tool" run --no-gpu-check - -o "$tmp/out11r" <"$tmp/nul.suite" 2>"$tmp/err11r"; rc=$?
+check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/out11r/a" ] && grep -q "<stdin>:2: NUL byte" "$tmp/err11r"' \
+    "run - with a NUL in cmd: exit $rc, $(cat "$tmp/err11r")"
+"$tool" list "$tmp/nul.suite" >/dev/null 2>"$tmp/err11f"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "nul.suite:2: NUL byte" "$tmp/err11f"' \
+    "a NUL in a suite file does not name the line: $(cat "$tmp/err11f")"
+
+# 12. the same compare file twice (also spelt ./y and y): refused at parsing,
+# naming both lines, instead of a false native failure
+cat >"$tmp/dup.suite" <<'S'
+[dup]
+dir = work
+cmd = echo data > x
+compare = x
+compare = x
+S
+"$tool" run --no-gpu-check "$tmp/dup.suite" -o "$tmp/out12" 2>"$tmp/err12"; rc=$?
+check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/out12/dup" ] && [ "$(wc -l <"$tmp/err12")" -eq 1 ] && grep -q "dup.suite:5: compare .x. is already listed at line 4 for \[dup\]" "$tmp/err12"' \
+    "compare listed twice: exit $rc, $(cat "$tmp/err12")"
+printf '[dup2]\ndir = work\ncmd = echo data > y\ncompare = ./y\ncompare = y\n' >"$tmp/dup2.suite"
+"$tool" list "$tmp/dup2.suite" >/dev/null 2>"$tmp/err12b"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "dup2.suite:5: compare .y. is already listed at line 4" "$tmp/err12b"' \
+    "compare ./y and y: exit $rc, $(cat "$tmp/err12b")"
+
+# 13. compare files that are not regular files: never opened or read (a FIFO
+# blocked forever, a link to /dev/zero filled the memory), refused with the
+# reason, and taken out of the program's directory
+reason_of() { sed -n 's/^  "message": "\(.*\)",$/\1/p' "$1/result.json"; }
+cat >"$tmp/special.suite" <<'S'
+[fifo]
+dir = work
+cmd = mkfifo made_fifo
+compare = made_fifo
+
+[zero]
+dir = work
+cmd = ln -s /dev/zero made_zero
+compare = made_zero
+S
+for p in fifo zero; do
+    start=$(date +%s)
+    (if ! grep -q __asan_init "$tool"; then ulimit -v 4000000; fi # ASan needs the address space
+     exec timeout -s KILL 20 "$tool" run --no-gpu-check "$tmp/special.suite" --only $p -o "$tmp/out13") \
+        >/dev/null 2>"$tmp/err13"; rc=$?
+    took=$(( $(date +%s) - start ))
+    check '[ "$rc" -eq 4 ] && [ "$took" -lt 10 ] && [ "$(status_of "$tmp/out13/$p")" = error ]' \
+        "compare = a $p: exit $rc after $took s, status '$(status_of "$tmp/out13/$p" 2>/dev/null)'"
+    check 'reason_of "$tmp/out13/$p" | grep -q "is a \(FIFO\|symbolic link\), not a regular file"' \
+        "compare = a $p: no reason: $(cat "$tmp/err13")"
+done
+check '[ ! -e "$tmp/work/made_fifo" ] && [ ! -L "$tmp/work/made_zero" ]' "the FIFO or link was left in the program's directory: $(ls "$tmp/work")"
+
+# 14. a compare name through a link the command makes: the file it reaches
+# (outside the directory) is not moved
+mkdir "$tmp/victimdir2"
+printf 'precious\n' >"$tmp/victimdir2/file"
+printf '[through]\ndir = work\ncmd = ln -s %s/victimdir2 d\ncompare = d/file\n' "$tmp" >"$tmp/through.suite"
+"$tool" run --no-gpu-check "$tmp/through.suite" -o "$tmp/out14" >/dev/null 2>&1; rc=$?
+check '[ "$rc" -eq 4 ] && grep -qx precious "$tmp/victimdir2/file" && reason_of "$tmp/out14/through" | grep -q "through a symbolic link"' \
+    "compare through a link: exit $rc, victim $(ls "$tmp/victimdir2"), '$(reason_of "$tmp/out14/through")'"
+rm -f "$tmp/work/d"
+
+# 15. a compared output over the size limit (a sparse file: nothing is
+# written) is refused unread
+printf '[huge]\ndir = work\ncmd = if [ -n "$LD_PRELOAD" ]; then truncate -s 300M h.bin; else echo small > h.bin; fi\ncompare = h.bin\n' >"$tmp/huge.suite"
+start=$(date +%s)
+"$tool" run --no-gpu-check "$tmp/huge.suite" -o "$tmp/out15" >/dev/null 2>&1; rc=$?
+took=$(( $(date +%s) - start ))
+check '[ "$rc" -eq 4 ] && [ "$(status_of "$tmp/out15/huge")" = error ] && reason_of "$tmp/out15/huge" | grep -q "file h.bin of the profiled run is 314572800 bytes, over the 256 MiB limit"' \
+    "a 300 MB compare file: exit $rc after $took s, '$(reason_of "$tmp/out15/huge")'"
+
+# 16. the timeout covers the comparison: 5 million lines under 8 ignore rules
+# take seconds; with timeout = 1 the comparison gives up after about 1 s
+big_suite() {
+    printf '[big]\ndir = work\ntimeout = %s\ncmd = seq 1 5000000 > big.txt\ncompare = big.txt\n' "$1"
+    for r in '[a-z]{3}' '[a-y]+z' 'x[0-9]*y' 'q$' '^[0-9]+[a-f]' '5[0-9]*k' 'w[0-9]' '[0-9]{12}'; do
+        printf 'ignore = %s\n' "$r"
+    done
+}
+big_suite 1 >"$tmp/big1.suite"
+start=$(date +%s)
+timeout -s KILL 60 "$tool" run --no-gpu-check "$tmp/big1.suite" -o "$tmp/out16" >/dev/null 2>&1; rc=$?
+took=$(( $(date +%s) - start ))
+check '[ "$rc" -eq 4 ] && [ "$took" -lt 5 ] && reason_of "$tmp/out16/big" | grep -q "comparing the outputs took longer than the timeout (1 s)"' \
+    "a comparison past the timeout: exit $rc after $took s, '$(reason_of "$tmp/out16/big" 2>/dev/null)'"
+
+# 17. SIGTERM ends a run that is comparing: no result, no process left
+big_suite 600 >"$tmp/big600.suite"
+timeout -s KILL 60 "$tool" run --no-gpu-check "$tmp/big600.suite" -o "$tmp/out17" >/dev/null 2>"$tmp/err17" &
+cpid=$!
+i=0
+while [ ! -e "$tmp/out17/big/profiled.1.big.txt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -TERM $cpid 2>/dev/null
+start=$(date +%s)
+wait $cpid; rc=$?
+took=$(( $(date +%s) - start ))
+check '[ "$took" -lt 3 ] && [ "$rc" -ne 137 ] && [ ! -e "$tmp/out17/big/result.json" ] && grep -q "interrupted" "$tmp/err17"' \
+    "SIGTERM while comparing: exit $rc after $took s, result $(ls "$tmp/out17/big" 2>/dev/null | grep -c result.json), $(tail -2 "$tmp/err17")"
+rm -f "$tmp/work/big.txt"
+
+# 18. --lib must be gpuprof's library: anything the dynamic loader would skip
+# (every program then runs unprofiled and is reported ok) or block on is
+# refused before a program runs
+mkdir -p "$tmp/libs/dir.so" "$tmp/libs/alone"
+printf 'not a library\n' >"$tmp/libs/text.so"
+mkfifo "$tmp/libs/fifo.so"
+printf 'int gp_other(void) { return 1; }\n' >"$tmp/libs/other.c"
+${CC:-cc} -shared -fPIC "$tmp/libs/other.c" -o "$tmp/libs/libother.so" 2>/dev/null
+cp "$lib" "$tmp/libs/alone/libgpuprof.so"
+for l in dir.so:"not a regular file (a directory)" text.so:"not an ELF file" \
+         fifo.so:"not a regular file" libother.so:"does not define gpuprof_version" \
+         alone/libgpuprof.so:"libgpuprof-core.so is not next to"; do
+    f=${l%%:*} want=${l#*:}
+    if [ ! -e "$tmp/libs/$f" ]; then
+        skip=$((skip + 1)); echo "SKIP --lib $f: could not be made (no C compiler?)" >&2; continue
+    fi
+    timeout -s KILL 20 "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out18" --force --lib "$tmp/libs/$f" \
+        >/dev/null 2>"$tmp/err18"; rc=$?
+    check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/out18/echo" ] && grep -q "$want" "$tmp/err18"' \
+        "--lib $f: exit $rc, $(cat "$tmp/err18")"
+done
+
+# 19. every string from a program, a suite or a result file is shown escaped:
+# in summary.txt, summary.html, on stderr and in `list`
+esc=$(printf '\033')
+ctl=$(printf '[\001-\010\013\014\016-\037\177]')
+raw_ctl() { LC_ALL=C grep -l "$ctl" "$@" 2>/dev/null; } # files with a control character
+mkdir -p "$tmp/m2/b"
+cat >"$tmp/m2/b/result.json" <<'J'
+{"format": "gpuprof-characterize-result/1", "name": "b", "status": "profiler_defect", "message": "\u001b[31m<script>alert(1)</script>=cmd|calc", "cmd": "echo ok", "dir": "w", "gpu": "\u001b[2J", "native": {"exit": 0, "signal": 0, "timed_out": false, "wall_s": 0.002967834}, "profiled": {"exit": 0, "signal": 0, "timed_out": false, "wall_s": 0.002909708}, "diffs": [{"what": "stdout\u001b[2J", "line": -1, "line_profiled": 1e+308, "differing_lines": -5, "native": "\u001b[2Jx", "profiled": null}], "jsonl": []}
+J
+"$tool" merge "$tmp/m2" --peaks "$tmp/no$esc[2Jpeaks" -o "$tmp/out19" >/dev/null 2>"$tmp/err19"
+"$tool" merge "$tmp/m2" -o "$tmp/out19" >/dev/null 2>>"$tmp/err19"; rc=$?
+bad=$(raw_ctl "$tmp/out19/summary.txt" "$tmp/out19/summary.html" "$tmp/err19")
+check '[ "$rc" -eq 3 ] && [ -z "$bad" ] && grep -q "stdout\\\\x1b\[2J" "$tmp/out19/summary.txt" && grep -q "stdout\\\\x1b\[2J" "$tmp/out19/summary.html"' \
+    "merge of a result with escapes: exit $rc, raw control characters in: $bad"
+# a kernel name with an escape (the profiler's file of a stand-in program)
+sed 's/"kernel":"copy_coalesced(const float4\*, float4\*, long)"/"kernel":"k\\u001b[2J\\u0007x"/' \
+    tests/data/report/h100-second.jsonl >"$tmp/work/esc.jsonl"
+cat >"$tmp/esck.suite" <<'S'
+[esck]
+dir = work
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp esc.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo same
+S
+"$tool" run --no-gpu-check "$tmp/esck.suite" -o "$tmp/out19k" >/dev/null 2>"$tmp/err19k"; rc=$?
+bad=$(raw_ctl "$tmp/out19k/summary/summary.txt" "$tmp/out19k/summary/summary.html" "$tmp/err19k")
+check '[ "$rc" -eq 0 ] && [ -z "$bad" ] && grep -q "k\\\\x1b\[2J\\\\x07x" "$tmp/out19k/summary/summary.html" && grep -q "k\\\\x1b\[2J" "$tmp/out19k/summary/summary.txt"' \
+    "a kernel name with escapes: exit $rc, raw control characters in: $bad"
+# a native failure's first error line, a message naming a compare file, list
+printf '[fails]\ndir = work\ncmd = printf "error: \\033[2Jgone\\n"; exit 1\n' >"$tmp/fails.suite"
+printf '[cmpesc]\ndir = work\ncmd = true\ncompare = x%sy\n' "$esc" >>"$tmp/fails.suite"
+printf '[tab]\ndir = work\ncmd = echo a\tb%s[2J\n' "$esc" >>"$tmp/fails.suite"
+"$tool" run --no-gpu-check "$tmp/fails.suite" -o "$tmp/out19f" >/dev/null 2>"$tmp/err19f"
+"$tool" list "$tmp/fails.suite" >"$tmp/list19" 2>&1
+bad=$(raw_ctl "$tmp/err19f" "$tmp/list19" "$tmp/out19f/summary/summary.txt")
+check '[ -z "$bad" ] && grep -q "first error line: native.stdout: error: \\\\x1b\[2Jgone" "$tmp/err19f" && grep -q "wrote no x\\\\x1by" "$tmp/err19f"' \
+    "stderr or list with raw control characters: $bad; $(cat "$tmp/err19f")"
+check '[ "$(awk -F "\t" "/^2\t/ { print NF }" "$tmp/list19")" -eq 6 ] && grep -q "cmd echo a\\\\x09b\\\\x1b\[2J" "$tmp/list19"' \
+    "list: a tab in cmd splits the fields: $(cat "$tmp/list19")"
+
+# 20. the profiler's files a result names: only gpuprof-*.jsonl names, and only
+# regular files are read (a FIFO planted in a result folder blocked merge)
+mkdir -p "$tmp/m20/f" "$tmp/m21/e"
+printf '{"format":"gpuprof-characterize-result/1","name":"f","status":"ok","jsonl":["gpuprof-1.jsonl"]}\n' \
+    >"$tmp/m20/f/result.json"
+mkfifo "$tmp/m20/f/gpuprof-1.jsonl"
+timeout -s KILL 20 "$tool" merge "$tmp/m20" -o "$tmp/out20" >/dev/null 2>"$tmp/err20"; rc=$?
+check '[ "$rc" -eq 0 ] && grep -q "gpuprof-1.jsonl is not a regular file" "$tmp/err20"' \
+    "merge with a FIFO as the profiler's file: exit $rc, $(cat "$tmp/err20")"
+printf '{"format":"gpuprof-characterize-result/1","name":"e","status":"ok","jsonl":["\\u001b[2J.jsonl"]}\n' \
+    >"$tmp/m21/e/result.json"
+"$tool" merge "$tmp/m21" -o "$tmp/out21" >/dev/null 2>"$tmp/err21"; rc=$?
+check '[ "$rc" -eq 1 ] && grep -q "jsonl entries are the profiler.s file names" "$tmp/err21" && [ -z "$(raw_ctl "$tmp/err21")" ]' \
+    "a result naming another file: exit $rc, $(cat "$tmp/err21")"
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

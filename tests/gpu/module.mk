@@ -66,3 +66,9 @@ $(GT)/bench/pass_cost: tests/gpu/bench/pass_cost.cu replay/cupti_host.c util/str
 	$(NVCC) $(NVCCFLAGS) -I. -Iinclude -o $@ $< $@-host.o $@-str.o -L$(CUDA_LIBDIR) \
 	    -Xlinker -rpath=$(CUDA_LIBDIR) -lcupti -lnvperf_host -lcuda
 GPU_TESTS += $(GT)/bench/pass_cost
+# many distinct kernels and many launches: the library's memory and records under load
+$(GT)/bench/many_kernels: tests/gpu/bench/many_kernels.c tests/gpu/drv_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -o $@ $< \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda
+GPU_TESTS += $(GT)/bench/many_kernels

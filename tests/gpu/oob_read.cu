@@ -75,6 +75,10 @@ int main(int argc, char **argv)
     CUresult ar = cuMemGetAddressRange(&base, &size, (CUdeviceptr)((char *)buf - bytes));
     fprintf(stderr, "oob_read: the address read %s\n",
             ar == CUDA_SUCCESS ? "lies in a live allocation" : "lies in no allocation");
+    /* on stdout, compared with the native run: the buffers' places relative to
+     * each other, which a profiler's own allocations must not move */
+    printf("layout: buffer - earlier %lld, out - buffer %lld\n",
+           pre ? (long long)((char *)buf - (char *)pre) : 0LL, (long long)((char *)out - (char *)buf));
     read_before<<<n / 256, 256>>>(buf, bytes / (long)sizeof(float), out, n);
     for (int k = 0; k < 5; k++)
         scale<<<n / 256, 256>>>(out, 0.5f, n);

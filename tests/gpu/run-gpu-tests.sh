@@ -250,6 +250,12 @@ nwarn=$(grep -c "write_through.*not profiled" "$OUT/fault.err")
 if [ $rc -eq $erc ] && [ "$exp" = "$got" ] && [ "$nrec" = 3 ] && [ "$nwarn" = 1 ]; then
     ok "faulting kernel: output and status unchanged, 3 earlier records complete, one warning: $(grep -m1 'write_through' "$OUT/fault.err" | cut -c1-150)"
 else bad "faulting kernel: rc $rc (plain $erc), plain '$exp' profiled '$got', $nrec complete records, $nwarn warnings"; tail -4 "$OUT/fault.err"; fi
+# the summary opens with the results' invalidity, and the record says so
+if awk '/RESULTS ARE NOT VALID from launch/ { a = NR } /kernel launches seen/ { b = NR }
+        END { exit !(a && a + 0 == b - 1) }' "$OUT/fault.err" &&
+   grep -q '"results":{"valid":false' "$OUT/fault.jsonl"; then
+    ok "faulting kernel: the summary opens with the results not valid, the record says so"
+else bad "faulting kernel: results not marked invalid: $(grep -m1 'kernel launches seen' "$OUT/fault.err")"; fi
 # the launches into the dead context are failures, not stream captures
 if grep -q "not profiled:.*stream capture" "$OUT/fault.err"; then
     bad "launches after a fault counted as stream capture: $(grep 'not profiled:' "$OUT/fault.err")"
@@ -288,6 +294,19 @@ elif command -v ncu >/dev/null 2>&1; then
     else bad "ncu cross-check: ${agree:-no}% of (launch, metric) pairs agree (< 99%)"; fi
 else
     skipped "ncu cross-check corpus: ncu not installed"
+fi
+
+# 16. why and where: instruction-level counts, stall samples and warp-state
+#     statistics against ncu on the corpus, outputs unchanged, a read before
+#     a buffer survived, a broken run marked (tests/gpu/where/check.sh, which
+#     also runs alone; SKIP_WHERE=1 leaves it out)
+if [ "${SKIP_WHERE:-0}" = 1 ]; then
+    skipped "why and where against ncu: SKIP_WHERE=1 (run tests/gpu/where/check.sh on its own)"
+else
+    BENCH=0 WH_OUT=$OUT/where sh tests/gpu/where/check.sh >"$OUT/where.log" 2>&1
+    grep -E "^(PASS|FAIL|SKIP) " "$OUT/where.log"
+    p=$(grep -c "^PASS " "$OUT/where.log"); f=$(grep -c "^FAIL " "$OUT/where.log"); s=$(grep -c "^SKIP " "$OUT/where.log")
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"

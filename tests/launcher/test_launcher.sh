@@ -55,6 +55,12 @@ check 0 "GPUPROF_NVTX_EXCLUDE=a\\;b/" --dry-run --nvtx-exclude 'a;b/' ./app
 check 0 "GPUPROF_METRICS=dram__bytes_read.sum,gpu__time_duration.sum" --dry-run --metrics dram__bytes_read.sum,gpu__time_duration.sum ./app
 check 0 "GPUPROF_METRICS=@extended" --dry-run --set extended ./app
 check 0 "GPUPROF_METRICS=@fast" --dry-run --set fast ./app
+check 0 "GPUPROF_METRICS=@source" --dry-run --set source ./app
+check 0 "GPUPROF_METRICS=@source" --dry-run --section SourceCounters ./app
+check 0 "GPUPROF_METRICS=@warpstate" --dry-run --section WarpStateStats ./app
+check 0 "GPUPROF_SAMPLING=off" --dry-run --sampling off ./app
+check 0 "GPUPROF_SAMPLING_INTERVAL=4" --dry-run --warp-sampling-interval 4 ./app
+check 2 "--sampling" --sampling maybe ./app
 check 0 "GPUPROF_METRICS=@default,lts__t_sector_hit_rate.pct" --dry-run --section default --metrics lts__t_sector_hit_rate.pct ./app
 check 0 "GPUPROF_REPLAY=profiler" --dry-run --replay-mode kernel ./app
 check 0 "GPUPROF_REPLAY=cupti" --dry-run --replay-mode cupti ./app

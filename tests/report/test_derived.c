@@ -111,7 +111,7 @@ int main(void)
 
     /* roofline: ai 7.64 x 3.2e12 = 2.44e13 < 5.93e13: DRAM binds (arch);
      * measured 7.64 x 3e12 = 2.29e13 */
-    gp_roofline_compute(row, &peaks, &roof);
+    gp_roofline_compute(row->v, row->why[GP_M_FLOPS_PER_S], &peaks, &roof);
     GP_CHECK_STR(roof.precision, "FP32");
     GP_CHECK(roof.arch_binding == GP_LEVEL_DRAM && !roof.arch_compute_binds);
     GP_CHECK_NEAR(roof.level[GP_LEVEL_DRAM].arch.attainable, 5.5e9 / 7.2e8 * 3.2e12, 1e-12);
@@ -119,6 +119,49 @@ int main(void)
     GP_CHECK_NEAR(roof.level[GP_LEVEL_DRAM].measured.pct, 96, 1e-9);
     GP_CHECK_NEAR(roof.level[GP_LEVEL_DRAM].arch.ridge, 5.930496e13 / 3.2e12, 1e-12);
     GP_CHECK(isnan(roof.level[GP_LEVEL_L2].arch.attainable)); /* n/a, not 0 */
+
+    /* impossible values are n/a where they are derived: a share its
+     * definition bounds beyond 100%, a difference of counters below 0, a
+     * rate over a duration too small to divide by */
+    eval("{\"type\":\"launch\",\"kernel\":\"k\",\"block\":[256,1,1],\"grid\":[1056,1,1],"
+         "\"metrics\":{\"gpu__time_duration.sum\":1e-310,"
+         "\"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum\":5,"
+         "\"gpuprof__sass_thread_inst_executed_op_hfma_move_pred_on.sum\":9,"
+         "\"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum\":0,"
+         "\"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum\":0,"
+         "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\":1e9,"
+         "\"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum\":0,"
+         "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\":0,"
+         "\"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct\":150,"
+         "\"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct\":100.3,"
+         "\"sm__warps_active.avg.pct_of_peak_sustained_active\":1e308}}",
+         &peaks, row, &occ);
+    GP_CHECK(isnan(row->v[GP_M_FP16_FLOPS]));
+    GP_CHECK_MSG(strstr(row->why[GP_M_FP16_FLOPS], "impossible negative value -8"), "%s",
+                 row->why[GP_M_FP16_FLOPS]);
+    GP_CHECK(isnan(row->v[GP_M_GLD_EFFICIENCY]));
+    GP_CHECK_MSG(strstr(row->why[GP_M_GLD_EFFICIENCY], "impossible value 150"), "%s",
+                 row->why[GP_M_GLD_EFFICIENCY]);
+    GP_CHECK_NEAR(row->v[GP_M_GST_EFFICIENCY], 100.3, 1e-12); /* rounding, kept as measured */
+    GP_CHECK(isnan(row->v[GP_M_ACHIEVED_OCCUPANCY]) && isnan(row->v[GP_M_OCCUPANCY_RATIO]));
+    GP_CHECK(isnan(row->v[GP_M_FP32_FLOPS_PER_S]));
+    GP_CHECK_MSG(strstr(row->why[GP_M_FP32_FLOPS_PER_S], "overflow"), "%s",
+                 row->why[GP_M_FP32_FLOPS_PER_S]);
+    {
+        size_t i;
+        for (i = 0; i < GP_DERIVED_COUNT; i++)
+            GP_CHECK_MSG(!isinf(row->v[i]) && !(row->v[i] < 0), "%s = %g", gp_derived_defs[i].name,
+                         row->v[i]);
+    }
+    gp_roofline_compute(row->v, row->why[GP_M_FLOPS_PER_S], &peaks, &roof);
+    GP_CHECK(isnan(roof.perf));
+    for (size_t l = 0; l < GP_LEVEL_COUNT; l++)
+        GP_CHECK(!isinf(roof.level[l].arch.pct) && !isinf(roof.level[l].measured.pct));
+    {
+        char buf[256];
+        gp_roofline_describe(&roof, 1, buf, sizeof buf);
+        GP_CHECK_MSG(!strstr(buf, "nan") && !strstr(buf, "inf") && strstr(buf, "n/a ("), "%s", buf);
+    }
 
     /* metadata */
     GP_CHECK(gp_derived_index("rf_g") == GP_M_RF_G);

@@ -65,6 +65,23 @@ int main(void)
     GP_CHECK(isnan(ev("max(m, 1)", &o))); /* min/max do not hide a missing value */
     GP_CHECK(isnan(ev("m / b", &o)));
     GP_CHECK_STR(o.why, "m: pass failed");
+    /* a result beyond a double's range: n/a with the reason, never an infinity */
+    GP_CHECK(isnan(ev("1e300 * 1e300", &o)));
+    GP_CHECK_MSG(strstr(o.why, "overflow") != NULL, "why: %s", o.why);
+    GP_CHECK(isnan(ev("1e308 + 1e308", &o)) && strstr(o.why, "overflow"));
+    GP_CHECK(isnan(ev("a / 1e-320", &o)));
+    GP_CHECK_MSG(strstr(o.why, "overflow: division by") && strstr(o.why, "1e-320"), "why: %s",
+                 o.why);
+    GP_CHECK(isnan(ev("-(1e300 * 1e300)", &o)));
+    /* at_most: a bound the definition guarantees; beyond it (and its half
+     * per cent of slack) the value is impossible, never clamped */
+    GP_CHECK_NEAR(ev("at_most(a, 100)", &o), 6, 1e-12);
+    GP_CHECK_NEAR(ev("at_most(100.4, 100)", &o), 100.4, 1e-12);
+    GP_CHECK(isnan(ev("at_most(101, 100)", &o)));
+    GP_CHECK_MSG(strstr(o.why, "impossible value 101 (at most 100"), "why: %s", o.why);
+    GP_CHECK(isnan(ev("at_most(m, 100)", &o)));
+    GP_CHECK_STR(o.why, "m: pass failed");
+    GP_CHECK(gp_expr_eval("at_most(a)", lookup, NULL, &o, err, sizeof err) == -1);
     /* unknown name at run time: n/a, named */
     GP_CHECK(isnan(ev("a + nosuch.counter", &o)));
     GP_CHECK_MSG(strstr(o.why, "nosuch.counter") != NULL, "why: %s", o.why);

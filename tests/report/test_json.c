@@ -64,10 +64,51 @@ static void test_deep(void)
     free(s);
 }
 
+/* A repeated key is refused, in a small object (compared pairwise) and in
+ * a large one (through the table), nested too; the message names the key,
+ * escaped.  Keys that only share a hash or a prefix are not duplicates. */
+static void test_duplicate_keys(void)
+{
+    char err[160], *big;
+    size_t n = 5000, i, o = 0;
+    gp_json *v;
+    static const char *const dup[] = {
+        "{\"a\":1,\"a\":2}", "{\"x\":{\"k\":1,\"b\":2,\"k\":3}}", "[{\"a\":1},{\"b\":1,\"b\":1}]",
+        "{\"\\u0061\":1,\"a\":2}", /* the same key once decoded */
+    };
+    for (i = 0; i < sizeof dup / sizeof dup[0]; i++) {
+        v = gp_json_parse(dup[i], strlen(dup[i]), err, sizeof err);
+        GP_CHECK_MSG(!v && strstr(err, "duplicate key \""), "'%s' gave '%s'", dup[i], err);
+        gp_json_free(v);
+    }
+    static const char esc[] = "{\"\\u001b[2J\":1,\"\\u001b[2J\":1}",
+                      near[] = "{\"a\":1,\"ab\":2,\"A\":3}";
+    v = gp_json_parse(esc, sizeof esc - 1, err, sizeof err);
+    GP_CHECK_MSG(!v && strstr(err, "duplicate key \"\\x1b[2J\"") != NULL, "%s", err);
+    v = gp_json_parse(near, sizeof near - 1, err, sizeof err);
+    GP_CHECK(v && v->n == 3);
+    gp_json_free(v);
+    /* 5,000 distinct keys, then the same with the first repeated at the end */
+    big = malloc(n * 24 + 64);
+    big[o++] = '{';
+    for (i = 0; i < n; i++)
+        o += (size_t)sprintf(big + o, "%s\"metric_%zu.sum\":%zu", i ? "," : "", i, i);
+    big[o] = '}';
+    v = gp_json_parse(big, o + 1, err, sizeof err);
+    GP_CHECK(v && v->n == n && gp_json_number(gp_json_get(v, "metric_4999.sum")) == 4999);
+    gp_json_free(v);
+    o += (size_t)sprintf(big + o, ",\"metric_0.sum\":1}");
+    v = gp_json_parse(big, o, err, sizeof err);
+    GP_CHECK_MSG(!v && strstr(err, "duplicate key \"metric_0.sum\""), "%s", err);
+    gp_json_free(v);
+    free(big);
+}
+
 int main(void)
 {
     test_values();
     test_malformed();
     test_deep();
+    test_duplicate_keys();
     return gp_test_finish("report-json");
 }

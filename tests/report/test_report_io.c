@@ -125,6 +125,60 @@ static void test_devices(void)
     done(r);
 }
 
+/* sm_count of the device a kernel's launches used (the kernel name is unique here). */
+static int sm_of(const gp_report *r, const char *kernel)
+{
+    const gp_kernel_report *k = find(r, kernel, 0);
+    return k ? gp_report_kernel_device(r, k)->sm_count : -1;
+}
+
+static void count_device(const gp_device *d, size_t inputs, void *arg)
+{
+    char *o = arg;
+    sprintf(o + strlen(o), "%d:%d:%zu ", d->ordinal, d->sm_count, inputs);
+}
+
+/* Which device record a launch uses (load.c, devices.c): its process's own;
+ * else the latest its input has that no process claimed (a launch without a
+ * pid leaves it open); else the latest of its input; else of any input. */
+static void test_device_claims(void)
+{
+    static const char a[] =
+        "{\"type\":\"device\",\"device\":0,\"name\":\"A\",\"sm_count\":100}\n"
+        "{\"type\":\"launch\",\"pid\":1,\"device\":0,\"kernel\":\"k1\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"device\",\"device\":0,\"name\":\"B\",\"sm_count\":110}\n"
+        "{\"type\":\"launch\",\"pid\":2,\"device\":0,\"kernel\":\"k2\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"pid\":1,\"device\":0,\"kernel\":\"k3\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"device\":0,\"kernel\":\"k4\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"device\",\"device\":1,\"name\":\"C\",\"sm_count\":120}\n"
+        "{\"type\":\"launch\",\"device\":1,\"kernel\":\"k5\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"pid\":3,\"device\":1,\"kernel\":\"k6\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"device\",\"device\":1,\"name\":\"C\",\"sm_count\":120}\n"
+        "{\"type\":\"launch\",\"pid\":4,\"device\":1,\"kernel\":\"k9\",\"block\":[32,1,1]}\n";
+    static const char b[] =
+        "{\"type\":\"launch\",\"pid\":9,\"device\":1,\"kernel\":\"k7\",\"block\":[32,1,1]}\n"
+        "{\"type\":\"launch\",\"pid\":1,\"device\":0,\"kernel\":\"k8\",\"block\":[32,1,1]}\n";
+    gp_report *r = calloc(1, sizeof *r);
+    char groups[256] = "";
+    FILE *f;
+    gp_report_init(r, NULL);
+    f = fmemopen((void *)a, sizeof a - 1, "r");
+    GP_CHECK(gp_report_load_stream(r, f, "a", stderr) == 7);
+    fclose(f);
+    f = fmemopen((void *)b, sizeof b - 1, "r");
+    GP_CHECK(gp_report_load_stream(r, f, "b", stderr) == 2);
+    fclose(f);
+    gp_report_finish(r);
+    GP_CHECK(sm_of(r, "k1") == 100 && sm_of(r, "k2") == 110 && sm_of(r, "k3") == 100);
+    GP_CHECK(sm_of(r, "k4") == 110); /* no pid, nothing unclaimed: the latest */
+    GP_CHECK(sm_of(r, "k5") == 120 && sm_of(r, "k6") == 120 && sm_of(r, "k9") == 120);
+    GP_CHECK(sm_of(r, "k7") == 120); /* an input without records: any input's latest */
+    GP_CHECK(sm_of(r, "k8") == 100); /* pid 1's own, from the other input */
+    gp_report_each_device(r, count_device, groups);
+    GP_CHECK_MSG(strcmp(groups, "0:100:1 0:110:1 1:120:2 ") == 0, "%s", groups);
+    done(r);
+}
+
 static void test_peaks_device(void)
 {
     gp_peaks p;
@@ -310,14 +364,92 @@ static void test_ncu(void)
     done(r);
 }
 
+/* 1 when s holds what a terminal acts on: a C0 control but newline, DEL, a
+ * C1 control, U+2028/U+2029, a bidirectional override or isolate, or bytes
+ * that are not UTF-8. */
+static int has_raw(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = *p < 0x80             ? 1
+                   : (*p & 0xE0) == 0xC0 ? 2
+                   : (*p & 0xF0) == 0xE0 ? 3
+                   : (*p & 0xF8) == 0xF0 ? 4
+                                         : 0;
+        size_t i;
+        if (n == 0 || (n == 2 && *p < 0xC2))
+            return 1;
+        for (i = 1; i < n; i++)
+            if ((p[i] & 0xC0) != 0x80)
+                return 1;
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7F || (p[0] == 0xC2 && p[1] < 0xA0) ||
+            (p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0xA8 && p[2] <= 0xAE) ||
+            (p[0] == 0xE2 && p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+static int summary5(const gp_report *r, FILE *f)
+{
+    return gp_report_summary(r, f, 5);
+}
+
+/* Every text a terminal shows, written from names, reasons and device names
+ * built to move the cursor, recolour or reorder the screen: all escaped. */
+static void test_text_escapes(void)
+{
+    gp_peaks peaks;
+    char err[512], *out;
+    gp_baseline b;
+    gp_report *r, *m;
+    GP_CHECK_MSG(gp_peaks_load(FIX "hostile/peaks_dev_esc.json", &peaks, err, sizeof err) == 0,
+                 "%s", err);
+    r = load(FIX "hostile/names_all.jsonl", FIX "hostile/utf8_bad.jsonl", 0, &peaks);
+    m = load(FIX "hostile/missing_hostile.jsonl", NULL, 0, &peaks);
+    out = capture(r, gp_report_text);
+    GP_CHECK_MSG(!has_raw(out), "text report");
+    GP_CHECK(strstr(out, "\\x1b[2J\\x1b[31mEVIL") && strstr(out, "\\u{202e}RTL") &&
+             strstr(out, "\\x85NEL") && strstr(out, "\\u{2028}LS"));
+    GP_CHECK(strstr(out, "measured on \\x1b]0;pwned\\x07") != NULL);
+    free(out);
+    out = capture(r, summary5);
+    GP_CHECK_MSG(!has_raw(out), "exit summary");
+    free(out);
+    out = capture(m, gp_report_text); /* a reason quoted by a roofline and a verdict */
+    GP_CHECK_MSG(!has_raw(out) && strstr(out, "n/a (gpu__time_duration.sum: \\x1b[31m<b>"),
+                 "text report of a hostile reason");
+    free(out);
+    out = capture(m, summary5);
+    GP_CHECK_MSG(!has_raw(out), "exit summary of a hostile reason");
+    free(out);
+    GP_CHECK(gp_baseline_compare(r, r, &b) == 0);
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        GP_CHECK(gp_baseline_text(&b, f) == 0);
+        fclose(f);
+        GP_CHECK_MSG(!has_raw(buf) && strstr(buf, "\\x1b[2J\\x1b[31mEVIL (device 0)"),
+                     "baseline text");
+        free(buf);
+    }
+    gp_baseline_free(&b);
+    done(r);
+    done(m);
+}
+
 int main(void)
 {
     test_kname();
     test_names();
     test_devices();
+    test_device_claims();
     test_peaks_device();
     test_baseline();
     test_json();
     test_ncu();
+    test_text_escapes();
     return gp_test_finish("report-io");
 }

@@ -313,7 +313,7 @@ static void test_stall_verdicts(void)
     GP_CHECK(r->n && !verdict(&r->kernels[0], "memory_latency")); /* 20% by the counters */
     {
         gp_verdict_input vi = {
-            .row = &r->kernels[0].agg.row, .where = r->kernels[0].where, .source = r->source};
+            .v = r->kernels[0].agg.row.v, .where = r->kernels[0].where, .source = r->source};
         int counters = 0;
         GP_CHECK_NEAR(gp_verdict_stall_share(&vi, GP_V_MEMORY_LATENCY, &counters), 20, 1e-9);
         GP_CHECK(counters == 1);

@@ -1,7 +1,6 @@
 """Checks of gpuprof-report's "where" outputs, for tests/report/test_where_cli.sh:
 
     where_check.py json FILE                 FILE is valid JSON (UTF-8)
-    where_check.py json-bytes FILE           FILE is valid JSON but for bytes that are not UTF-8
     where_check.py width FILE                every CSV row as wide as its block's header
                                              (a "Kernel Name" line starts a block)
     where_check.py ncu-header FILE NCU       every block's header is NCU's (line 2)
@@ -35,8 +34,6 @@ def main(argv):
     bad = []
     if what == "json":
         json.load(open(path, encoding="utf-8"))
-    elif what == "json-bytes":
-        json.load(open(path, encoding="utf-8", errors="surrogateescape"))
     elif what == "width":
         for head, rows in blocks(path):
             bad += ["row %r: %d fields, the header %d" % (r[:2], len(r), len(head))

@@ -63,6 +63,32 @@ int main(void)
              c.n_metrics == 0);
     gp_config_free(&c);
 
+    /* @warpstate adds Nsight Compute's warp-state statistics to the default set;
+     * @source alone: the SASS pass's counts instead of the default set */
+    static const char *const ws[] = {"GPUPROF_METRICS", "@warpstate", NULL};
+    GP_CHECK(parse(ws, &c, err, sizeof(err)) == 0 && c.metrics_warpstate && !c.metrics_replace);
+    gp_config_free(&c);
+    static const char *const src[] = {"GPUPROF_METRICS", "@source", NULL};
+    GP_CHECK(parse(src, &c, err, sizeof(err)) == 0 && c.metrics_source && c.metrics_replace &&
+             c.n_metrics == 0);
+    gp_config_free(&c);
+
+    /* stall sampling: on by default at Nsight Compute's interval, off, bad values named */
+    GP_CHECK(parse((const char *const[]){NULL}, &c, err, sizeof(err)) == 0 && c.sampling &&
+             c.sampling_interval == GP_SAMPLING_INTERVAL_DEFAULT && GP_SAMPLING_INTERVAL_DEFAULT == 6);
+    gp_config_free(&c);
+    static const char *const soff[] = {"GPUPROF_SAMPLING", "off", "GPUPROF_SAMPLING_INTERVAL",
+                                       "12", NULL};
+    GP_CHECK(parse(soff, &c, err, sizeof(err)) == 0 && !c.sampling && c.sampling_interval == 12);
+    gp_config_free(&c);
+    static const char *const sbad[] = {"GPUPROF_SAMPLING", "yes", "GPUPROF_SAMPLING_INTERVAL",
+                                       "27", NULL};
+    GP_CHECK(parse(sbad, &c, err, sizeof(err)) == 2 &&
+             strstr(err, "GPUPROF_SAMPLING='yes'") && strstr(err, "accepted values: off, on") &&
+             strstr(err, "GPUPROF_SAMPLING_INTERVAL='27'") && strstr(err, "from 0 to 26"));
+    GP_CHECK(c.sampling == 1 && c.sampling_interval == GP_SAMPLING_INTERVAL_DEFAULT);
+    gp_config_free(&c);
+
     /* a plain list replaces the default set */
     static const char *const repl[] = {"GPUPROF_METRICS", "a__b.sum,c__d.max", NULL};
     GP_CHECK(parse(repl, &c, err, sizeof(err)) == 0 && c.metrics_replace && c.n_metrics == 2);

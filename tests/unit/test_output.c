@@ -10,8 +10,13 @@ static void w_json(FILE *f, const void *r) { gp_json_write_launch(f, r); }
 static void w_csvh(FILE *f, const void *r) { gp_csv_write_header(f, r); }
 static void w_csv(FILE *f, const void *r) { gp_csv_write_launch(f, r); }
 static void w_dev(FILE *f, const void *d) { gp_json_write_device(f, d); }
-static void w_sum(FILE *f, const void *s) { gp_summary_write_json(s, f); }
+static void w_sum(FILE *f, const void *s) { gp_summary_write_json(s, f, NULL); }
 static void w_print(FILE *f, const void *s) { gp_summary_print(s, f, "out/base", 1, 1, -1); }
+static void w_sum_extra_member(FILE *f) { fputs(",\"extra\":1", f); }
+static void w_sum_extra(FILE *f, const void *s)
+{
+    gp_summary_write_json(s, f, w_sum_extra_member);
+}
 static void w_print_window2(FILE *f, const void *s)
 {
     gp_summary_print(s, f, "out/base", 1, 1, 2);
@@ -142,6 +147,28 @@ int main(void)
     /* the short name (after the last space), escaped */
     GP_CHECK(strstr(sp, "x  forged\\x1b[2J\n") != NULL);
     GP_CHECK(strchr(sp, '\x1b') == NULL && strstr(sp, "\n[gpuprof 1] forged") == NULL);
+    free(sp);
+    /* valid results say so; a failed launch or a lost context opens the summary, the
+     * first one kept, its strings escaped; the extra members come before the end */
+    sj = gp_test_capture(w_sum, &s);
+    GP_CHECK(strstr(sj, "\"results\":{\"valid\":true}}\n") != NULL);
+    free(sj);
+    sp = gp_test_capture(w_print, &s);
+    GP_CHECK(strstr(sp, "NOT VALID") == NULL);
+    free(sp);
+    gp_summary_invalid(&s, 42, "k\x1b[31m", "the kernel faulted in the SASS pass\nforged");
+    gp_summary_invalid(&s, 43, "later", "a later failure");
+    sj = gp_test_capture(w_sum_extra, &s);
+    GP_CHECK_MSG(strstr(sj, "\"results\":{\"valid\":false,\"from_launch\":42,\"kernel\":\"k\\u001b[31m\","
+                            "\"reason\":\"the kernel faulted in the SASS pass\\nforged\"},\"extra\":1}\n") != NULL,
+                 "%s", sj);
+    free(sj);
+    sp = gp_test_capture(w_print, &s);
+    GP_CHECK_MSG(strncmp(sp, "[gpuprof ", 9) == 0 && strstr(sp, "] THE PROGRAM'S RESULTS ARE NOT VALID "
+                                                              "from launch 42 on (k\\x1b[31m): the kernel "
+                                                              "faulted in the SASS pass\\x0aforged\n") != NULL &&
+                     strstr(sp, "NOT VALID") < strstr(sp, "kernel launches seen"),
+                 "%s", sp);
     free(sp);
     /* everything the summary holds is freed (the sanitizer build checks) */
     gp_summary_free(&s);

@@ -169,6 +169,29 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "&lt;b a=&quot;1&quot;&gt;x&amp;y&lt;/b&gt; caf\xc3\xa9 'q'");
     free(out);
+    /* JSON strings stay JSON whatever the bytes: not UTF-8 becomes \ufffd
+     * (a stray continuation byte, a cut sequence, an overlong form, a
+     * surrogate), controls and the JavaScript line separators \uNNNN */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_json_string(
+        f, "ok caf\xc3\xa9 \xff\xfe|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\x1b\"\\\xe2\x80\xa8");
+    fputc('|', f);
+    gp_text_json_string(f, NULL);
+    fclose(f);
+    GP_CHECK_STR(out, "\"ok caf\xc3\xa9 \\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd|"
+                      "\\ufffd\\ufffd\\ufffd|\\u001b\\\"\\\\\\u2028\"|null");
+    free(out);
+    /* always quoted (Nsight Compute's layouts), with the formula guard */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_csv_quoted(f, "=HYPERLINK(\"x\")");
+    gp_text_csv_quoted(f, "-1");
+    gp_text_csv_quoted(f, "plain");
+    gp_text_csv_quoted(f, NULL);
+    fclose(f);
+    GP_CHECK_STR(out, "\"'=HYPERLINK(\"\"x\"\")\"\"'-1\"\"plain\"\"\"");
+    free(out);
 }
 
 static void test_regex(void)

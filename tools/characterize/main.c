@@ -11,11 +11,11 @@
  * SUITE '-' reads the suite from standard input (paths relative to the
  * working directory; its programs always run again).
  *
- * Exit status: 0 every program ok, 3 a profiler defect was found, 4 no defect
- * but a program failed natively or could not be run, 1 another failure
- * (suite, results, summary), 2 usage. */
+ * Exit status: 0 every program ok, 3 the profiler changed or broke a program
+ * (profiler_defect, profiler_broke_results: the profiler is at fault), 4 none
+ * of those but a program failed natively or could not be run, 1 another
+ * failure (suite, library, results, summary), 2 usage. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -30,10 +30,13 @@
 #include <unistd.h>
 
 #include "gpuprof.h"
+#include "libcheck.h"
+#include "progress.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"
 #include "summary.h"
+#include "util/textio.h"
 
 #define GPC_PROG "gpuprof-characterize"
 
@@ -61,12 +64,6 @@ static void gpc_on_signal(int sig)
 {
     (void)sig;
     gpc_run_stop = 1;
-}
-
-static void gpc_hms(double s, char *buf, size_t len)
-{
-    long t = isnan(s) || s < 0 ? 0 : (long)(s + 0.5);
-    snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
 static int gpc_mkdirs(const char *path)
@@ -160,40 +157,6 @@ static int gpc_have_gpu(void)
     return found || (!ran && access("/dev/nvidia0", F_OK) == 0);
 }
 
-/* The line of a failed program's output that most likely says why: the first
- * with an error word, else the first non-empty one; "" when none. */
-static void gpc_first_error(const char *prog_dir, char *out, size_t len)
-{
-    static const char *const words[] = {
-        "error",  "fail",      "fatal",   "abort",  "exception",    "cannot", "can't",
-        "unable", "not found", "no such", "denied", "segmentation", "killed", "traceback"};
-    const char *files[] = {"native.stderr", "native.stdout"};
-    char path[PATH_MAX + 32], line[1024], low[1024];
-    size_t f, w, i;
-    out[0] = 0;
-    for (f = 0; f < 2; f++) {
-        FILE *in;
-        snprintf(path, sizeof path, "%s/%s", prog_dir, files[f]);
-        if (!(in = fopen(path, "r")))
-            continue;
-        while (fgets(line, sizeof line, in)) {
-            line[strcspn(line, "\r\n")] = 0;
-            for (i = 0; line[i] && i + 1 < sizeof low; i++)
-                low[i] = (char)tolower((unsigned char)line[i]);
-            low[i] = 0;
-            if (!out[0] && line[strspn(line, " \t")])
-                snprintf(out, len, "%s: %.200s", files[f], line);
-            for (w = 0; w < sizeof words / sizeof words[0]; w++)
-                if (strstr(low, words[w])) {
-                    snprintf(out, len, "%s: %.200s", files[f], line);
-                    fclose(in);
-                    return;
-                }
-        }
-        fclose(in);
-    }
-}
-
 /* A suite read from standard input: its paths are relative to the working
  * directory. */
 static int gpc_suite_stdin(gpc_suite *s, char *err, size_t errlen)
@@ -212,7 +175,7 @@ static int gpc_suite_stdin(gpc_suite *s, char *err, size_t errlen)
     while ((c = getchar()) != EOF)
         fputc(c, mem);
     fclose(mem);
-    rc = gpc_suite_parse(s, "<stdin>", cwd, text ? text : "", err, errlen);
+    rc = gpc_suite_parse_n(s, "<stdin>", cwd, text ? text : "", text ? len : 0, err, errlen);
     free(text);
     return rc;
 }
@@ -228,58 +191,13 @@ static int gpc_newer(const struct timespec *a, const struct timespec *b)
     return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
 }
 
-/* Prints a finished program's line, and a loud block for a defect. */
-static int gpc_report_done(const char *prog_dir, const char *name, size_t done, size_t total,
-                           double t0, size_t ran, size_t to_run, int kept)
-{
-    gpc_result r;
-    char err[512], el[32], left[32];
-    double elapsed = gpc_now() - t0;
-    int defect = 0, not_ok;
-    size_t i;
-    gpc_hms(elapsed, el, sizeof el);
-    gpc_hms(ran ? elapsed / ran * (to_run - ran) : NAN, left, sizeof left);
-    if (gpc_result_load(&r, prog_dir, err, sizeof err) < 0) {
-        fprintf(stderr, "[%zu/%zu] %s: no result (%s); elapsed %s, about %s left\n", done, total,
-                name, err, el, left);
-        return 1;
-    }
-    fprintf(stderr, "[%zu/%zu] %s: %s%s", done, total, name, kept ? "kept, " : "",
-            gpc_status_name(r.status));
-    if (r.native.ran)
-        fprintf(stderr, ", native %.2f s", r.native.wall_s);
-    if (r.profiled.ran)
-        fprintf(stderr, ", profiled %.2f s", r.profiled.wall_s);
-    if (r.gpu)
-        fprintf(stderr, ", GPU %s", r.gpu);
-    fprintf(stderr, "; elapsed %s, about %s left\n", el, left);
-    if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR)
-        fprintf(stderr, "    %s: %s\n", name, r.message);
-    if (r.status == GPC_NATIVE_FAILED) {
-        char first[300];
-        gpc_first_error(prog_dir, first, sizeof first);
-        if (first[0])
-            fprintf(stderr, "    %s: first error line: %s\n", name, first);
-    }
-    if (r.status == GPC_PROFILER_DEFECT) {
-        defect = 1;
-        fprintf(stderr, "\n*** PROFILER DEFECT in %s: %s ***\n", name, r.message);
-        for (i = 0; i < r.n_diffs; i++)
-            gpc_diff_text(&r.diffs[i], stderr);
-        fprintf(stderr, "    outputs: %s/{native,profiled}.{stdout,stderr}\n\n", prog_dir);
-    }
-    not_ok = r.status != GPC_OK;
-    gpc_result_free(&r);
-    return defect ? 3 : not_ok ? 4 : 0;
-}
-
 /* The summary of the given result directories into out_dir. */
 static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const char *out_dir,
                          int scan)
 {
     gpc_summary s;
     char err[1024];
-    size_t i, defects = 0, not_ok = 0;
+    size_t i, defects = 0, broke = 0, not_ok = 0;
     int rc = 1;
     gpc_summary_init(&s, peaks);
     for (i = 0; i < n; i++) {
@@ -292,32 +210,37 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
                 continue; /* not run (yet): reported while running */
         }
         if ((got = gpc_summary_add(&s, dirs[i], err, sizeof err)) < 0) {
-            fprintf(stderr, GPC_PROG ": %s\n", err);
+            gpc_progress_say(GPC_PROG ": %s", err);
             goto out;
         }
         if (scan && got == 0)
-            fprintf(stderr, GPC_PROG ": warning: no result directory in %s\n", dirs[i]);
+            gpc_progress_say(GPC_PROG ": warning: no result directory in %s", dirs[i]);
     }
     if (gpc_summary_finish(&s, stderr) < 0) {
         fprintf(stderr, GPC_PROG ": out of memory\n");
         goto out;
     }
     if (gpc_summary_write(&s, out_dir, err, sizeof err) < 0) {
-        fprintf(stderr, GPC_PROG ": %s\n", err);
+        gpc_progress_say(GPC_PROG ": %s", err);
         goto out;
     }
     for (i = 0; i < s.n; i++) {
         defects += s.progs[i].res.status == GPC_PROFILER_DEFECT;
+        broke += s.progs[i].res.status == GPC_PROFILER_BROKE_RESULTS;
         not_ok += s.progs[i].res.status != GPC_OK;
     }
-    fprintf(stderr,
-            GPC_PROG ": summary of %zu program%s, %zu kernels in %s/ (summary.txt, summary.html, "
-                     "kernels.csv, kernels.json, programs.csv)\n",
-            s.n, s.n == 1 ? "" : "s", s.n_kernels, out_dir);
+    gpc_progress_say(GPC_PROG ": summary of %zu program%s, %zu kernels in %s/ (summary.txt, "
+                              "summary.html, kernels.csv, kernels.json, programs.csv)",
+                     s.n, s.n == 1 ? "" : "s", s.n_kernels, out_dir);
     if (defects)
         fprintf(stderr, GPC_PROG ": %zu PROFILER DEFECT%s: see summary.txt\n", defects,
                 defects == 1 ? "" : "S");
-    rc = defects ? 3 : not_ok ? 4 : 0;
+    if (broke)
+        fprintf(stderr,
+                GPC_PROG ": %zu program%s whose results the profiler broke (PROFILER "
+                         "BROKE RESULTS): see summary.txt\n",
+                broke, broke == 1 ? "" : "s");
+    rc = defects || broke ? 3 : not_ok ? 4 : 0;
 out:
     gpc_summary_free(&s);
     return rc;
@@ -328,7 +251,7 @@ static int gpc_load_peaks(const char *path, gp_peaks *peaks)
     char err[512];
     gp_peaks_none(peaks);
     if (path && gp_peaks_load(path, peaks, err, sizeof err) < 0) {
-        fprintf(stderr, GPC_PROG ": %s\n", err);
+        gpc_progress_say(GPC_PROG ": %s", err);
         return -1;
     }
     return 0;
@@ -387,8 +310,8 @@ static int gpc_cmd_run(int argc, char **argv)
             if (strcmp(optarg, "auto") == 0)
                 want_gpus = 0;
             else if ((want_gpus = (int)strtol(optarg, &end, 10)) < 1 || *end) {
-                fprintf(stderr, GPC_PROG ": --gpus takes a positive number or 'auto', not '%s'\n",
-                        optarg);
+                gpc_progress_say(GPC_PROG ": --gpus takes a positive number or 'auto', not '%s'",
+                                 optarg);
                 return 2;
             }
             break;
@@ -398,7 +321,7 @@ static int gpc_cmd_run(int argc, char **argv)
         case 'I':
             index = strtol(optarg, &end, 10);
             if (index < 0 || *end || !*optarg) {
-                fprintf(stderr, GPC_PROG ": --index takes a number from 0, not '%s'\n", optarg);
+                gpc_progress_say(GPC_PROG ": --index takes a number from 0, not '%s'", optarg);
                 return 2;
             }
             break;
@@ -412,17 +335,17 @@ static int gpc_cmd_run(int argc, char **argv)
             gpu_check = 0;
             break;
         case ':':
-            fprintf(stderr, GPC_PROG " run: option '%s' needs a value\n", argv[optind - 1]);
+            gpc_progress_say(GPC_PROG " run: option '%s' needs a value", argv[optind - 1]);
             return gpc_usage(stderr);
         default:
-            fprintf(stderr, GPC_PROG " run: unknown option '%s'\n", argv[optind - 1]);
+            gpc_progress_say(GPC_PROG " run: unknown option '%s'", argv[optind - 1]);
             return gpc_usage(stderr);
         }
     }
     for (i = optind; i < argc; i++) {
         if (suite_path) {
-            fprintf(stderr, GPC_PROG " run: one suite at a time ('%s' and '%s')\n", suite_path,
-                    argv[i]);
+            gpc_progress_say(GPC_PROG " run: one suite at a time ('%s' and '%s')", suite_path,
+                             argv[i]);
             return gpc_usage(stderr);
         }
         suite_path = argv[i];
@@ -438,7 +361,7 @@ static int gpc_cmd_run(int argc, char **argv)
     if (!suite_path)
         return gpc_usage(stderr);
     if (gpc_suite_open(&suite, suite_path, err, sizeof err) < 0) {
-        fprintf(stderr, GPC_PROG ": %s\n", err);
+        gpc_progress_say(GPC_PROG ": %s", err);
         return 1;
     }
     if (gpc_load_peaks(peaks_path, &peaks) < 0)
@@ -447,7 +370,7 @@ static int gpc_cmd_run(int argc, char **argv)
         memset(&sst, 0, sizeof sst);
         clock_gettime(CLOCK_REALTIME, &sst.st_mtim);
     } else if (stat(suite_path, &sst) < 0) {
-        fprintf(stderr, GPC_PROG ": %s: %s\n", suite_path, strerror(errno));
+        gpc_progress_say(GPC_PROG ": %s: %s", suite_path, strerror(errno));
         goto out_suite;
     }
     /* the library: --lib, else next to this executable */
@@ -468,25 +391,24 @@ static int gpc_cmd_run(int argc, char **argv)
     {
         char real[PATH_MAX];
         if (!realpath(lib, real) || access(real, R_OK) < 0) {
-            fprintf(stderr,
-                    GPC_PROG ": cannot find the profiler library %s (build it with make, "
-                             "or give --lib PATH)\n",
-                    lib);
+            gpc_progress_say(GPC_PROG ": cannot find the profiler library %s (build it with make, "
+                                      "or give --lib PATH)",
+                             lib);
             goto out_suite;
         }
         snprintf(libpath, sizeof libpath, "%s", real);
         lib = libpath;
-        if (gpc_lib_check(lib, err, sizeof err) < 0) {
-            fprintf(stderr, GPC_PROG ": %s\n", err);
+        if (gpc_libcheck(lib, err, sizeof err) < 0) {
+            gpc_progress_say(GPC_PROG ": %s", err);
             goto out_suite;
         }
     }
     if (gpc_mkdirs(out) < 0 || !realpath(out, outdir)) {
-        fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
+        gpc_progress_say(GPC_PROG ": cannot create %s: %s", out, strerror(errno));
         goto out_suite;
     }
     if ((n_slots = gpc_gpus(want_gpus, &gpu_ids, err, sizeof err)) < 0) {
-        fprintf(stderr, GPC_PROG ": %s\n", err);
+        gpc_progress_say(GPC_PROG ": %s", err);
         goto out_suite;
     }
     /* what to run */
@@ -501,12 +423,12 @@ static int gpc_cmd_run(int argc, char **argv)
             goto oom;
         }
     if (only && !gpc_suite_find(&suite, only)) {
-        fprintf(stderr, GPC_PROG ": no program [%s] in %s\n", only, suite_path);
+        gpc_progress_say(GPC_PROG ": no program [%s] in %s", only, suite_path);
         goto out;
     }
     if (index >= (long)suite.n) {
-        fprintf(stderr, GPC_PROG ": --index %ld, but %s has %zu programs (0 to %zu)\n", index,
-                suite_path, suite.n, suite.n - 1);
+        gpc_progress_say(GPC_PROG ": --index %ld, but %s has %zu programs (0 to %zu)", index,
+                         suite_path, suite.n, suite.n - 1);
         goto out;
     }
     total = 0;
@@ -522,7 +444,8 @@ static int gpc_cmd_run(int argc, char **argv)
         /* lstat: a result is ours only as a plain file, never through a link */
         if (!force && lstat(path, &rst) == 0 && S_ISREG(rst.st_mode) &&
             gpc_newer(&rst.st_mtim, &sst.st_mtim)) {
-            int x = gpc_report_done(dirs[p], suite.progs[p].name, ++done, total, t0, 0, 0, 1);
+            int x = gpc_progress_done(dirs[p], suite.progs[p].name, ++done, total, gpc_now() - t0,
+                                      0, 0, 1);
             defect |= x == 3;
             not_ok |= x == 4;
             failed |= x == 1;
@@ -531,8 +454,8 @@ static int gpc_cmd_run(int argc, char **argv)
         todo[n_todo++] = p;
     }
     if (done)
-        fprintf(stderr, GPC_PROG ": %zu result%s newer than %s kept (--force to run again)\n", done,
-                done == 1 ? "" : "s", suite_path);
+        gpc_progress_say(GPC_PROG ": %zu result%s newer than %s kept (--force to run again)", done,
+                         done == 1 ? "" : "s", suite_path);
     {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -560,7 +483,7 @@ static int gpc_cmd_run(int argc, char **argv)
                 int x = gpc_run_program(&suite.progs[todo[next]], dirs[todo[next]], lib,
                                         gpu_ids ? gpu_ids[s] : NULL, err, sizeof err);
                 if (x == -1)
-                    fprintf(stderr, GPC_PROG ": %s: %s\n", suite.progs[todo[next]].name, err);
+                    gpc_progress_say(GPC_PROG ": %s: %s", suite.progs[todo[next]].name, err);
                 fflush(NULL);
                 _exit(x == 0 ? 0 : x == -2 ? 130 : 1);
             }
@@ -588,8 +511,8 @@ static int gpc_cmd_run(int argc, char **argv)
                     fprintf(stderr, "%s: interrupted, no result written\n", suite.progs[pr].name);
                     continue;
                 }
-                x = gpc_report_done(dirs[pr], suite.progs[pr].name, ++done, total, t0, ran, n_todo,
-                                    0);
+                x = gpc_progress_done(dirs[pr], suite.progs[pr].name, ++done, total, gpc_now() - t0,
+                                      ran, n_todo, 0);
                 defect |= x == 3;
                 not_ok |= x == 4;
                 failed |= x == 1;
@@ -651,8 +574,9 @@ static int gpc_cmd_merge(int argc, char **argv)
         } else if (c == 'P') {
             peaks_path = optarg;
         } else {
-            fprintf(stderr, GPC_PROG " merge: %s '%s'\n",
-                    c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+            gpc_progress_say(GPC_PROG " merge: %s '%s'",
+                             c == ':' ? "option needs a value:" : "unknown option",
+                             argv[optind - 1]);
             free(dirs);
             return gpc_usage(stderr);
         }
@@ -668,7 +592,7 @@ static int gpc_cmd_merge(int argc, char **argv)
         return 1;
     }
     if (gpc_mkdirs(out) < 0) {
-        fprintf(stderr, GPC_PROG ": cannot create %s: %s\n", out, strerror(errno));
+        gpc_progress_say(GPC_PROG ": cannot create %s: %s", out, strerror(errno));
         free(dirs);
         return 1;
     }
@@ -685,19 +609,29 @@ static int gpc_cmd_list(int argc, char **argv)
     if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
         return gpc_usage(stderr);
     if (gpc_suite_open(&s, argv[1], err, sizeof err) < 0) {
-        fprintf(stderr, GPC_PROG ": %s\n", err);
+        gpc_progress_say(GPC_PROG ": %s", err);
         return 1;
     }
+    /* the suite's text escaped: a tab or an escape sequence in a command
+     * must neither split the line's fields nor reach the terminal */
     for (i = 0; i < s.n; i++) {
         const gpc_program *p = &s.progs[i];
-        printf("%zu\t%s\tline %d\ttimeout %g s\tdir %s\tcmd %s", i, p->name, p->line, p->timeout,
-               p->dir, p->cmd);
-        for (j = 0; j < p->n_env; j++)
-            printf("\tenv %s", p->env[j]);
-        for (j = 0; j < p->n_compare; j++)
-            printf("\tcompare %s", p->compare[j]);
-        for (j = 0; j < p->n_ignore; j++)
-            printf("\tignore %s", p->ignore[j]);
+        printf("%zu\t%s\tline %d\ttimeout %g s\tdir ", i, p->name, p->line, p->timeout);
+        gp_text_plain(stdout, p->dir);
+        fputs("\tcmd ", stdout);
+        gp_text_plain(stdout, p->cmd);
+        for (j = 0; j < p->n_env; j++) {
+            fputs("\tenv ", stdout);
+            gp_text_plain(stdout, p->env[j]);
+        }
+        for (j = 0; j < p->n_compare; j++) {
+            fputs("\tcompare ", stdout);
+            gp_text_plain(stdout, p->compare[j]);
+        }
+        for (j = 0; j < p->n_ignore; j++) {
+            fputs("\tignore ", stdout);
+            gp_text_plain(stdout, p->ignore[j]);
+        }
         putchar('\n');
     }
     gpc_suite_free(&s);
@@ -723,6 +657,6 @@ int main(int argc, char **argv)
         return gpc_cmd_merge(argc - 1, argv + 1);
     if (strcmp(argv[1], "list") == 0)
         return gpc_cmd_list(argc - 1, argv + 1);
-    fprintf(stderr, GPC_PROG ": unknown command '%s'\n", argv[1]);
+    gpc_progress_say(GPC_PROG ": unknown command '%s'", argv[1]);
     return gpc_usage(stderr);
 }

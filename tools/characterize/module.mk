@@ -1,6 +1,6 @@
 # tools/characterize/module.mk - gpuprof-characterize: a suite's workload study
 # (docs/characterize.md), built on the report library (libgpmetrics.a).
-GPC_SRCS := suite result run summary summary_html
+GPC_SRCS := suite result compare validity run libcheck progress summary summary_html
 GPC_OBJS := $(GPC_SRCS:%=$(BUILD)/tools/characterize/%.o)
 GPC_LIB  := $(BUILD)/tools/characterize/libgpc.a
 

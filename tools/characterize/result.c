@@ -1,6 +1,7 @@
 /* result.c - see result.h. */
 #include "result.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -15,8 +16,8 @@
 #include "util/safefile.h"
 #include "util/textio.h"
 
-static const char *const gpc_status_names[GPC_STATUS_COUNT] = {"ok", "native_failed",
-                                                               "profiler_defect", "error"};
+static const char *const gpc_status_names[GPC_STATUS_COUNT] = {
+    "ok", "native_failed", "profiler_defect", "error", "profiler_broke_results"};
 
 const char *gpc_status_name(gpc_status s)
 {
@@ -45,6 +46,9 @@ void gpc_result_free(gpc_result *r)
     for (i = 0; i < r->n_jsonl; i++)
         free(r->jsonl[i]);
     free(r->jsonl);
+    free(r->results.kernel);
+    free(r->results.reason);
+    free(r->results.file);
     memset(r, 0, sizeof *r);
 }
 
@@ -72,9 +76,47 @@ int gpc_result_add_diff(gpc_result *r, const char *what, long line, long line_pr
     return d->what && (!native || d->native) && (!profiled || d->profiled) ? 0 : -1;
 }
 
-void gpc_json_str(FILE *out, const char *s) { gp_text_json_string(out, s); }
+char *gpc_excerpt(const char *s, size_t n, size_t max)
+{
+    if (n > max) {
+        n = max;
+        /* back to the first byte of the sequence the cut fell in */
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    return strndup(s, n);
+}
 
-void gpc_csv_str(FILE *out, const char *s) { gp_text_csv_field(out, s); }
+char *gpc_plain_dup(const char *s)
+{
+    /* an escape is at most 4 bytes per byte shown (\xNN; \u{NNNN} for 3) */
+    size_t len = 4 * strlen(s ? s : "") + 16;
+    char *buf = malloc(len);
+    return buf ? gp_text_plain_buf(buf, len, s) : NULL;
+}
+
+void gpc_html_str(FILE *out, const char *s)
+{
+    char *plain;
+    if (!s)
+        return;
+    if (!(plain = gpc_plain_dup(s))) {
+        gp_text_html(out, "(out of memory)");
+        return;
+    }
+    gp_text_html(out, plain);
+    free(plain);
+}
+
+void gpc_json_str(FILE *out, const char *s)
+{
+    gp_text_json_string(out, s);
+}
+
+void gpc_csv_str(FILE *out, const char *s)
+{
+    gp_text_csv_field(out, s);
+}
 
 void gpc_json_num(FILE *out, double v)
 {
@@ -82,6 +124,18 @@ void gpc_json_num(FILE *out, double v)
         fputs("null", out);
     else
         fprintf(out, "%.9g", v);
+}
+
+int gpc_jsonl_name_ok(const char *name)
+{
+    size_t n = strlen(name), i;
+    if (n < 15 || n > 200 || strncmp(name, "gpuprof-", 8) != 0 ||
+        strcmp(name + n - 6, ".jsonl") != 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && !strchr("._-", name[i]))
+            return 0;
+    return 1;
 }
 
 static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
@@ -95,6 +149,31 @@ static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
             e->signal, e->timed_out ? "true" : "false");
     gpc_json_num(f, e->wall_s);
     fputs("},\n", f);
+}
+
+/* "results": null when no summary record was read, else what they say. */
+static void gpc_result_validity_save(FILE *f, const gpc_validity *v)
+{
+    if (!v->known) {
+        fputs("null", f);
+        return;
+    }
+    if (v->valid) {
+        fputs("{\"valid\": true}", f);
+        return;
+    }
+    fputs("{\"valid\": false, \"from_launch\": ", f);
+    if (v->from_launch >= 0)
+        fprintf(f, "%ld", v->from_launch);
+    else
+        fputs("null", f);
+    fputs(", \"kernel\": ", f);
+    gpc_json_str(f, v->kernel);
+    fputs(", \"reason\": ", f);
+    gpc_json_str(f, v->reason);
+    fputs(", \"file\": ", f);
+    gpc_json_str(f, v->file);
+    fprintf(f, ", \"processes_invalid\": %ld}", v->n_invalid);
 }
 
 int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errlen)
@@ -140,7 +219,9 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
         fputs(i ? ", " : "", f);
         gpc_json_str(f, r->jsonl[i]);
     }
-    fputs("]\n}\n", f);
+    fputs("],\n  \"results\": ", f);
+    gpc_result_validity_save(f, &r->results);
+    fputs("\n}\n", f);
     return gp_safefile_commit(&sf, err, errlen);
 }
 
@@ -167,6 +248,34 @@ static char *gpc_json_dup(const gp_json *o, const char *key)
 {
     const char *s = gp_json_string(gp_json_get(o, key));
     return s ? strdup(s) : NULL;
+}
+
+/* The same back; a malformed value reads as unknown. */
+static int gpc_result_validity_load(const gp_json *o, gpc_validity *v)
+{
+    const gp_json *ok = gp_json_get(o, "valid");
+    const char *file;
+    memset(v, 0, sizeof *v);
+    v->from_launch = -1;
+    v->valid = 1;
+    if (!ok || ok->type != GP_JSON_BOOL)
+        return 0;
+    v->known = 1;
+    if (ok->num != 0)
+        return 0;
+    v->valid = 0;
+    if (gp_num_in_range(gp_json_number(gp_json_get(o, "from_launch")), 0, LONG_MAX,
+                        &v->from_launch) < 0)
+        v->from_launch = -1;
+    v->n_invalid =
+        gp_num_clamp(gp_json_number(gp_json_get(o, "processes_invalid")), 1, LONG_MAX, 1);
+    file = gp_json_string(gp_json_get(o, "file"));
+    v->kernel = gpc_json_dup(o, "kernel");
+    v->reason = gpc_json_dup(o, "reason");
+    if (!v->reason)
+        v->reason = strdup("(no reason given)");
+    v->file = file && gpc_jsonl_name_ok(file) ? strdup(file) : NULL;
+    return v->reason ? 0 : -1;
 }
 
 int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
@@ -254,14 +363,21 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
         }
         for (i = 0; i < a->n; i++) {
             const char *f = gp_json_string(&a->items[i]);
-            if (!f || strchr(f, '/')) {
-                snprintf(err, errlen, "%s: jsonl entries are file names in the directory", path);
+            if (!f || !gpc_jsonl_name_ok(f)) {
+                snprintf(err, errlen,
+                         "%s: jsonl entries are the profiler's file names in the directory "
+                         "(gpuprof-*.jsonl, of letters, digits, '.', '_', '-')",
+                         path);
                 goto out;
             }
             if (!(r->jsonl[r->n_jsonl] = strdup(f)))
                 goto out;
             r->n_jsonl++;
         }
+    }
+    if (gpc_result_validity_load(gp_json_get(doc, "results"), &r->results) < 0) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
     }
     rc = 0;
 out:

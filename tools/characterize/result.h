@@ -34,12 +34,29 @@ typedef struct {
 } gpc_diff;
 
 typedef enum {
-    GPC_OK,              /* same outputs natively and under the profiler */
-    GPC_NATIVE_FAILED,   /* failed without the profiler: skipped */
-    GPC_PROFILER_DEFECT, /* failed or differed only under the profiler */
-    GPC_ERROR,           /* could not be run at all (directory, fork...) */
+    GPC_OK,                     /* same outputs natively and under the profiler */
+    GPC_NATIVE_FAILED,          /* failed without the profiler: skipped */
+    GPC_PROFILER_DEFECT,        /* failed or differed only under the profiler */
+    GPC_ERROR,                  /* could not be run at all (directory, fork...) */
+    GPC_PROFILER_BROKE_RESULTS, /* same outputs, but the profiler says that kernels
+                                 * did not run as they would have without it */
     GPC_STATUS_COUNT
 } gpc_status;
+
+/* What the profiler's own summary records (the last line of each
+ * gpuprof-PID.jsonl) say of the profiled run: whether every kernel ran as it
+ * would have without the profiler.  A program that does not check CUDA's
+ * errors prints the same output when a replay pass killed its context, and
+ * only the profiler can tell. */
+typedef struct {
+    int known;        /* 0: no summary record read (no CUDA, or no process ended) */
+    int valid;        /* every record says so */
+    long from_launch; /* first launch whose results are broken; -1: not given */
+    char *kernel;     /* its kernel; NULL: not given */
+    char *reason;     /* one sentence; NULL when valid */
+    char *file;       /* the gpuprof-*.jsonl that says so; NULL when valid */
+    long n_invalid;   /* processes whose record says the results are broken */
+} gpc_validity;
 
 typedef struct {
     char *name, *cmd, *dir, *gpu; /* gpu: CUDA_VISIBLE_DEVICES given, NULL if none */
@@ -50,9 +67,15 @@ typedef struct {
     size_t n_diffs;
     char **jsonl; /* the profiler's files, names relative to the result's directory, sorted */
     size_t n_jsonl;
+    gpc_validity results; /* of the profiled run */
 } gpc_result;
 
 const char *gpc_status_name(gpc_status s);
+
+/* 1 when name can be one of the profiler's files in a result directory
+ * (gpuprof-*.jsonl, of letters, digits, '.', '_' and '-'): a result file
+ * naming anything else is refused, and a run lists nothing else. */
+int gpc_jsonl_name_ok(const char *name);
 
 void gpc_result_free(gpc_result *r);
 
@@ -70,6 +93,18 @@ int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen);
 /* The same from the file's text; path names it in messages. */
 int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *path, char *err,
                      size_t errlen);
+
+/* A copy of s[0..n) of at most max bytes, cut before a character (a line
+ * shown must not end in half a UTF-8 sequence); NULL when out of memory. */
+char *gpc_excerpt(const char *s, size_t n, size_t max);
+
+/* s as gp_text_plain shows it (control characters, bidirectional overrides
+ * and bytes that are not UTF-8 escaped), in a new string; NULL when out of
+ * memory. */
+char *gpc_plain_dup(const char *s);
+/* s for HTML text or an attribute value: escaped as gp_text_plain shows it,
+ * then & < > " as entities.  NULL writes nothing. */
+void gpc_html_str(FILE *out, const char *s);
 
 /* JSON and CSV string writers shared by the outputs. */
 void gpc_json_str(FILE *out, const char *s);

@@ -14,94 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "textfile.h"
-#include "util/regex_safe.h"
+#include "compare.h"
 #include "util/safefile.h"
+#include "validity.h"
 
 volatile sig_atomic_t gpc_run_stop;
-
-#define GPC_LINE_SHOWN 300 /* bytes of a differing line kept in the result */
-
-static double gpc_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* The next line of buf[*pos..len) not matched by an ignore rule: its start
- * and length (no newline), its 1-based number in *lineno.  0 at the end. */
-static int gpc_next_line(const gpc_program *p, const char *buf, size_t len, size_t *pos,
-                         long *lineno, const char **start, size_t *llen)
-{
-    while (*pos < len) {
-        const char *s = buf + *pos, *nl = memchr(s, '\n', len - *pos);
-        size_t n = nl ? (size_t)(nl - s) : len - *pos;
-        int skip = 0;
-        size_t i;
-        *pos += n + (nl ? 1 : 0);
-        (*lineno)++;
-        if (p && p->n_ignore) {
-            /* the rules see the first GP_REGEX_TEXT_MAX bytes: glibc's search
-             * time grows with the square of the text */
-            char *tmp = strndup(s, n < GP_REGEX_TEXT_MAX ? n : GP_REGEX_TEXT_MAX);
-            if (!tmp)
-                return -1;
-            for (i = 0; i < p->n_ignore && !skip; i++)
-                skip = regexec(&p->ignore_re[i], tmp, 0, NULL, 0) == 0;
-            free(tmp);
-        }
-        if (!skip) {
-            *start = s;
-            *llen = n;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static char *gpc_shown(const char *s, size_t n)
-{
-    return strndup(s, n < GPC_LINE_SHOWN ? n : GPC_LINE_SHOWN);
-}
-
-int gpc_compare_text(const gpc_program *p, const char *what, const char *native, size_t nlen,
-                     const char *profiled, size_t plen, gpc_result *r)
-{
-    size_t np = 0, pp = 0, nl = 0, pl = 0;
-    long nno = 0, pno = 0, differ = 0, first_n = 0, first_p = 0;
-    char *fn = NULL, *fp = NULL;
-    int have_first = 0, rc;
-    for (;;) {
-        const char *ns = NULL, *ps = NULL;
-        int hn = gpc_next_line(p, native, nlen, &np, &nno, &ns, &nl);
-        int hp = gpc_next_line(p, profiled, plen, &pp, &pno, &ps, &pl);
-        if (hn < 0 || hp < 0)
-            goto oom;
-        if (!hn && !hp)
-            break;
-        if (hn && hp && nl == pl && memcmp(ns, ps, nl) == 0)
-            continue;
-        differ++;
-        if (!have_first) {
-            have_first = 1;
-            first_n = hn ? nno : nno + 1;
-            first_p = hp ? pno : pno + 1;
-            if ((hn && !(fn = gpc_shown(ns, nl))) || (hp && !(fp = gpc_shown(ps, pl))))
-                goto oom;
-        }
-    }
-    if (!differ)
-        return 0;
-    rc = gpc_result_add_diff(r, what, first_n, first_p, fn, fp, differ);
-    free(fn);
-    free(fp);
-    return rc < 0 ? -1 : 1;
-oom:
-    free(fn);
-    free(fp);
-    return -1;
-}
 
 /* In the child: environment, files, directory, then the shell. */
 static void gpc_exec_child(const gpc_program *p, const char *const *extra_env,
@@ -141,7 +58,7 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
                      const char *prepend_preload, const char *out_path, const char *err_path,
                      gpc_exec *e, char *err, size_t errlen)
 {
-    double t0 = gpc_now(), kill_at = 0;
+    double t0 = gpc_compare_now(), kill_at = 0;
     int status, killed = 0, rc;
     pid_t pid, w;
     struct timespec tick = {0, 1000 * 1000};
@@ -175,7 +92,7 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
             gp_safefile_discard(&errf);
             return -1;
         }
-        now = gpc_now();
+        now = gpc_compare_now();
         if (gpc_run_stop && killed < 2) {
             kill(-pid, SIGKILL);
             killed = 2;
@@ -192,7 +109,7 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
         tick.tv_nsec = now - t0 < 0.5 ? 1000 * 1000 : 20 * 1000 * 1000;
         nanosleep(&tick, NULL);
     }
-    e->wall_s = gpc_now() - t0;
+    e->wall_s = gpc_compare_now() - t0;
     kill(-pid, SIGKILL); /* what the command left running in the background */
     rc = gp_safefile_commit(&out, err, errlen);
     if (gp_safefile_commit(&errf, rc < 0 ? NULL : err, rc < 0 ? 0 : errlen) < 0)
@@ -236,7 +153,8 @@ static int gpc_run_ours(const char *name)
     if (name[0] == '.')
         name++;
     n = strlen(name);
-    if (strncmp(name, "gpuprof-", 8) == 0 || strncmp(name, GPC_RESULT_FILE, strlen(GPC_RESULT_FILE)) == 0)
+    if (strncmp(name, "gpuprof-", 8) == 0 ||
+        strncmp(name, GPC_RESULT_FILE, strlen(GPC_RESULT_FILE)) == 0)
         return 1;
     p = strncmp(name, "native.", 7) == 0     ? name + 7
         : strncmp(name, "profiled.", 9) == 0 ? name + 9
@@ -283,10 +201,13 @@ static int gpc_run_list_jsonl(const char *dir, gpc_result *r)
     if (!d)
         return -1;
     while ((de = readdir(d))) {
-        size_t n = strlen(de->d_name);
         char **nj;
-        if (strncmp(de->d_name, "gpuprof-", 8) != 0 || n < 7 ||
-            strcmp(de->d_name + n - 6, ".jsonl") != 0)
+        struct stat st;
+        if (!gpc_jsonl_name_ok(de->d_name))
+            continue;
+        /* only regular files: the summary must not block on a FIFO the
+         * program planted under the profiler's name */
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
             continue;
         if (!(nj = realloc(r->jsonl, (r->n_jsonl + 1) * sizeof *nj)))
             break;
@@ -301,114 +222,151 @@ static int gpc_run_list_jsonl(const char *dir, gpc_result *r)
     return 0;
 }
 
-static char *gpc_read_or_null(const char *path, size_t *len)
-{
-    char why[256];
-    return gp_textfile_read(path, len, why, sizeof why);
-}
-
-/* The first compare file that exists before the native run, or NULL: the
- * command must create them, since characterize takes them away after each
- * run and must never delete a file it did not see created. */
-static const char *gpc_compare_present(const gpc_program *p)
-{
-    char path[4096];
-    struct stat st;
-    size_t i;
-    for (i = 0; i < p->n_compare; i++) {
-        snprintf(path, sizeof path, "%s/%s", p->dir, p->compare[i]);
-        if (lstat(path, &st) == 0 || errno != ENOENT)
-            return p->compare[i];
-    }
-    return NULL;
-}
-
-/* Reads what the last run wrote under each compare name (texts[i], NULL
- * when nothing readable) and moves it into prog_dir as which.N.BASENAME,
- * where it can be looked at: the program's directory is left as it was
- * before the study, and the next run must write the files again.  Returns
- * 0, or -1 when out of memory. */
-static int gpc_compare_collect(const gpc_program *p, const char *prog_dir, const char *which,
-                               char **texts, size_t *lens)
-{
-    char path[4096], dst[4096], why[256];
-    struct stat st;
-    size_t i;
-    for (i = 0; i < p->n_compare; i++) {
-        const char *base = strrchr(p->compare[i], '/');
-        free(texts[i]);
-        texts[i] = NULL;
-        lens[i] = 0;
-        snprintf(path, sizeof path, "%s/%s", p->dir, p->compare[i]);
-        if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode))
-            continue; /* not written (a directory is not an output file) */
-        texts[i] = gpc_read_or_null(path, &lens[i]);
-        if (!texts[i] && errno == ENOMEM)
-            return -1;
-        snprintf(dst, sizeof dst, "%s/%s.%zu.%s", prog_dir, which, i + 1,
-                 base ? base + 1 : p->compare[i]);
-        if (rename(path, dst) == 0)
-            continue;
-        /* another file system: a copy, then the original goes */
-        if (texts[i]) {
-            gp_safefile f;
-            if (gp_safefile_open(&f, dst, why, sizeof why) == 0) {
-                fwrite(texts[i], 1, lens[i], f.f);
-                gp_safefile_commit(&f, why, sizeof why);
-            }
-        }
-        unlink(path);
-    }
-    return 0;
-}
-
-/* One run of the whole comparison, which = "native" (lib NULL) or
- * "profiled": stdout and stderr to prog_dir/which.stdout and .stderr, then
- * the compare files collected.  Returns gpc_exec_command's 0, -1 (msg says
- * why) or -2, or -3 when out of memory. */
+/* One run, which = "native" (lib NULL) or "profiled": stdout and stderr to
+ * prog_dir/which.stdout and .stderr, then the compare files taken out of the
+ * program's directory (outs[i] says what each was).  Returns
+ * gpc_exec_command's 0, -1 (msg says why) or -2, or -3 when out of memory. */
 static int gpc_run_once(const gpc_program *p, const char *prog_dir, const char *which,
-                        char *const *envs, const char *lib, gpc_exec *e, char **texts,
-                        size_t *lens, char *msg, size_t msglen)
+                        char *const *envs, const char *lib, gpc_exec *e, gpc_out *outs, char *msg,
+                        size_t msglen)
 {
     char out[4096], err[4096];
+    size_t i;
     int x;
     snprintf(out, sizeof out, "%s/%s.stdout", prog_dir, which);
     snprintf(err, sizeof err, "%s/%s.stderr", prog_dir, which);
     x = gpc_exec_command(p, (const char *const *)envs, lib, out, err, e, msg, msglen);
     if (x < 0)
         return x;
-    return gpc_compare_collect(p, prog_dir, which, texts, lens) < 0 ? -3 : 0;
+    for (i = 0; i < p->n_compare; i++)
+        if (gpc_compare_collect(p, i, prog_dir, which, &outs[i]) < 0)
+            return -3;
+    return 0;
 }
 
-static void gpc_compare_free(char **texts, size_t n)
+/* Reads the native and the profiled copy of one output and compares them.
+ * Returns gpc_compare_text's values, or 2 when one of them cannot be
+ * compared (msg says why). */
+static int gpc_run_compare(const gpc_program *p, const char *what, const char *npath,
+                           const char *ppath, const gpc_bound *b, gpc_result *r, char *msg,
+                           size_t msglen)
 {
+    char *nat = NULL, *prof = NULL, desc[256];
+    size_t nl = 0, pl = 0;
+    gpc_out o;
+    int x = gpc_compare_read(npath, b, &nat, &nl, &o), side = 0;
+    if (x == 0) {
+        side = 1;
+        x = gpc_compare_read(ppath, b, &prof, &pl, &o);
+    }
+    if (x == 1) {
+        snprintf(msg, msglen, "%s of the %s run is %s: not compared", what,
+                 side ? "profiled" : "native", gpc_out_describe(&o, desc, sizeof desc));
+        x = 2;
+    } else if (x == 0) {
+        x = gpc_compare_text(p, what, nat, nl, prof, pl, b, r);
+    }
+    free(nat);
+    free(prof);
+    return x;
+}
+
+/* Whether the native run left every compare file as a regular file to
+ * compare; otherwise the status and message say why not. */
+static int gpc_run_natives_ok(const gpc_program *p, const gpc_out *outs, gpc_result *r, char *msg,
+                              size_t msglen)
+{
+    char desc[256];
     size_t i;
-    for (i = 0; texts && i < n; i++)
-        free(texts[i]);
-    free(texts);
+    for (i = 0; i < p->n_compare; i++) {
+        if (outs[i].kind == GPC_OUT_FILE)
+            continue;
+        if (outs[i].kind == GPC_OUT_ABSENT) {
+            snprintf(msg, msglen,
+                     "wrote no %s without the profiler (listed under compare): skipped",
+                     p->compare[i]);
+            r->status = GPC_NATIVE_FAILED;
+        } else {
+            snprintf(msg, msglen, "compare file %s of the native run is %s: not compared",
+                     p->compare[i], gpc_out_describe(&outs[i], desc, sizeof desc));
+            r->status = GPC_ERROR;
+        }
+        return 0;
+    }
+    return 1;
 }
 
-int gpc_lib_check(const char *lib, char *err, size_t errlen)
+/* Step 3: exit status, stdout and each compare file, within the program's
+ * timeout.  Differences go into r; returns 0, or 2 when something could not
+ * be compared (msg says why), or GPC_CMP_NOMEM / _STOPPED / _LATE. */
+static int gpc_run_compare_all(const gpc_program *p, const char *prog_dir, const gpc_out *outs,
+                               gpc_result *r, char *msg, size_t msglen)
 {
-    if (strpbrk(lib, " \t\n:")) {
-        snprintf(err, errlen,
-                 "the profiler library's path '%s' holds a space, tab, newline or colon, where "
-                 "the dynamic loader splits LD_PRELOAD (the programs would run unprofiled): use "
-                 "a path without them, e.g. a symbolic link, with --lib",
-                 lib);
-        return -1;
+    gpc_bound b = {gpc_compare_now() + p->timeout, &gpc_run_stop};
+    char how[128], how2[128], np[4096], pp[4096], what[512];
+    size_t i;
+    int x;
+    if (gpc_exec_failed(&r->profiled) || r->profiled.exit_code != r->native.exit_code) {
+        gpc_exec_describe(&r->native, p->timeout, how, sizeof how);
+        gpc_exec_describe(&r->profiled, p->timeout, how2, sizeof how2);
+        if (gpc_result_add_diff(r, "exit status", 0, 0, how, how2, 1) < 0)
+            return GPC_CMP_NOMEM;
+    }
+    snprintf(np, sizeof np, "%s/native.stdout", prog_dir);
+    snprintf(pp, sizeof pp, "%s/profiled.stdout", prog_dir);
+    if ((x = gpc_run_compare(p, "stdout", np, pp, &b, r, msg, msglen)) < 0 || x == 2)
+        return x;
+    for (i = 0; i < p->n_compare; i++) {
+        const char *slash = strrchr(p->compare[i], '/'), *base = slash ? slash + 1 : p->compare[i];
+        snprintf(what, sizeof what, "file %s", p->compare[i]);
+        if (outs[i].kind == GPC_OUT_ABSENT || outs[i].kind == GPC_OUT_NOT_REGULAR) {
+            /* written natively, not (as a regular file) under the profiler */
+            char kind[128] = "";
+            if (outs[i].kind == GPC_OUT_NOT_REGULAR)
+                snprintf(kind, sizeof kind, "(%s, not a regular file)", outs[i].what);
+            if (gpc_result_add_diff(r, what, 1, 1, "(the file)", kind[0] ? kind : NULL, 1) < 0)
+                return GPC_CMP_NOMEM;
+            continue;
+        }
+        snprintf(np, sizeof np, "%s/native.%zu.%s", prog_dir, i + 1, base);
+        snprintf(pp, sizeof pp, "%s/profiled.%zu.%s", prog_dir, i + 1, base);
+        if ((x = gpc_run_compare(p, what, np, pp, &b, r, msg, msglen)) < 0 || x == 2)
+            return x;
     }
     return 0;
+}
+
+/* The profiler says it broke the program's results: a status of its own
+ * when the outputs were the same (a program that does not check CUDA's
+ * errors goes on after its kernels stopped running), else said with the
+ * difference. */
+static void gpc_run_broken(gpc_result *r, char *msg, size_t len)
+{
+    const gpc_validity *v = &r->results;
+    char where[64] = "";
+    size_t n = strlen(msg);
+    if (v->from_launch >= 0)
+        snprintf(where, sizeof where, " from launch %ld", v->from_launch);
+    if (r->status == GPC_OK) {
+        r->status = GPC_PROFILER_BROKE_RESULTS;
+        snprintf(msg, len,
+                 "its outputs were the same, but the profiler broke its results%s%s%s%s: %s", where,
+                 v->kernel ? " (kernel " : "", v->kernel ? v->kernel : "", v->kernel ? ")" : "",
+                 v->reason);
+    } else if (n < len) {
+        snprintf(msg + n, len - n, "; the profiler also reports broken results%s: %s", where,
+                 v->reason);
+    }
 }
 
 int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib, const char *gpu,
                     char *err, size_t errlen)
 {
     gpc_result r;
-    char path[4096], path2[4096], msg[1024], how[128], how2[128];
-    char *envs[3] = {NULL, NULL, NULL}, **natives = NULL, **profs = NULL;
-    size_t *nat_len = NULL, *prof_len = NULL, i;
-    const char *there;
+    char path[4096], msg[2048], how[128], desc[128];
+    char *envs[3] = {NULL, NULL, NULL};
+    gpc_out *outs = NULL;
+    size_t i;
     int rc = -1, ne = 0, x;
     memset(&r, 0, sizeof r);
     msg[0] = 0;
@@ -421,25 +379,21 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
     if (gpu && asprintf(&envs[ne++], "CUDA_VISIBLE_DEVICES=%s", gpu) < 0)
         goto oom;
     r.status = GPC_OK;
-    natives = calloc(p->n_compare + 1, sizeof *natives);
-    profs = calloc(p->n_compare + 1, sizeof *profs);
-    nat_len = calloc(p->n_compare + 1, sizeof *nat_len);
-    prof_len = calloc(p->n_compare + 1, sizeof *prof_len);
-    if (!natives || !profs || !nat_len || !prof_len)
+    if (!(outs = calloc(p->n_compare + 1, sizeof *outs)))
         goto oom;
-    if ((there = gpc_compare_present(p))) {
-        snprintf(msg, sizeof msg,
-                 "compare file %s exists before the run: characterize compares only files the "
-                 "command creates, and never deletes or changes one it did not create; remove "
-                 "it, or leave it out of compare",
-                 there);
-        r.status = GPC_ERROR;
-        goto save;
-    }
+    for (i = 0; i < p->n_compare; i++)
+        if (gpc_compare_present(p, i, desc, sizeof desc)) {
+            snprintf(msg, sizeof msg,
+                     "compare file %s %s before the run: characterize compares only files the "
+                     "command creates, and never deletes or changes one it did not create; "
+                     "remove it, or leave it out of compare",
+                     p->compare[i], desc);
+            r.status = GPC_ERROR;
+            goto save;
+        }
 
     /* 1. natively */
-    x = gpc_run_once(p, prog_dir, "native", envs, NULL, &r.native, natives, nat_len, msg,
-                     sizeof msg);
+    x = gpc_run_once(p, prog_dir, "native", envs, NULL, &r.native, outs, msg, sizeof msg);
     if (x < 0)
         goto run_failed;
     if (gpc_exec_failed(&r.native)) {
@@ -449,63 +403,40 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         r.status = GPC_NATIVE_FAILED;
         goto save;
     }
-    for (i = 0; i < p->n_compare; i++)
-        if (!natives[i]) {
-            snprintf(msg, sizeof msg,
-                     "wrote no %s without the profiler (listed under compare): skipped",
-                     p->compare[i]);
-            r.status = GPC_NATIVE_FAILED;
-            goto save;
-        }
+    if (!gpc_run_natives_ok(p, outs, &r, msg, sizeof msg))
+        goto save;
 
     /* 2. under the profiler */
     snprintf(path, sizeof path, "%s/gpuprof-%%p", prog_dir);
     if (asprintf(&envs[ne++], "GPUPROF_OUTPUT=%s", path) < 0)
         goto oom;
-    x = gpc_run_once(p, prog_dir, "profiled", envs, lib, &r.profiled, profs, prof_len, msg,
-                     sizeof msg);
+    x = gpc_run_once(p, prog_dir, "profiled", envs, lib, &r.profiled, outs, msg, sizeof msg);
     if (x < 0)
         goto run_failed;
 
     /* 3. the same? */
-    if (gpc_exec_failed(&r.profiled) || r.profiled.exit_code != r.native.exit_code) {
-        gpc_exec_describe(&r.native, p->timeout, how, sizeof how);
-        gpc_exec_describe(&r.profiled, p->timeout, how2, sizeof how2);
-        if (gpc_result_add_diff(&r, "exit status", 0, 0, how, how2, 1) < 0)
-            goto oom;
-    }
-    {
-        size_t nl = 0, pl = 0;
-        char *nat, *prof;
-        snprintf(path, sizeof path, "%s/native.stdout", prog_dir);
-        snprintf(path2, sizeof path2, "%s/profiled.stdout", prog_dir);
-        nat = gpc_read_or_null(path, &nl);
-        prof = gpc_read_or_null(path2, &pl);
-        x = nat && prof ? gpc_compare_text(p, "stdout", nat, nl, prof, pl, &r) : -1;
-        free(nat);
-        free(prof);
-        if (x < 0) {
-            snprintf(msg, sizeof msg, "cannot read back the captured stdout in %s", prog_dir);
-            r.status = GPC_ERROR;
-            goto save;
-        }
-    }
-    for (i = 0; i < p->n_compare; i++) {
-        char what[512];
-        snprintf(what, sizeof what, "file %s", p->compare[i]);
-        if (!profs[i]) {
-            if (gpc_result_add_diff(&r, what, 1, 1, "(the file)", NULL, 1) < 0)
-                goto oom;
-            continue;
-        }
-        if (gpc_compare_text(p, what, natives[i], nat_len[i], profs[i], prof_len[i], &r) < 0)
-            goto oom;
+    x = gpc_run_compare_all(p, prog_dir, outs, &r, msg, sizeof msg);
+    if (x == GPC_CMP_NOMEM)
+        goto oom;
+    if (x == GPC_CMP_STOPPED)
+        goto interrupted;
+    if (x == GPC_CMP_LATE || x == 2) {
+        if (x == GPC_CMP_LATE)
+            snprintf(msg, sizeof msg,
+                     "comparing the outputs took longer than the timeout (%g s): not compared",
+                     p->timeout);
+        r.status = GPC_ERROR;
+        goto save;
     }
     if (r.n_diffs) {
         r.status = GPC_PROFILER_DEFECT;
         snprintf(msg, sizeof msg, "%s differs under the profiler only", r.diffs[0].what);
     }
     gpc_run_list_jsonl(prog_dir, &r);
+    if (gpc_validity_read(&r.results, prog_dir, r.jsonl, r.n_jsonl) < 0)
+        goto oom;
+    if (r.results.known && !r.results.valid)
+        gpc_run_broken(&r, msg, sizeof msg);
     goto save;
 
 run_failed: /* x from gpc_run_once */
@@ -527,10 +458,7 @@ interrupted:
     snprintf(err, errlen, "interrupted");
     rc = -2;
 out:
-    gpc_compare_free(natives, p->n_compare);
-    gpc_compare_free(profs, p->n_compare);
-    free(nat_len);
-    free(prof_len);
+    free(outs);
     free(envs[0]);
     free(envs[1]);
     gpc_result_free(&r);

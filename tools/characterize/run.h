@@ -1,5 +1,5 @@
 /* run.h - running one program of a suite natively and under the profiler,
- * and comparing the two runs' outputs. */
+ * and comparing the two runs' outputs (compare.h) into its result. */
 #ifndef GPC_RUN_H
 #define GPC_RUN_H
 
@@ -13,12 +13,6 @@
  * no result is written. */
 extern volatile sig_atomic_t gpc_run_stop;
 
-/* Compares two outputs line by line, leaving out the lines that match one
- * of p's ignore expressions (p may be NULL).  Returns 0 when equal, 1 when
- * they differ (the first difference added to r under what), -1 (memory). */
-int gpc_compare_text(const gpc_program *p, const char *what, const char *native, size_t nlen,
-                     const char *profiled, size_t plen, gpc_result *r);
-
 /* Runs p's command once: /bin/sh -c cmd in p->dir with p->env plus
  * extra_env ("VAR=value", NULL-terminated; may be NULL), stdin from
  * /dev/null, stdout and stderr to the given files, in a process group of its
@@ -29,10 +23,6 @@ int gpc_compare_text(const gpc_program *p, const char *what, const char *native,
 int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
                      const char *prepend_preload, const char *out_path, const char *err_path,
                      gpc_exec *e, char *err, size_t errlen);
-
-/* 0 when lib can go into LD_PRELOAD; -1 with the reason in err when its
- * path holds a character the dynamic loader splits the list at. */
-int gpc_lib_check(const char *lib, char *err, size_t errlen);
 
 /* The whole study of one program: native run, profiled run (LD_PRELOAD of
  * lib, GPUPROF_OUTPUT=prog_dir/gpuprof-%p), comparison; writes

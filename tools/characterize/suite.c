@@ -72,6 +72,7 @@ static void gpc_program_free(gpc_program *p)
     for (i = 0; i < p->n_compare; i++)
         free(p->compare[i]);
     free(p->compare);
+    gp_strindex_free(&p->compare_ix);
     for (i = 0; i < p->n_ignore; i++) {
         free(p->ignore[i]);
         regfree(&p->ignore_re[i]);
@@ -123,6 +124,73 @@ static int gpc_matches_all(const regex_t *re)
     return 1;
 }
 
+/* val without "." components and repeated slashes, so that one file has one
+ * spelling ("./out.txt" is "out.txt"); NULL when out of memory. */
+static char *gpc_compare_norm(const char *val)
+{
+    char *d = malloc(strlen(val) + 1);
+    const char *c = val;
+    size_t o = 0;
+    if (!d)
+        return NULL;
+    while (*c) {
+        size_t n = strcspn(c, "/");
+        if (n && !(n == 1 && c[0] == '.')) {
+            if (o)
+                d[o++] = '/';
+            memcpy(d + o, c, n);
+            o += n;
+        }
+        c += n + (c[n] == '/');
+    }
+    d[o] = 0;
+    return d;
+}
+
+/* A compare line: an output of the program, inside its directory, listed
+ * once.  Characterize moves it away after each run, so it must not name
+ * anything else, and a second listing would find it gone and report a
+ * failure the program did not have. */
+static int gpc_suite_compare(gpc_program *p, const char *val, const char *path, int line, char *err,
+                             size_t errlen)
+{
+    const char *c;
+    char *norm;
+    long at;
+    int rc;
+    if (!val[0])
+        return gpc_suite_err(err, errlen, path, line, "compare needs a file name");
+    for (c = val; *c; c = strchr(c, '/') ? strchr(c, '/') + 1 : c + strlen(c))
+        if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || !c[2]))
+            break;
+    if (val[0] == '/' || *c || val[strlen(val) - 1] == '/')
+        return gpc_suite_err(err, errlen, path, line,
+                             "compare '%s' must name a file inside the program's directory "
+                             "(a relative path without '..')",
+                             val);
+    if (!(norm = gpc_compare_norm(val)))
+        return gpc_suite_err(err, errlen, path, line, "out of memory");
+    if (!norm[0]) {
+        free(norm);
+        return gpc_suite_err(err, errlen, path, line,
+                             "compare '%s' names the program's directory, not a file", val);
+    }
+    if ((at = gp_strindex_find(p->compare_ix, norm, strlen(norm))) >= 0) {
+        rc = gpc_suite_err(err, errlen, path, line,
+                           "compare '%s' is already listed at line %ld for [%s] (each output "
+                           "file is compared once)",
+                           val, at, p->name);
+        free(norm);
+        return rc;
+    }
+    rc = gp_strindex_add(&p->compare_ix, norm, strlen(norm), (size_t)line) < 0 ||
+                 gpc_push(&p->compare, &p->n_compare, norm) < 0
+             ? gpc_suite_err(err, errlen, path, line, "out of memory")
+             : 0;
+    free(norm);
+    return rc;
+}
+
 /* One key = value line of the current program. */
 static int gpc_suite_key(gpc_suite *s, gpc_program *p, const char *key, const char *val,
                          const char *path, int line, char *err, size_t errlen)
@@ -157,24 +225,8 @@ static int gpc_suite_key(gpc_suite *s, gpc_program *p, const char *key, const ch
         p->timeout = t;
         return 0;
     }
-    if (strcmp(key, "compare") == 0) {
-        const char *c;
-        if (!val[0])
-            return gpc_suite_err(err, errlen, path, line, "compare needs a file name");
-        /* an output of the program, inside its directory: characterize
-         * moves it away after each run, so it must not name anything else */
-        for (c = val; *c; c = strchr(c, '/') ? strchr(c, '/') + 1 : c + strlen(c))
-            if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || !c[2]))
-                break;
-        if (val[0] == '/' || *c || val[strlen(val) - 1] == '/')
-            return gpc_suite_err(err, errlen, path, line,
-                                 "compare '%s' must name a file inside the program's directory "
-                                 "(a relative path without '..')",
-                                 val);
-        return gpc_push(&p->compare, &p->n_compare, val)
-                   ? gpc_suite_err(err, errlen, path, line, "out of memory")
-                   : 0;
-    }
+    if (strcmp(key, "compare") == 0)
+        return gpc_suite_compare(p, val, path, line, err, errlen);
     if (strcmp(key, "ignore") == 0) {
         regex_t *nr = realloc(p->ignore_re, (p->n_ignore + 1) * sizeof *nr);
         char why[400];
@@ -219,7 +271,13 @@ static int gpc_suite_close(gpc_suite *s, gpc_program *p, const char *path, char 
 int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const char *text,
                     char *err, size_t errlen)
 {
-    const char *lp = text;
+    return gpc_suite_parse_n(s, path, base_dir, text, strlen(text), err, errlen);
+}
+
+int gpc_suite_parse_n(gpc_suite *s, const char *path, const char *base_dir, const char *text,
+                      size_t text_len, char *err, size_t errlen)
+{
+    const char *lp = text, *end = text + text_len;
     gpc_program *cur = NULL;
     int line = 0, rc = -1;
     memset(s, 0, sizeof *s);
@@ -227,11 +285,20 @@ int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const 
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    while (*lp) {
-        const char *nl = strchr(lp, '\n');
-        size_t len = nl ? (size_t)(nl - lp) : strlen(lp);
-        char *l = gpc_strndup(lp, len), *b, *e, *eq;
+    while (lp < end) {
+        const char *nl = memchr(lp, '\n', (size_t)(end - lp));
+        size_t len = nl ? (size_t)(nl - lp) : (size_t)(end - lp);
+        char *l, *b, *e, *eq;
         line++;
+        /* a NUL would end the line's C string early: a command cut short
+         * without a word, and run */
+        if (memchr(lp, 0, len)) {
+            gpc_suite_err(err, errlen, path, line,
+                          "NUL byte in the line (a suite file is text; the rest of the line "
+                          "would be lost)");
+            goto out;
+        }
+        l = gpc_strndup(lp, len);
         lp += len + (nl ? 1 : 0);
         if (!l) {
             snprintf(err, errlen, "out of memory");
@@ -265,8 +332,8 @@ int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const 
                 goto out;
             }
             if ((at = gp_strindex_find(s->by_name, b, strlen(b))) >= 0) {
-                gpc_suite_err(err, errlen, path, line, "program [%s] already defined at line %d",
-                              b, s->progs[at].line);
+                gpc_suite_err(err, errlen, path, line, "program [%s] already defined at line %d", b,
+                              s->progs[at].line);
                 free(l);
                 goto out;
             }
@@ -348,11 +415,6 @@ int gpc_suite_load(gpc_suite *s, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read suite file %s: %s", path, why);
         return -1;
     }
-    if (strlen(text) != len) {
-        free(text);
-        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-        return -1;
-    }
     snprintf(base, sizeof base, "%s", path);
     slash = strrchr(base, '/');
     if (slash)
@@ -376,7 +438,7 @@ int gpc_suite_load(gpc_suite *s, const char *path, char *err, size_t errlen)
         }
         memcpy(base, tmp, strlen(tmp) + 1);
     }
-    rc = gpc_suite_parse(s, path, base, text, err, errlen);
+    rc = gpc_suite_parse_n(s, path, base, text, len, err, errlen);
     free(text);
     return rc;
 }

@@ -17,10 +17,11 @@ typedef struct {
     char **env; /* "VAR=value", n_env of them */
     size_t n_env;
     double timeout; /* s */
-    char **compare; /* output files, relative to dir */
+    char **compare; /* output files, relative to dir, without "." components */
     size_t n_compare;
-    char **ignore;      /* POSIX ERE sources */
-    regex_t *ignore_re; /* compiled, same order */
+    struct gp_strindex *compare_ix; /* compare names -> their suite line */
+    char **ignore;                  /* POSIX ERE sources */
+    regex_t *ignore_re;             /* compiled, same order */
     size_t n_ignore;
 } gpc_program;
 
@@ -37,6 +38,10 @@ typedef struct {
  * "path:line: what" in err. */
 int gpc_suite_parse(gpc_suite *s, const char *path, const char *base_dir, const char *text,
                     char *err, size_t errlen);
+/* The same for text[0..text_len), which may hold NUL bytes: a line with one
+ * is an error naming it (a C string would end there and cut the line). */
+int gpc_suite_parse_n(gpc_suite *s, const char *path, const char *base_dir, const char *text,
+                      size_t text_len, char *err, size_t errlen);
 
 /* Reads and parses a suite file.  Returns 0, or -1 with the reason in err. */
 int gpc_suite_load(gpc_suite *s, const char *path, char *err, size_t errlen);

@@ -180,7 +180,8 @@ static int gpc_summary_add_one(gpc_summary *s, const char *dir, char *err, size_
     }
     np = &s->progs[s->n];
     memset(np, 0, sizeof *np);
-    if (!(np->dir = strdup(dir)) || gp_strindex_add(&s->by_name, r.name, strlen(r.name), s->n) < 0) {
+    if (!(np->dir = strdup(dir)) ||
+        gp_strindex_add(&s->by_name, r.name, strlen(r.name), s->n) < 0) {
         free(np->dir);
         goto oom;
     }
@@ -269,7 +270,17 @@ int gpc_summary_finish(gpc_summary *s, FILE *warn)
         p->rep->tool = "gpuprof-characterize";
         for (j = 0; j < p->res.n_jsonl; j++) {
             char path[4096];
+            struct stat st;
             snprintf(path, sizeof path, "%s/%s", p->dir, p->res.jsonl[j]);
+            /* a FIFO planted under the name would block the reader */
+            if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+                if (warn) {
+                    fputs("gpuprof-characterize: ", warn);
+                    gp_text_plain(warn, path);
+                    fputs(" is not a regular file: left out\n", warn);
+                }
+                continue;
+            }
             gp_report_load(p->rep, path, warn); /* says why on warn when it fails */
         }
         gp_report_finish(p->rep);
@@ -510,19 +521,46 @@ static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FIL
 
 void gpc_diff_text(const gpc_diff *d, FILE *out)
 {
+    /* what names a compare file of the suite, or comes from a result file
+     * written by hand: escaped like the lines */
+    fputs("    ", out);
+    gp_text_plain(out, d->what);
     if (d->line)
         fprintf(out,
-                "    %s: first difference at line %ld (profiled line %ld); %ld compared line%s "
+                ": first difference at line %ld (profiled line %ld); %ld compared line%s "
                 "differ%s\n",
-                d->what, d->line, d->line_prof, d->n_differ, d->n_differ == 1 ? "" : "s",
+                d->line, d->line_prof, d->n_differ, d->n_differ == 1 ? "" : "s",
                 d->n_differ == 1 ? "s" : "");
     else
-        fprintf(out, "    %s:\n", d->what);
+        fputs(":\n", out);
     /* the program's own output: shown escaped, it cannot forge lines */
     fputs("      native:   ", out);
     gp_text_plain(out, d->native ? d->native : "(end of output)");
     fputs("\n      profiled: ", out);
     gp_text_plain(out, d->profiled ? d->profiled : "(end of output)");
+    fputc('\n', out);
+}
+
+void gpc_validity_text(const gpc_validity *v, FILE *out)
+{
+    if (!v->known || v->valid)
+        return;
+    fputs("    results broken", out);
+    if (v->from_launch >= 0)
+        fprintf(out, " from launch %ld", v->from_launch);
+    if (v->kernel) {
+        fputs(" (kernel ", out);
+        gp_text_plain(out, v->kernel);
+        fputc(')', out);
+    }
+    if (v->file) {
+        fputs(" in ", out);
+        gp_text_plain(out, v->file);
+    }
+    if (v->n_invalid > 1)
+        fprintf(out, " and %ld other process%s", v->n_invalid - 1, v->n_invalid == 2 ? "" : "es");
+    fputs(": ", out);
+    gp_text_plain(out, v->reason);
     fputc('\n', out);
 }
 
@@ -535,12 +573,15 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         st[s->progs[i].res.status]++;
     fprintf(out,
             "gpuprof-characterize summary: %zu program%s (%zu ok, %zu failed natively, %zu "
-            "PROFILER DEFECT, %zu not run), %zu kernels, %s of kernel time\n",
+            "PROFILER DEFECT, %zu PROFILER BROKE RESULTS, %zu not run), %zu kernels, %s of "
+            "kernel time\n",
             s->n, s->n == 1 ? "" : "s", st[GPC_OK], st[GPC_NATIVE_FAILED], st[GPC_PROFILER_DEFECT],
-            st[GPC_ERROR], s->n_kernels, gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
-    fprintf(out, "measured ceilings: %s\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n",
-            s->peaks.source[0] ? s->peaks.source : "none (architectural only)", "program", "status",
-            "native", "profiled", "slowdown", "kernels");
+            st[GPC_PROFILER_BROKE_RESULTS], st[GPC_ERROR], s->n_kernels,
+            gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
+    fputs("measured ceilings: ", out);
+    gp_text_plain(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
+    fprintf(out, "\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n", "program", "status", "native",
+            "profiled", "slowdown", "kernels");
     for (i = 0; i < s->n; i++) {
         const gpc_prog *p = &s->progs[i];
         char sd[32] = "n/a", nk[24] = "-";
@@ -551,10 +592,10 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         if (p->rep)
             snprintf(nk, sizeof nk, "%zu", p->rep->n);
         fprintf(out, "  %-24s %-16s %10s %10s %8s %7s\n", p->res.name,
-                gpc_status_name(p->res.status),
-                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gpc_status_name(p->res.status), gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
                 gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"), sd, nk);
-        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT) {
+        if (p->res.message && p->res.message[0] && p->res.status != GPC_PROFILER_DEFECT &&
+            p->res.status != GPC_PROFILER_BROKE_RESULTS) {
             fputs("      ", out);
             gp_text_plain(out, p->res.message);
             fputc('\n', out);
@@ -572,6 +613,20 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             fputc('\n', out);
             for (j = 0; j < r->n_diffs; j++)
                 gpc_diff_text(&r->diffs[j], out);
+            gpc_validity_text(&r->results, out);
+        }
+    }
+    if (st[GPC_PROFILER_BROKE_RESULTS]) {
+        fprintf(out,
+                "\nPROFILER BROKE RESULTS (the outputs were the same, but the profiler reports "
+                "that kernels did not run as they would have without it; the program's "
+                "kernels are left out of the study)\n");
+        for (i = 0; i < s->n; i++) {
+            const gpc_result *r = &s->progs[i].res;
+            if (r->status != GPC_PROFILER_BROKE_RESULTS)
+                continue;
+            fprintf(out, "  PROFILER BROKE RESULTS in %s\n", r->name);
+            gpc_validity_text(&r->results, out);
         }
     }
     fprintf(out,

@@ -67,6 +67,9 @@ int gpc_summary_text(const gpc_summary *s, FILE *out);
 /* One difference as the text summary and the terminal show it: what, where,
  * the first differing lines (escaped). */
 void gpc_diff_text(const gpc_diff *d, FILE *out);
+/* A result's broken-results line as the text summary and the terminal show
+ * it (nothing when the results are valid or unknown), escaped. */
+void gpc_validity_text(const gpc_validity *v, FILE *out);
 int gpc_summary_html(const gpc_summary *s, FILE *out);
 
 /* Writes every file above into out_dir (created).  Returns 0, or -1 with

@@ -35,26 +35,35 @@ static int gpc_html_roofline(const gpc_summary *s, FILE *out)
 {
     gp_svg_roofline c = {.level = gp_roofline_level_name(GP_LEVEL_DRAM),
                          .title = "DRAM roofline of every kernel of the suite",
-                         .num_attr = "kernel", .arch = {NAN, NAN}, .measured = {NAN, NAN},
-                         .width = GPC_W, .height = GPC_H};
-    static const char *const colour[GPC_COLOURS] = {"p0", "p1", "p2", "p3",
-                                                    "p4", "p5", "p6", "p7"};
+                         .num_attr = "kernel",
+                         .arch = {NAN, NAN},
+                         .measured = {NAN, NAN},
+                         .width = GPC_W,
+                         .height = GPC_H};
+    static const char *const colour[GPC_COLOURS] = {"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"};
     gp_svg_point *pts;
+    char **names; /* the kernels' names escaped: the chart escapes only HTML */
     size_t i, j, n = 0;
-    int ref = 0;
+    int ref = 0, rc = -1;
     for (i = 0; i < s->n; i++)
         n += s->progs[i].rep ? s->progs[i].rep->n : 0;
     pts = calloc(n ? n : 1, sizeof *pts);
-    if (!pts)
-        return -1;
+    names = calloc(n ? n : 1, sizeof *names);
+    if (!pts || !names)
+        goto out;
     n = 0;
     for (i = 0; i < s->n; i++)
         for (j = 0; s->progs[i].rep && j < s->progs[i].rep->n; j++) {
             const gp_kernel_report *k = &s->progs[i].rep->kernels[j];
             const gp_roof_level *l = &k->roof.level[GP_LEVEL_DRAM];
-            gp_svg_point p = {.ai = l->ai, .perf = k->roof.perf, .num = n + 1,
-                              .group = s->progs[i].res.name, .name = k->agg.kernel,
+            gp_svg_point p = {.ai = l->ai,
+                              .perf = k->roof.perf,
+                              .num = n + 1,
+                              .group = s->progs[i].res.name,
                               .cls = colour[i % GPC_COLOURS]};
+            if (!(names[n] = gpc_plain_dup(k->agg.kernel)))
+                goto out;
+            p.name = names[n];
             pts[n++] = p;
             if (!ref && (!isnan(l->arch.compute) || !isnan(l->measured.compute))) {
                 ref = 1;
@@ -67,7 +76,6 @@ static int gpc_html_roofline(const gpc_summary *s, FILE *out)
         }
     fputs("<figure>", out);
     gp_svg_roofline_write(&c, pts, n, out);
-    free(pts);
     fputs("<figcaption>DRAM roofline of every kernel of the suite, coloured by program "
           "(legend below); numbers are the kernel numbers of the table. Solid: architectural "
           "ceilings, dashed: measured (peaks file), both of the longest kernel with ceilings. "
@@ -80,11 +88,17 @@ static int gpc_html_roofline(const gpc_summary *s, FILE *out)
                     "<span><svg width=\"12\" height=\"12\"><circle class=\"%s\" cx=\"6\" "
                     "cy=\"6\" r=\"5\"/></svg> ",
                     colour[i % GPC_COLOURS]);
-            gp_text_html(out, s->progs[i].res.name);
+            gpc_html_str(out, s->progs[i].res.name);
             fputs("</span> ", out);
         }
     fputs("</p>\n", out);
-    return 0;
+    rc = 0;
+out:
+    for (i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    free(pts);
+    return rc;
 }
 
 /* Bar length in [0, 1] of v on the chart's scale: linear 0..max for %,
@@ -141,14 +155,14 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
         if (!r || !r->n)
             continue;
         fprintf(out, "<text class=\"group\" x=\"0\" y=\"%d\">", y + 13);
-        gp_text_html(out, s->progs[i].res.name);
+        gpc_html_str(out, s->progs[i].res.name);
         fputs("</text>\n", out);
         y += 18;
         for (j = 0; j < r->n; j++) {
             const gp_kernel_report *k = &r->kernels[j];
             idx++;
             fprintf(out, "<g class=\"krow\" data-kernel=\"%zu\"><title>#%zu ", idx, idx);
-            gp_text_html(out, k->agg.kernel);
+            gpc_html_str(out, k->agg.kernel);
             fprintf(out,
                     "</title><text class=\"tick\" x=\"%d\" y=\"%d\" "
                     "text-anchor=\"end\">#%zu</text>",
@@ -225,43 +239,66 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
             "Measured ceilings: ",
             gpc_html_style, s->n, s->n_kernels,
             gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
-    gp_text_html(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
+    gpc_html_str(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
     fputs(".</p>\n<h2>Programs</h2>\n<table><tr><th>program</th><th>status</th><th>native</th>"
           "<th>profiled</th><th>kernels</th><th>message</th></tr>\n",
           out);
     for (i = 0; i < s->n; i++) {
         const gpc_prog *p = &s->progs[i];
         fb.next = 0;
-        defects += p->res.status == GPC_PROFILER_DEFECT;
-        fprintf(out, "<tr%s><td>", p->res.status == GPC_PROFILER_DEFECT ? " class=\"defect\"" : "");
-        gp_text_html(out, p->res.name);
+        int bad =
+            p->res.status == GPC_PROFILER_DEFECT || p->res.status == GPC_PROFILER_BROKE_RESULTS;
+        const gpc_validity *v = &p->res.results;
+        defects += bad;
+        fprintf(out, "<tr%s><td>", bad ? " class=\"defect\"" : "");
+        gpc_html_str(out, p->res.name);
         fprintf(out,
                 "</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
                 "<td class=\"num\">",
-                gpc_status_name(p->res.status),
-                gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
+                gpc_status_name(p->res.status), gp_fmt(&fb, gpc_exec_wall(&p->res.native), "s"),
                 gp_fmt(&fb, gpc_exec_wall(&p->res.profiled), "s"));
         if (p->rep)
             fprintf(out, "%zu", p->rep->n);
         fputs("</td><td>", out);
-        gp_text_html(out, p->res.message);
+        gpc_html_str(out, p->res.message);
         for (j = 0; j < p->res.n_diffs; j++) {
             fputs("<br><code>", out);
-            gp_text_html(out, p->res.diffs[j].what);
+            gpc_html_str(out, p->res.diffs[j].what);
             fputs(": native «", out);
-            gp_text_html(out, p->res.diffs[j].native ? p->res.diffs[j].native : "(end)");
+            gpc_html_str(out, p->res.diffs[j].native ? p->res.diffs[j].native : "(end)");
             fputs("» profiled «", out);
-            gp_text_html(out, p->res.diffs[j].profiled ? p->res.diffs[j].profiled : "(end)");
+            gpc_html_str(out, p->res.diffs[j].profiled ? p->res.diffs[j].profiled : "(end)");
             fputs("»</code>", out);
+        }
+        if (v->known && !v->valid) {
+            fputs("<br><code class=\"broken\">results broken", out);
+            if (v->from_launch >= 0)
+                fprintf(out, " from launch %ld", v->from_launch);
+            if (v->kernel) {
+                fputs(" (kernel ", out);
+                gpc_html_str(out, v->kernel);
+                fputc(')', out);
+            }
+            if (v->file) {
+                fputs(" in ", out);
+                gpc_html_str(out, v->file);
+            }
+            if (v->n_invalid > 1)
+                fprintf(out, " and %ld other processes", v->n_invalid - 1);
+            fputs(": ", out);
+            gpc_html_str(out, v->reason);
+            fputs("</code>", out);
         }
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);
     if (defects)
         fprintf(out,
-                "<p class=\"warn\">%zu PROFILER DEFECT%s: the program failed or its output "
-                "differed only under the profiler; its kernels are left out.</p>\n",
-                defects, defects == 1 ? "" : "S");
+                "<p class=\"warn\">%zu program%s the profiler changed (PROFILER DEFECT: it "
+                "failed or its output differed only under the profiler) or whose results it "
+                "broke (PROFILER BROKE RESULTS: the same output, but kernels did not run as "
+                "without it); their kernels are left out.</p>\n",
+                defects, defects == 1 ? "" : "s");
     fputs("<h2>Roofline</h2>\n", out);
     if (gpc_html_roofline(s, out))
         return -1;
@@ -278,9 +315,9 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
             size_t v;
             fb.next = 0;
             fprintf(out, "<tr class=\"kernel\"><td>%zu</td><td>", ++idx);
-            gp_text_html(out, s->progs[i].res.name);
+            gpc_html_str(out, s->progs[i].res.name);
             fputs("</td><td><code>", out);
-            gp_text_html(out, k->agg.kernel);
+            gpc_html_str(out, k->agg.kernel);
             fprintf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>",
                     gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"),
                     gp_fmt(&fb, gp_report_time_share(r, k), "%"));
@@ -290,7 +327,7 @@ int gpc_summary_html(const gpc_summary *s, FILE *out)
                 char label[64];
                 gp_verdict_label(&k->verdicts[v], label, sizeof label);
                 fprintf(out, "%s%zu. ", v ? "<br>" : "", v + 1);
-                gp_text_html(out, k->verdicts[v].title);
+                gpc_html_str(out, k->verdicts[v].title);
                 fprintf(out, " <code>%s</code>", label);
             }
             fputs("</td></tr>\n", out);

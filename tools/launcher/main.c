@@ -55,7 +55,10 @@ static int gpl_usage(FILE *f)
         "      --nvtx-exclude EXPR            never launches inside these (repeatable)\n"
         "What to collect:\n"
         "      --metrics a,b,...              these PerfWorks metrics ('+a' adds to the set)\n"
-        "      --set NAME, --section NAME     default, fast or extended (--list-sets)\n"
+        "      --set NAME, --section NAME     default, fast, extended, source or warpstate\n"
+        "                                     (--list-sets; WarpStateStats, SourceCounters)\n"
+        "      --sampling on|off              warp-stall sampling of the program's own launches\n"
+        "      --warp-sampling-interval N     a sample every 2^(5+N) cycles (0..26, auto = 10)\n"
         "      --replay-mode kernel|cupti     kernel: gpuprof's replay; cupti: CUPTI's kernel "
         "replay\n"
         "      --cache-control all|none       flush L2 before each pass (all) or not\n"
@@ -115,6 +118,8 @@ enum {
     O_LIST_SETS,
     O_LIB,
     O_DRY_RUN,
+    O_SAMPLING,
+    O_SAMPLING_INTERVAL,
     /* Nsight Compute options gpuprof does not have: refused with the reason */
     O_NCU_ONLY
 };
@@ -163,6 +168,8 @@ static const struct {
     {"chips", required_argument, O_CHIP, NULL},
     {"list-chips", no_argument, O_LIST_CHIPS, NULL},
     {"list-sets", no_argument, O_LIST_SETS, NULL},
+    {"sampling", required_argument, O_SAMPLING, NULL},
+    {"warp-sampling-interval", required_argument, O_SAMPLING_INTERVAL, NULL},
     {"lib", required_argument, O_LIB, NULL},
     {"dry-run", no_argument, O_DRY_RUN, NULL},
     {"version", no_argument, 'v', NULL},
@@ -320,17 +327,24 @@ static int gpl_append_nvtx(char *buf, size_t len, const char *expr)
 
 static int gpl_set_name(const char *opt, const char *value, char *sets, size_t len)
 {
-    if (strcmp(value, "default") == 0 || strcmp(value, "extended") == 0 ||
-        strcmp(value, "fast") == 0) {
-        char item[32];
-        snprintf(item, sizeof item, "@%s", value);
-        return gpl_append(sets, len, item, ',') == 0 ? 0 : 2;
-    }
+    /* gpuprof's sets, and the two Nsight Compute sections gpuprof has a set for */
+    static const char *const names[][2] = {
+        {"default", "@default"},         {"extended", "@extended"},
+        {"fast", "@fast"},               {"source", "@source"},
+        {"warpstate", "@warpstate"},     {"WarpStateStats", "@warpstate"},
+        {"SourceCounters", "@source"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(value, names[i][0]) == 0)
+            return gpl_append(sets, len, names[i][1], ',') == 0 ? 0 : 2;
     fprintf(stderr,
             GPL ": --%s '%s': gpuprof's sets are 'default' (the counters its report needs), "
-                "'fast' (the same without the instrumented pass) and "
-                "'extended' (more, in more passes); Nsight Compute's sets and sections (basic, "
-                "full, SpeedOfLight, ...) are not gpuprof's (--list-sets)\n",
+                "'fast' (the same without the instrumented pass), 'extended' (more, in more "
+                "passes), 'source' (Nsight Compute's SourceCounters: the SASS pass's "
+                "per-instruction counts with stall sampling, no hardware counters) and "
+                "'warpstate' (Nsight Compute's WarpStateStats, added to the default set); "
+                "Nsight Compute's other sets and sections (basic, full, SpeedOfLight, ...) are "
+                "not gpuprof's (--list-sets)\n",
             opt, value);
     return 2;
 }
@@ -345,7 +359,13 @@ static void gpl_list_sets(void)
            "          operations and sectors, Nsight Compute's instrumented efficiencies are\n"
            "          left out; one hardware pass, batched across launches (cheaper)\n"
            "extended  default plus request, pipe, bank-conflict and hit-rate counters (set\n"
-           "          \"extended\"): more passes\n");
+           "          \"extended\"): more passes\n"
+           "source    Nsight Compute's SourceCounters: the SASS pass's per-instruction counts\n"
+           "          (one replay a launch) and warp-stall sampling of the program's own\n"
+           "          launches; no hardware counters, so sampling can run beside it\n"
+           "warpstate Nsight Compute's WarpStateStats (stall reasons per issued instruction,\n"
+           "          issue-slot use, eligible warps), added to the default set: 7 more passes\n"
+           "          on GH100 (metrics/counters.def, set \"warpstate\")\n");
 }
 
 /* The library: --lib, else next to this executable. */
@@ -493,6 +513,14 @@ int main(int argc, char **argv)
         case O_CACHE:
             rc = gpl_choice("cache-control", optarg, cache_names, cache_vals, 2,
                             "GPUPROF_CACHE_CONTROL");
+            break;
+        case O_SAMPLING:
+            rc = gpl_choice("sampling", optarg, (const char *const[]){"on", "off"},
+                            (const char *const[]){"on", "off"}, 2, "GPUPROF_SAMPLING");
+            break;
+        case O_SAMPLING_INTERVAL:
+            if (strcmp(optarg, "auto") != 0)
+                gpl_set("GPUPROF_SAMPLING_INTERVAL", optarg);
             break;
         case O_CLOCK:
             if (strcmp(optarg, "none") != 0)

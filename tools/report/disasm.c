@@ -242,8 +242,11 @@ int gp_disasm_source(gp_source *s, const char *explicit_path, double timeout_s, 
         s->disasm = strdup(why);
         for (i = 0; i < s->n_funcs; i++)
             gp_source_text_set_sass_why(&s->funcs[i], "no disassembler");
-        if (explicit_path && warn)
-            fprintf(warn, "gpuprof-report: %s\n", why);
+        if (explicit_path && warn) { /* the path is the user's: shown escaped */
+            fputs("gpuprof-report: ", warn);
+            gp_text_plain(warn, why);
+            fputc('\n', warn);
+        }
         return 0;
     }
     free(s->disasm);
@@ -271,9 +274,12 @@ int gp_disasm_source(gp_source *s, const char *explicit_path, double timeout_s, 
         }
         gp_source_text_set_sass_why(f, why);
         if (!said++ && warn) {
-            char name[160];
-            fprintf(warn, "gpuprof-report: %s on %s: %s (its instructions are shown by offset)\n",
-                    tool, gp_text_plain_buf(name, sizeof name, f->kernel), why);
+            char msg[1024], name[160];
+            snprintf(msg, sizeof msg, "%s on %s: %s (its instructions are shown by offset)", tool,
+                     gp_text_plain_buf(name, sizeof name, f->kernel), why);
+            fputs("gpuprof-report: ", warn);
+            gp_text_plain(warn, msg);
+            fputc('\n', warn);
         }
     }
     unlink(path);

@@ -7,6 +7,7 @@
  *
  * Exit status: 0 success, 1 nothing usable read or output failed, 2 usage. */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "metrics/report/report.h"
 #include "srctext.h"
 #include "util/safefile.h"
+#include "util/textio.h"
 
 #define GP_REPORT_PROG "gpuprof-report"
 
@@ -70,16 +72,33 @@ static int gp_report_usage(FILE *f)
     return 2;
 }
 
+/* One message on stderr, "gpuprof-report: ...": escaped as a whole, since
+ * messages quote file names, arguments and text from the input (escaping
+ * text already escaped leaves it as it is). */
+__attribute__((format(printf, 1, 2))) static void gp_report_err(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fputs(GP_REPORT_PROG ": ", stderr);
+    gp_text_plain(stderr, msg);
+    fputc('\n', stderr);
+}
+
 static int gp_report_choice(const char *opt, const char *v, const char *const *names, int n)
 {
     int i;
     for (i = 0; i < n; i++)
         if (strcmp(v, names[i]) == 0)
             return i;
-    fprintf(stderr, GP_REPORT_PROG ": %s must be ", opt);
-    for (i = 0; i < n; i++)
-        fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
-    fprintf(stderr, ", not '%s'\n", v);
+    char list[256];
+    size_t o = 0;
+    for (i = 0; i < n && o < sizeof list; i++)
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
+                              i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
+    gp_report_err("%s must be %s, not '%s'", opt, list, v);
     return -1;
 }
 
@@ -105,8 +124,8 @@ static int gp_report_read(gp_report *r, char **files, size_t n, const char *what
     if (!read_any)
         return -1;
     if (r->bad_lines)
-        fprintf(stderr, GP_REPORT_PROG ": %ld malformed line%s skipped%s\n", r->bad_lines,
-                r->bad_lines == 1 ? "" : "s", what);
+        gp_report_err("%ld malformed line%s skipped%s", r->bad_lines, r->bad_lines == 1 ? "" : "s",
+                      what);
     /* before finishing: the verdicts quote SASS opcodes */
     if (where && r->source) {
         gp_disasm_source(r->source, where->nvdisasm, where->timeout_s, stderr);
@@ -183,9 +202,9 @@ int main(int argc, char **argv)
             char *end;
             where.timeout_s = strtod(optarg, &end);
             if (*end || !(where.timeout_s > 0 && where.timeout_s <= 3600)) {
-                fprintf(stderr, GP_REPORT_PROG ": --nvdisasm-timeout must be seconds from 0 to "
-                                               "3600, not '%s'\n",
-                        optarg);
+                gp_report_err("--nvdisasm-timeout must be seconds, more than 0 and at most 3600, "
+                              "not '%s'",
+                              optarg);
                 goto usage;
             }
             break;
@@ -206,11 +225,11 @@ int main(int argc, char **argv)
             free(baseline);
             return 0;
         case ':':
-            fprintf(stderr, GP_REPORT_PROG ": option '%s' needs a value\n", argv[optind - 1]);
+            gp_report_err("option '%s' needs a value", argv[optind - 1]);
             gp_report_usage(stderr);
             goto usage;
         default:
-            fprintf(stderr, GP_REPORT_PROG ": unknown option '%s'\n", argv[optind - 1]);
+            gp_report_err("unknown option '%s'", argv[optind - 1]);
             gp_report_usage(stderr);
             goto usage;
         }
@@ -220,8 +239,8 @@ int main(int argc, char **argv)
         goto usage;
     }
     if (n_baseline && format != GP_FMT_TEXT && format != GP_FMT_CSV && format != GP_FMT_HTML) {
-        fprintf(stderr, GP_REPORT_PROG ": --baseline compares in text, csv or html, not %s\n",
-                gp_report_formats[format]);
+        gp_report_err("--baseline compares in text, csv or html, not %s",
+                      gp_report_formats[format]);
         goto usage;
     }
     /* Nsight Compute names kernels by their demangled name in its CSV output;
@@ -232,13 +251,13 @@ int main(int argc, char **argv)
                         : GP_REPORT_NAME_FUNCTION;
     gp_peaks_none(&peaks);
     if (peaks_path && gp_peaks_load(peaks_path, &peaks, err, sizeof err) < 0) {
-        fprintf(stderr, GP_REPORT_PROG ": %s\n", err);
+        gp_report_err("%s", err);
         goto out;
     }
     r = calloc(1, sizeof *r); /* zeroed: gp_report_free is safe before init */
     old = n_baseline ? calloc(1, sizeof *old) : NULL;
     if (!r || (n_baseline && !old)) {
-        fprintf(stderr, GP_REPORT_PROG ": out of memory\n");
+        gp_report_err("out of memory");
         goto out;
     }
     gp_report_init(r, &peaks);
@@ -253,14 +272,14 @@ int main(int argc, char **argv)
     if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "", &where) < 0)
         goto out;
     if (!r->records) {
-        fprintf(stderr, GP_REPORT_PROG ": nothing usable read: no valid record in the input\n");
+        gp_report_err("nothing usable read: no valid record in the input");
         goto out;
     }
     if (gp_report_peaks_mismatch(r, err, sizeof err))
-        fprintf(stderr, GP_REPORT_PROG ": warning: %s\n", err);
+        gp_report_err("warning: %s", err);
     if (out_path) {
         if (gp_safefile_open(&sf, out_path, err, sizeof err) < 0) {
-            fprintf(stderr, GP_REPORT_PROG ": %s\n", err);
+            gp_report_err("%s", err);
             goto out;
         }
         out = sf.f;
@@ -268,7 +287,7 @@ int main(int argc, char **argv)
     if (old) {
         gp_baseline b;
         if (gp_baseline_compare(old, r, &b) < 0) {
-            fprintf(stderr, GP_REPORT_PROG ": out of memory\n");
+            gp_report_err("out of memory");
             goto out;
         }
         rc = format == GP_FMT_CSV    ? gp_baseline_csv(&b, out)
@@ -279,13 +298,13 @@ int main(int argc, char **argv)
         rc = gp_report_writers[format](r, out);
     }
     if (rc < 0)
-        fprintf(stderr, GP_REPORT_PROG ": writing the report failed\n");
+        gp_report_err("writing the report failed");
     rc = rc < 0 ? 1 : 0;
 out:
     if (sf.f && rc != 0)
         gp_safefile_discard(&sf);
     else if (sf.f && gp_safefile_commit(&sf, err, sizeof err) < 0) {
-        fprintf(stderr, "gpuprof-report: %s\n", err);
+        gp_report_err("%s", err);
         rc = 1;
     }
     if (r)

@@ -4,7 +4,11 @@
  *   pcs_probe CUBIN MODE
  *
  * CUBIN holds the kernels of stall_kernels.cu.  MODE:
- *   work      runs each kernel once, nothing else (for ncu)
+ *   work      runs each kernel REPS times (default 1), nothing else (for ncu
+ *             and the profiler)
+ *   timed     each kernel's median duration over REPS launches (default 21),
+ *             measured with events by the program itself, nothing else (run
+ *             with and without a profiler to see what it costs the kernels)
  *   reasons   the stall reasons and the default configuration
  *   overhead  each kernel's median duration without sampling, with sampling
  *             enabled but stopped, and sampled at each period of PERIODS
@@ -25,6 +29,7 @@
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
+#include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 #include <math.h>
 #include <stdio.h>
@@ -856,6 +861,110 @@ static void mode_sass(CUcontext ctx)
     pcs_disable(ctx);
 }
 
+/* The library's sequence: SASS passes and sampled launches in turn.
+ * COMBO=1: the SASS set-up before sampling is enabled (the library's order);
+ * 2: sampling enabled first; 3: as 1, the SASS set-up done again after
+ * sampling is enabled; 4: as 1, the SASS configuration unset before
+ * sampling is enabled. */
+static int sass_pass(CUcontext ctx, int k)
+{
+    char err[256];
+    if (getenv("LAZY") && atoi(getenv("LAZY")) == 0) { /* patched at enable, not at launch */
+        CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+        en.ctx = ctx;
+        en.enableLazyPatching = 0;
+        CU(cuptiSassMetricsEnable(&en));
+    } else if (gp_sass_begin(ctx, err, sizeof(err)) != 0) {
+        printf("  sass begin: %s\n", err);
+        return -1;
+    }
+    launch(k);
+    CUresult sr = cuCtxSynchronize();
+    gp_sass_record *r;
+    size_t n;
+    int er = gp_sass_end(ctx, &r, &n, err, sizeof(err));
+    uint64_t inst = 0;
+    for (size_t i = 0; i < n; i++)
+        inst += r[i].v[GP_SASS_INST];
+    printf("  SASS pass of %s: kernel %s, %zu records, %llu instructions%s%s\n", k_name[k],
+           sr == CUDA_SUCCESS ? "ok" : drv_error_text(sr), n, (unsigned long long)inst,
+           er ? ": " : "", er ? err : "");
+    gp_sass_records_free(r, n);
+    return 0;
+}
+
+static void sampled(CUcontext ctx, int k)
+{
+    rows_clear();
+    pcs_start(ctx);
+    launch(k);
+    CK(cuCtxSynchronize());
+    pcs_stop(ctx);
+    get_data(ctx);
+    uint64_t mine = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        for (size_t j = 0; j < n_reasons; j++)
+            mine += rows[r].by_reason[j];
+    printf("  sampled %s: %llu samples, %llu non-user, %zu PCs, %llu in PC records\n", k_name[k],
+           (unsigned long long)tot_samples, (unsigned long long)tot_nonuser, n_rows,
+           (unsigned long long)mine);
+    print_samples("   ");
+    size_t order[8] = {0};
+    for (int t = 0; t < 5; t++) { /* the five hottest PCs */
+        size_t best = (size_t)-1;
+        uint64_t bv = 0;
+        for (size_t r = 0; r < n_rows; r++) {
+            uint64_t v = 0;
+            for (size_t j = 0; j < n_reasons; j++)
+                if (!strstr(reason_name[j], "not_issued"))
+                    v += rows[r].by_reason[j];
+            int used = 0;
+            for (int u = 0; u < t; u++)
+                used |= order[u] == r;
+            if (!used && v > bv)
+                bv = v, best = r;
+        }
+        order[t] = best;
+        if (best != (size_t)-1)
+            printf("   hot %s +%#llx %llu\n", rows[best].fn, (unsigned long long)rows[best].pc,
+                   (unsigned long long)bv);
+    }
+}
+
+static void mode_combo(CUcontext ctx)
+{
+    int v = getenv("COMBO") ? atoi(getenv("COMBO")) : 1;
+    CUpti_Profiler_Initialize_Params pi = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CU(cuptiProfilerInitialize(&pi));
+    CUpti_Device_GetChipName_Params cn = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    CU(cuptiDeviceGetChipName(&cn));
+    char err[256];
+    printf("combo %d\n", v);
+    if (v == 2 && pcs_enable(ctx, -1) != 0)
+        return;
+    if (gp_sass_setup(0, cn.pChipName, err, sizeof(err)) != 0) {
+        printf("sass setup: %s\n", err);
+        return;
+    }
+    sass_pass(ctx, K_CHASE);
+    if (v == 4) { /* the SASS configuration dropped before sampling is enabled */
+        gp_sass_teardown(0);
+        printf("  SASS configuration unset\n");
+    }
+    if (pcs_enable(ctx, -1) != 0)
+        return;
+    if (v == 3 && gp_sass_setup(0, cn.pChipName, err, sizeof(err)) != 0)
+        printf("sass setup again: %s\n", err);
+    sampled(ctx, K_CHASE);
+    sampled(ctx, K_FMA); /* before its SASS pass */
+    sass_pass(ctx, K_FMA);
+    sampled(ctx, K_FMA);
+    sass_pass(ctx, K_BARRIER);
+    sampled(ctx, K_BARRIER);
+    sampled(ctx, K_STREAM);
+    pcs_disable(ctx);
+}
+
 static void mode_correlate(CUcontext ctx, const void *image, size_t size)
 {
     if (pcs_enable(ctx, -1) != 0)
@@ -926,15 +1035,26 @@ int main(int argc, char **argv)
         return 0;
     }
     load(image);
+    int reps = getenv("REPS") ? atoi(getenv("REPS")) : 0;
     if (strcmp(m, "work") == 0) {
-        for (int k = 0; k < K_N; k++)
-            launch(k);
+        reps = reps > 0 ? reps : 1;
+        for (int r = 0; r < reps; r++)
+            for (int k = 0; k < K_N; k++)
+                launch(k);
         CK(cuCtxSynchronize());
-        printf("ran %d kernels once each\n", K_N);
+        printf("ran %d kernels %d times each\n", K_N, reps);
+    } else if (strcmp(m, "timed") == 0) {
+        reps = reps > 0 && reps <= 64 ? reps : 21;
+        for (int k = 0; k < K_N; k++) {
+            launch(k); /* warm-up */
+            printf("%s %.2f us median of %d\n", k_name[k], timed(k, reps), reps);
+        }
     } else if (strcmp(m, "overhead") == 0) {
         mode_overhead(ctx);
     } else if (strcmp(m, "late") == 0) {
         mode_late(ctx);
+    } else if (strcmp(m, "combo") == 0) {
+        mode_combo(ctx);
     } else if (strcmp(m, "rpcycle") == 0) {
         mode_rpcycle(ctx);
     } else if (strcmp(m, "startstop") == 0) {

@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""compare_where.py - gpuprof's instruction-level data and warp-state
+statistics against Nsight Compute's, on one program.
+
+usage: compare_where.py --ours SRC.jsonl --ncu-source SRC.csv --ncu-raw RAW.csv
+                        [--ours-warpstate WS.jsonl] [--min-samples N] [--label NAME]
+
+SRC.jsonl: gpuprof's records with source_function/source_instr records
+(e.g. --set source).  SRC.csv: `ncu --page source --csv --print-source sass`
+of the same program (one block per profiled launch).  RAW.csv: `ncu --page
+raw --csv --print-units base` of the same run with the SourceCounters and
+WarpStateStats sections.  WS.jsonl: gpuprof's records with the warp-state
+metrics (--section WarpStateStats).
+
+Judged, per the issue's validation rules:
+  instr   per-instruction counts (instructions executed, thread instructions,
+          predicated-on thread instructions, divergent branches, global
+          sectors and ideal sectors, L1 tag requests, shared wavefronts and
+          ideal wavefronts where ncu's page has them) EQUAL ncu's per-launch
+          average over the same launches; a pair agrees when equal to 0.1%
+          (a mean over identical launches) or within 1.
+  share   for each kernel with >= N samples on both sides (default 1000):
+          the same top stall reason, every reason's share within 5 points,
+          and at least 4 of ncu's 5 hottest instructions among gpuprof's 5
+          (up to sampling noise: within two standard deviations of
+          gpuprof's fifth, since in a loop of equal instructions the order
+          of the hottest is chance).
+  ratio   warp-state ratios per (launch, reason) within 5% or 0.05.
+Prints the disagreements, then one line per class
+  where-<class>: N passed, N failed, N skipped
+Python 3 standard library only; runs on the GPU machine."""
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'xcheck'))
+from compare import short_name, load_ncu  # noqa: E402
+
+# ncu's source-page column -> gpuprof's source_instr field (None: derived)
+INSTR_COLUMNS = [
+    ('Instructions Executed', 'inst_executed'),
+    ('Thread Instructions Executed', 'thread_inst_executed'),
+    ('Predicated-On Thread Instructions Executed', 'thread_inst_executed_pred_on'),
+    ('Divergent Branches', 'divergent_branches'),
+    ('L1 Tag Requests Global', 'l1_tags_global'),
+    ('L2 Theoretical Sectors Global', 'sectors_global'),
+    ('L2 Theoretical Sectors Global Ideal', 'sectors_global_ideal'),
+    ('L2 Theoretical Sectors Global Excessive', None),
+    ('L1 Wavefronts Shared', 'wavefronts_shared'),
+    ('L1 Wavefronts Shared Ideal', 'wavefronts_shared_ideal'),
+    ('L1 Wavefronts Shared Excessive', None),
+]
+
+
+# ncu's source-page stall columns -> CUPTI's reason names (gpuprof's)
+STALL_COLUMNS = {
+    'stall_barrier': 'barrier', 'stall_branch_resolving': 'branch_resolving',
+    'stall_dispatch': 'dispatch_stall', 'stall_drain': 'drain', 'stall_imc': 'imc_miss',
+    'stall_lg': 'lg_throttle', 'stall_long_sb': 'long_scoreboard',
+    'stall_math': 'math_pipe_throttle', 'stall_membar': 'membar', 'stall_mio': 'mio_throttle',
+    'stall_misc': 'misc', 'stall_no_inst': 'no_instructions',
+    'stall_not_selected': 'not_selected', 'stall_selected': 'selected',
+    'stall_short_sb': 'short_scoreboard', 'stall_sleep': 'sleeping', 'stall_tex': 'tex_throttle',
+    'stall_wait': 'wait',
+}
+
+
+def kernel_key(name):
+    """Functions are told apart by their whole demangled name (two template
+    instances share a short name), compared without spaces and without the
+    parameter list (Nsight Compute writes a template's parameters as T1,
+    T2, ...; the demangler writes the types)."""
+    s = ''.join(name.split()).replace('(anonymousnamespace)', '<unnamed>')
+    # template literals as the two demanglers write them: (int)4 / 4,
+    # (unsignedint)512 / 512u, (bool)1 / true
+    s = re.sub(r'\[lambda\(([^()]*)\)\(instance(\d+)\)\]', r'{lambda(\1)#\2}', s)
+    s = re.sub(r'\(bool\)1', 'true', s)
+    s = re.sub(r'\(bool\)0', 'false', s)
+    s = re.sub(r'\((?:unsigned)?(?:int|long|longlong|short|char)\)(-?\d+)', r'\1', s)
+    s = re.sub(r'(?<=[\d])(?:ull|ul|ll|u|l)(?=[,>)])', '', s)
+    if s.endswith(')'):
+        depth = 0
+        for i in range(len(s) - 1, -1, -1):
+            depth += {')': 1, '(': -1}.get(s[i], 0)
+            if depth == 0:
+                return s[:i]
+    return s
+
+
+def num(v):
+    try:
+        return float(str(v).replace(',', ''))
+    except ValueError:
+        return None
+
+
+def load_ours(path):
+    funcs, instrs = {}, {}
+    for line in open(path, errors='replace'):
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        t = r.get('type')
+        if t == 'source_function':
+            funcs[kernel_key(r.get('kernel', ''))] = r
+        elif t == 'source_instr':
+            instrs.setdefault(r['mangled'], {})[r['pc']] = r
+    out = {}
+    for key, f in funcs.items():
+        out[key] = (f, instrs.get(f['mangled'], {}))
+    return out
+
+
+def derived(rec, col):
+    if col == 'L2 Theoretical Sectors Global Excessive':
+        a, b = rec.get('sectors_global'), rec.get('sectors_global_ideal')
+    else:
+        a, b = rec.get('wavefronts_shared'), rec.get('wavefronts_shared_ideal')
+    return None if a is None or b is None else a - b
+
+
+def load_ncu_source(path):
+    """kernel short name -> (launch blocks, {pc: {column: sum}}, sample pcs)."""
+    out = {}
+    kernel, head, base = None, None, None
+    for row in csv.reader(open(path, errors='replace')):
+        if not row:
+            continue
+        if row[0] == 'Kernel Name':
+            kernel = kernel_key(row[1]) if len(row) > 1 else None
+            head, base = None, None
+            if kernel:
+                blocks, per_pc = out.get(kernel, (0, {}))
+                out[kernel] = (blocks + 1, per_pc)
+            continue
+        if row[0] == 'Address' and kernel:
+            head = row
+            continue
+        if not head or not kernel or len(row) != len(head):
+            continue
+        addr = int(row[0], 16) if row[0].startswith('0x') else None
+        if addr is None:
+            continue
+        if base is None:
+            base = addr
+        pc = addr - base
+        d = out[kernel][1].setdefault(pc, {'_sass': row[1].strip()})
+        for h, v in zip(head, row):
+            x = num(v)
+            if x is not None and h not in ('Address', 'Source'):
+                d[h] = d.get(h, 0.0) + x
+    return out
+
+
+def judge_instr(ours, ncu_src, report):
+    passed = failed = skipped = 0
+    for kernel, (blocks, per_pc) in sorted(ncu_src.items()):
+        if kernel not in ours:
+            skipped += 1
+            report.append('instr %s: no gpuprof record' % kernel[:80])
+            continue
+        f, instrs = ours[kernel]
+        n = f.get('sass_launches', 0)
+        if not n:
+            skipped += 1
+            report.append('instr %s: gpuprof ran no SASS pass on it' % kernel[:80])
+            continue
+        bad_here = 0
+        for pc, cols in sorted(per_pc.items()):
+            rec = instrs.get(pc, {})
+            for col, field in INSTR_COLUMNS:
+                if col not in cols:
+                    continue
+                want = cols[col] / blocks
+                got = derived(rec, col) if field is None else rec.get(field)
+                if got is None:
+                    if want == 0:
+                        passed += 1  # no record: the instruction never ran
+                    else:
+                        skipped += 1
+                    continue
+                got = got / n
+                if abs(got - want) <= max(1.0, 1e-3 * abs(want)):
+                    passed += 1
+                else:
+                    failed += 1
+                    bad_here += 1
+                    if bad_here <= 5:
+                        report.append('instr %s +%#x %s (%s): gpuprof %.6g, ncu %.6g' %
+                                      (short_name(f.get('kernel', '')), pc, col,
+                                       cols.get('_sass', ''), got, want))
+    return passed, failed, skipped
+
+
+def ncu_reason_totals(ncu_src, kernel):
+    """Reason -> samples summed over the kernel's instructions on ncu's
+    source page (its stall columns, not-issued ones left out)."""
+    tot = {}
+    for cols in ncu_src.get(kernel, (0, {}))[1].values():
+        for c, reason in STALL_COLUMNS.items():
+            if c in cols:
+                tot[reason] = tot.get(reason, 0.0) + cols[c]
+    return tot, sum(tot.values())
+
+
+def judge_shares(ours, ncu_src, min_samples, report):
+    passed = failed = skipped = 0
+    for kernel, (f, instrs) in sorted(ours.items()):
+        ntot, nsum = ncu_reason_totals(ncu_src, kernel)
+        osum = float(f.get('samples', 0))
+        if nsum < min_samples or osum < min_samples:
+            skipped += 1
+            report.append('share %s: %d gpuprof and %d ncu samples (< %d): not judged' %
+                          (short_name(f.get('kernel', '')), osum, nsum, min_samples))
+            continue
+        otot = {}
+        for r in instrs.values():
+            for k, v in r.get('stall', {}).items():
+                otot[k] = otot.get(k, 0) + v
+        otop = max(otot, key=otot.get)
+        ntop = max(ntot, key=ntot.get)
+        ok = otop == ntop
+        worst, worst_r = 0.0, ''
+        for k in set(otot) | set(ntot):
+            d = abs(100.0 * otot.get(k, 0) / osum - 100.0 * ntot.get(k, 0) / nsum)
+            if d > worst:
+                worst, worst_r = d, k
+        ok = ok and worst <= 5.0
+        # hottest instructions
+        # an instruction of ncu's five hottest is among gpuprof's five when it
+        # is, or when its count is within sampling noise (two standard
+        # deviations) of gpuprof's fifth: in a loop of equal instructions the
+        # order of the top five is chance, for either tool
+        order = sorted(instrs, key=lambda pc: -instrs[pc].get('samples', 0))
+        hot_o = set(order[:5])
+        fifth = instrs[order[4]].get('samples', 0) if len(order) >= 5 else 0
+        per_pc = ncu_src.get(kernel, (0, {}))[1]
+        col = 'Warp Stall Sampling (All Samples)'
+        hot_n = sorted(per_pc, key=lambda pc: -per_pc[pc].get(col, 0))[:5]
+        common = None
+        if hot_n:
+            common = sum(1 for pc in hot_n if pc in hot_o or
+                         instrs.get(pc, {}).get('samples', 0) >= fifth - 2 * fifth ** 0.5)
+        ok = ok and (common is None or common >= 4)
+        line = ('share %s: %d/%d samples, top %s/%s, worst share difference %.1f points (%s), '
+                'hottest %s of 5 in common' % (short_name(f.get('kernel', '')), osum, nsum, otop,
+                                                ntop, worst, worst_r,
+                                                '?' if common is None else common))
+        report.append(('' if ok else 'FAIL ') + line)
+        passed += ok
+        failed += not ok
+    return passed, failed, skipped
+
+
+def ncu_by_key(raw):
+    seen, by_key = {}, {}
+    for row in raw:
+        k = short_name(row['kernel'])
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        by_key[(k, i)] = row
+    return by_key
+
+
+def close(g, n):
+    return abs(g - n) <= 0.05 or abs(g - n) <= 0.05 * abs(n)
+
+
+def judge_ratios(ws_path, raw, report, raw_nocache=None):
+    """Against ncu with its cache control (all); a pair that disagrees but
+    agrees with ncu --cache-control none (caches kept warm: Nsight Compute
+    otherwise also empties the instruction and constant caches, gpuprof only
+    L2) is counted apart."""
+    passed = failed = skipped = warm = 0
+    other = ncu_by_key(raw_nocache) if raw_nocache else {}
+    gp = [r for r in (json.loads(l) for l in open(ws_path, errors='replace') if l.startswith('{'))
+          if r.get('type') == 'launch']
+    seen, by_key = {}, {}
+    for row in raw:
+        k = short_name(row['kernel'])
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        by_key[(k, i)] = row
+    seen = {}
+    for r in gp:
+        k = short_name(r.get('kernel', ''))
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        row = by_key.get((k, i))
+        for m, g in sorted(r.get('metrics', {}).items()):
+            if not (m.startswith('smsp__average_warp') or m in (
+                    'smsp__issue_active.avg.per_cycle_active',
+                    'smsp__warps_eligible.avg.per_cycle_active',
+                    'smsp__warps_active.avg.per_cycle_active')):
+                continue
+            n = row['values'].get(m) if row else None
+            if g is None or n is None:
+                skipped += 1
+                continue
+            if close(g, n):
+                passed += 1
+                continue
+            n2 = other.get((k, i), {}).get('values', {}).get(m)
+            if n2 is not None and close(g, n2):
+                warm += 1
+            failed += 1
+            report.append('ratio %s#%d %s: gpuprof %.4g, ncu %.4g%s' %
+                          (k, i, m, g, n, '' if n2 is None else
+                           ' (--cache-control none: %.4g)' % n2))
+    if raw_nocache:
+        report.append('ratio: %d of the %d pairs that disagree agree with ncu '
+                      '--cache-control none' % (warm, failed))
+    return passed, failed, skipped
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--ncu-source', required=True)
+    ap.add_argument('--ncu-raw', required=True)
+    ap.add_argument('--ours-warpstate')
+    ap.add_argument('--ncu-raw-nocache')
+    ap.add_argument('--min-samples', type=int, default=1000)
+    ap.add_argument('--label', default='')
+    a = ap.parse_args()
+    ours = load_ours(a.ours)
+    ncu_src = load_ncu_source(a.ncu_source)
+    raw = load_ncu(a.ncu_raw)
+    report = []
+    lab = (a.label + ' ') if a.label else ''
+    res = {'instr': judge_instr(ours, ncu_src, report),
+           'share': judge_shares(ours, ncu_src, a.min_samples, report)}
+    if a.ours_warpstate:
+        res['ratio'] = judge_ratios(a.ours_warpstate, raw, report,
+                                    load_ncu(a.ncu_raw_nocache) if a.ncu_raw_nocache else None)
+    for line in report:
+        print(lab + line)
+    for cls, (p, f, s) in res.items():
+        print('%swhere-%s: %d passed, %d failed, %d skipped' % (lab, cls, p, f, s))
+
+
+if __name__ == '__main__':
+    main()
