@@ -233,6 +233,27 @@ static int open_start(smp_ctx *c)
     return 0;
 }
 
+/* Once sampling runs, CUPTI delivers no kernel activity record (seen on an
+ * H200: every launch of a sampled run "did not execute" by the records), so
+ * the cross-check ends at the launch where sampling first started: that
+ * launch and later ones leave its counts, and the summary says why.  In the
+ * exclusive section (the records are paused there; stopped for good here). */
+static void crosscheck_end(const gp_launch_event *ev)
+{
+    pthread_mutex_lock(&gp_core.state_lock);
+    int open = !gp_core.summary.xc_ended_why;
+    if (open) {
+        gp_core.xc_left = 0;
+        gp_core.xc_closing = 0;
+        gp_summary_crosscheck_end(&gp_core.summary, ev->correlation,
+                                  "stall sampling started there, and CUPTI's kernel records "
+                                  "stop with it");
+    }
+    pthread_mutex_unlock(&gp_core.state_lock);
+    if (open && gp_core.boundary.tracing)
+        gp_core.boundary.tracing(-1);
+}
+
 static void count_launch(const smp_ctx *c, const gp_kernel *k)
 {
     if (c->state != SMP_ON || !k)
@@ -252,11 +273,13 @@ void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k)
         return;
     switch (c->state) {
     case SMP_NONE:
-        open_start(c);
+        if (open_start(c) == 0)
+            crosscheck_end(ev);
         break;
     case SMP_PAUSED:
         if (start(c) == 0)
             c->state = SMP_ON;
+        crosscheck_end(ev);
         break;
     case SMP_ON: /* a flush */
         stop(c);
@@ -318,6 +341,8 @@ void gp_sampling_program_launch(const gp_launch_event *ev, const gp_kernel *k, i
         open_start(c);
     else if (c->state == SMP_PAUSED && start(c) == 0)
         c->state = SMP_ON;
+    if (c->state == SMP_ON)
+        crosscheck_end(ev);
     count_launch(c, k);
 }
 

@@ -52,6 +52,7 @@ void gp_summary_free(gp_summary *s)
     }
     free(s->invalid_kernel);
     free(s->invalid_reason);
+    free(s->xc_ended_why);
     gp_summary_init(s);
 }
 
@@ -185,6 +186,23 @@ static uint64_t skipped_total(const gp_summary *s)
     return n;
 }
 
+void gp_summary_crosscheck_end(gp_summary *s, uint64_t correlation, const char *why)
+{
+    if (s->xc_ended_why)
+        return;
+    s->xc_ended_why = strdup(why);
+    s->xc_ended_at = correlation;
+    gp_corr *c, *tmp;
+    HASH_ITER(hh, s->corr, c, tmp)
+    {
+        if (c->id < correlation)
+            continue;
+        HASH_DEL(s->corr, c);
+        s->xc_launches--;
+        free(c);
+    }
+}
+
 void gp_summary_invalid(gp_summary *s, uint64_t launch_id, const char *kernel, const char *reason)
 {
     if (s->invalid_from)
@@ -239,7 +257,13 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
                 (unsigned long long)t->total_ns);
         first = 0;
     }
-    fputs("],\"results\":{\"valid\":", f);
+    fputs("],", f);
+    if (s->xc_ended_why) {
+        fputs("\"crosscheck_ended\":", f);
+        gp_text_json_string(f, s->xc_ended_why);
+        fputc(',', f);
+    }
+    fputs("\"results\":{\"valid\":", f);
     if (!s->invalid_from) {
         fputs("true}", f);
     } else {
@@ -322,6 +346,10 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
         if (not_run)
             fprintf(f, "; %llu did not execute (stream capture or a failed launch)",
                     (unsigned long long)not_run);
+        if (s->xc_ended_why) {
+            char why[200];
+            fprintf(f, "; ended early: %s", gp_text_plain_buf(why, sizeof(why), s->xc_ended_why));
+        }
         fputc('\n', f);
     }
     size_t n = HASH_COUNT(s->times);

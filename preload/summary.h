@@ -42,6 +42,10 @@ typedef struct gp_summary {
     uint64_t xc_launches, xc_profiled; /* launches in the cross-check's window; of them profiled */
     gp_corr *corr;
     gp_kernel_time *times;
+    /* the cross-check ended early (stall sampling started: CUPTI's kernel
+     * records stop with it), before this correlation id; NULL: it did not */
+    char *xc_ended_why;
+    uint64_t xc_ended_at;
     /* the program's results are not valid from this launch on (0: valid) */
     uint64_t invalid_from;
     char *invalid_kernel, *invalid_reason;
@@ -64,6 +68,9 @@ void gp_summary_activity(gp_summary *s, uint64_t correlation, uint64_t duration_
  * counts as executed when `executed`, with its measured duration (NaN: none). */
 void gp_summary_profiled(gp_summary *s, uint64_t correlation, const char *name,
                          double duration_ns, int executed);
+/* Ends the cross-check's window at the launch of that correlation id: it and
+ * later launches leave the counts (their kernel records will not come). */
+void gp_summary_crosscheck_end(gp_summary *s, uint64_t correlation, const char *why);
 /* A launch of the program failed, or a pass of the profiler left the
  * context unusable: the program's results are not valid from launch_id on
  * (the first such launch is kept). */

@@ -148,6 +148,19 @@ int main(void)
     GP_CHECK(strstr(sp, "x  forged\\x1b[2J\n") != NULL);
     GP_CHECK(strchr(sp, '\x1b') == NULL && strstr(sp, "\n[gpuprof 1] forged") == NULL);
     free(sp);
+    /* the cross-check ended early: the launches from there on leave its counts */
+    gp_summary_kernel_seen(&s, 100, "k", 0);
+    gp_summary_kernel_seen(&s, 101, "k", 0);
+    uint64_t before = s.xc_launches;
+    gp_summary_crosscheck_end(&s, 100, "stall sampling started");
+    gp_summary_crosscheck_end(&s, 50, "a second end is ignored");
+    GP_CHECK(s.xc_launches == before - 2 && s.xc_ended_at == 100);
+    sj = gp_test_capture(w_sum, &s);
+    GP_CHECK(strstr(sj, "\"crosscheck_ended\":\"stall sampling started\"") != NULL);
+    free(sj);
+    sp = gp_test_capture(w_print, &s);
+    GP_CHECK_MSG(strstr(sp, "; ended early: stall sampling started\n") != NULL, "%s", sp);
+    free(sp);
     /* valid results say so; a failed launch or a lost context opens the summary, the
      * first one kept, its strings escaped; the extra members come before the end */
     sj = gp_test_capture(w_sum, &s);
