@@ -54,9 +54,19 @@ static struct {
     char why[400];
 } run;
 
+/* Sampling runs where no range profiler will be needed: a set without
+ * hardware counters (@source), or no launch to take counters (-c 0).  Not
+ * in the launches before a set's first counter-profiled one: the switch
+ * would cost about half a second and end the cross-check for nothing the
+ * report could use beside the counters. */
 static int wanted(void)
 {
-    return gp_core.cfg.sampling && gp_core.cfg.enabled;
+    static int counters = -1; /* the list is built at start-up: asked once (every launch asks) */
+    if (!gp_core.cfg.sampling || !gp_core.cfg.enabled)
+        return 0;
+    if (counters < 0)
+        counters = gp_metric_set_needs_counters();
+    return !counters || gp_core.cfg.launch_count == 0;
 }
 
 static smp_ctx *find(CUcontext ctx, int add)
@@ -415,9 +425,9 @@ static const char *off_why(void)
         return "GPUPROF_SAMPLING=off";
     if (run.failed)
         return run.why;
-    if (!run.starts && gp_metric_set_needs_counters())
-        return "the hardware counters took the contexts: sampling runs only where no range "
-               "profiler is needed (--set source, or -c 0 for sampling alone)";
+    if (!run.starts && gp_metric_set_needs_counters() && gp_core.cfg.launch_count != 0)
+        return "the metric set needs the range profiler, which excludes sampling: sample with "
+               "--set source, or -c 0 for sampling alone";
     if (!run.starts)
         return "no kernel ran";
     return NULL;
@@ -448,6 +458,8 @@ void gp_sampling_print(FILE *f, int pid)
 {
     if (!gp_core.cfg.sampling || !gp_core.cfg.enabled)
         return;
+    if (!run.starts && !run.failed && !wanted())
+        return; /* the default set's runs: nothing to say on every run */
     const char *why = off_why();
     if (!run.starts) {
         fprintf(f, "[gpuprof %d]   stall sampling: off (%s)\n", pid, why ? why : "");

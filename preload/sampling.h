@@ -5,10 +5,10 @@
  * CUPTI does not let PC sampling and the range profiler run in one context
  * at once, and once the range profiler was used in a context a sampling
  * enabled there attributes no sample (replay/pc_sampling.h), so a context
- * samples while no range profiler was needed there: every launch when the
- * metric set has no hardware counter (@source, or the SASS pass alone, or
- * no launch profiled: -c 0), and the launches before its first
- * counter-profiled one.  The profiler's own work (replay passes, snapshots)
+ * samples only where no range profiler will be needed: every launch when the
+ * metric set has no hardware counter (@source, or the SASS pass alone), or
+ * when no launch is to be profiled (-c 0).  The profiler's own work (replay
+ * passes, snapshots)
  * is never sampled: sampling stops before it and starts again for the
  * program's launch.
  *
