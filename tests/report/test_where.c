@@ -403,6 +403,31 @@ static void test_listing(void)
         GP_CHECK_STR(b.files[fb->ins[0x1b].file], "/work/main/tests/gpu/where/stall_kernels.cu");
         GP_CHECK(fb->ins[0].line == 7);
     }
+    /* nvdisasm's raw mode on the H200 (the function's code from a source_function
+     * record, nvdisasm -b SM90): the same instructions as the cubin's listing,
+     * branch targets as offsets instead of labels */
+    {
+        size_t lr;
+        char *rawl = gp_textfile_read(FIX "nvdisasm-raw-stall_chase.txt", &lr, err, sizeof err);
+        gp_sass_listing r;
+        GP_CHECK(rawl && gp_sass_listing_parse(rawl, lr, &r) == 0);
+        if (rawl && r.n == 1 && fa && r.funcs[0].n == fa->n) {
+            size_t same = 0;
+            for (i = 0; i < fa->n; i++) {
+                GP_CHECK(r.funcs[0].ins[i].pc == (long)(16 * i));
+                same += strcmp(r.funcs[0].ins[i].text, fa->ins[i].text) == 0 ||
+                        (strstr(fa->ins[i].text, "`(") && strstr(r.funcs[0].ins[i].text, " 0x"));
+            }
+            GP_CHECK_MSG(same == fa->n, "%zu of %zu instructions as in the cubin's listing", same,
+                         fa->n);
+            GP_CHECK_STR(r.funcs[0].ins[0x1b].text, "LDG.E R4, desc[UR4][R4.64]");
+        } else {
+            GP_CHECK_MSG(0, "raw listing: %zu functions", rawl ? r.n : 0);
+        }
+        if (rawl)
+            gp_sass_listing_free(&r);
+        free(rawl);
+    }
     gp_sass_listing_free(&a);
     gp_sass_listing_free(&b);
     /* raw mode: instruction lines only, one unnamed function; what is not an
