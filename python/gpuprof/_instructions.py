@@ -1,10 +1,9 @@
 """Reading the instruction-level records of gpuprof's JSON-lines files ("source_function" and
 "source_instr", docs/output-format.md): one row per SASS instruction with data."""
 
-import json
 import warnings
 
-from ._load import _paths
+from ._load import _paths, _records
 
 # Fields of the function joined to each of its instructions.
 _FUNCTION_FIELDS = ("kernel", "mangled", "module", "code_bytes", "lineinfo", "sass_launches",
@@ -23,53 +22,44 @@ def _minus(a, b):
 
 def _rows_of_file(path):
     devices, functions, rows = {}, {}, []
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
+    for lineno, rec in _records(path):
+        kind = rec.get("type")
+        if kind == "device":
+            devices[rec.get("device")] = rec.get("name")
+        elif kind == "summary":
+            functions = {}  # the next process's functions are its own
+        elif kind == "source_function":
+            functions[(rec.get("device"), rec.get("module"), rec.get("mangled"))] = rec
+        elif kind == "source_instr":
+            fn = functions.get((rec.get("device"), rec.get("module"), rec.get("mangled")))
+            if fn is None:
+                warnings.warn("%s:%d: source_instr without its source_function; skipped"
+                              % (path, lineno))
                 continue
-            try:
-                rec = json.loads(line)
-            except ValueError as e:
-                warnings.warn("%s:%d: malformed JSON (%s); line skipped" % (path, lineno, e))
-                continue
-            kind = rec.get("type")
-            if kind == "device":
-                devices[rec.get("device")] = rec.get("name")
-            elif kind == "summary":
-                functions = {}  # the next process's functions are its own
-            elif kind == "source_function":
-                functions[(rec.get("device"), rec.get("module"), rec.get("mangled"))] = rec
-            elif kind == "source_instr":
-                fn = functions.get((rec.get("device"), rec.get("module"), rec.get("mangled")))
-                if fn is None:
-                    warnings.warn("%s:%d: source_instr without its source_function; skipped"
-                                  % (path, lineno))
-                    continue
-                row = {"file": path, "device": rec.get("device"),
-                       "device_name": devices.get(rec.get("device"))}
-                for k in _FUNCTION_FIELDS:
-                    row[k] = fn.get(k)
-                row["pc"] = rec.get("pc")
-                row["source_file"] = rec.get("file")
-                row["line"] = rec.get("line")
-                row["access"] = rec.get("access")
-                row["access_bits"] = rec.get("access_bits")
-                for k in _COUNTS:
-                    row[k] = rec.get(k)
-                launches = fn.get("sass_launches") or 0
-                for k in _SASS:
-                    v = rec.get(k)
-                    row[k + "_per_launch"] = v / launches if v is not None and launches else None
-                row["excess_sectors"] = _minus(rec.get("sectors_global"),
-                                               rec.get("sectors_global_ideal"))
-                row["conflict_wavefronts"] = _minus(rec.get("wavefronts_shared"),
-                                                    rec.get("wavefronts_shared_ideal"))
-                for reason, v in (rec.get("stall") or {}).items():
-                    row["stall_" + reason] = v
-                for reason, v in (rec.get("stall_not_issued") or {}).items():
-                    row["stall_not_issued_" + reason] = v
-                rows.append(row)
+            row = {"file": path, "device": rec.get("device"),
+                   "device_name": devices.get(rec.get("device"))}
+            for k in _FUNCTION_FIELDS:
+                row[k] = fn.get(k)
+            row["pc"] = rec.get("pc")
+            row["source_file"] = rec.get("file")
+            row["line"] = rec.get("line")
+            row["access"] = rec.get("access")
+            row["access_bits"] = rec.get("access_bits")
+            for k in _COUNTS:
+                row[k] = rec.get(k)
+            launches = fn.get("sass_launches") or 0
+            for k in _SASS:
+                v = rec.get(k)
+                row[k + "_per_launch"] = v / launches if v is not None and launches else None
+            row["excess_sectors"] = _minus(rec.get("sectors_global"),
+                                           rec.get("sectors_global_ideal"))
+            row["conflict_wavefronts"] = _minus(rec.get("wavefronts_shared"),
+                                                rec.get("wavefronts_shared_ideal"))
+            for reason, v in (rec.get("stall") or {}).items():
+                row["stall_" + reason] = v
+            for reason, v in (rec.get("stall_not_issued") or {}).items():
+                row["stall_not_issued_" + reason] = v
+            rows.append(row)
     return rows
 
 

@@ -66,39 +66,44 @@ def load_report(paths, report=None, peaks=None):
     return json.loads(run.stdout)
 
 
-def _rows_of_file(path):
-    devices = {}
-    rows = []
+def _records(path):
+    """(line number, record) of each JSON line of a file; a malformed line is
+    said and skipped."""
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             line = line.strip()
             if not line:
                 continue
             try:
-                rec = json.loads(line)
+                yield lineno, json.loads(line)
             except ValueError as e:
                 warnings.warn("%s:%d: malformed JSON (%s); line skipped" % (path, lineno, e))
-                continue
-            kind = rec.get("type")
-            if kind == "device":
-                devices[rec.get("device")] = {
-                    "device_" + k: v for k, v in rec.items() if k not in _NOT_FACTS}
-            elif kind == "launch":
-                row = {"file": path}
-                metrics = rec.get("metrics") or {}
-                for k, v in rec.items():
-                    if k in ("type", "schema", "metrics"):
-                        continue
-                    if k in _DIM3 and isinstance(v, list):
-                        for axis, x in zip("xyz", v):
-                            row["%s_%s" % (k, axis)] = x
-                    else:
-                        row[k] = v
-                row.setdefault("missing", {})
-                row.setdefault("rank", None)
-                row.update(metrics)
-                row.update(devices.get(rec.get("device"), {}))
-                rows.append(row)
+
+
+def _rows_of_file(path):
+    devices = {}
+    rows = []
+    for lineno, rec in _records(path):
+        kind = rec.get("type")
+        if kind == "device":
+            devices[rec.get("device")] = {
+                "device_" + k: v for k, v in rec.items() if k not in _NOT_FACTS}
+        elif kind == "launch":
+            row = {"file": path}
+            metrics = rec.get("metrics") or {}
+            for k, v in rec.items():
+                if k in ("type", "schema", "metrics"):
+                    continue
+                if k in _DIM3 and isinstance(v, list):
+                    for axis, x in zip("xyz", v):
+                        row["%s_%s" % (k, axis)] = x
+                else:
+                    row[k] = v
+            row.setdefault("missing", {})
+            row.setdefault("rank", None)
+            row.update(metrics)
+            row.update(devices.get(rec.get("device"), {}))
+            rows.append(row)
     return rows
 
 

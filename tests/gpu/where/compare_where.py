@@ -37,7 +37,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'xcheck'))
-from compare import short_name, load_ncu  # noqa: E402
+from compare import short_name, load_ncu, load_gpuprof, match_rows  # noqa: E402
 
 # ncu's source-page column -> gpuprof's source_instr field (None: derived)
 INSTR_COLUMNS = [
@@ -257,13 +257,7 @@ def judge_shares(ours, ncu_src, min_samples, report):
 
 
 def ncu_by_key(raw):
-    seen, by_key = {}, {}
-    for row in raw:
-        k = short_name(row['kernel'])
-        i = seen.get(k, 0)
-        seen[k] = i + 1
-        by_key[(k, i)] = row
-    return by_key
+    return {(k, i): row for k, i, row, _ in match_rows(raw)}
 
 
 def close(g, n):
@@ -277,14 +271,8 @@ def judge_ratios(ws_path, raw, report, raw_nocache=None):
     L2) is counted apart."""
     passed = failed = skipped = warm = 0
     other = ncu_by_key(raw_nocache) if raw_nocache else {}
-    gp = [r for r in (json.loads(l) for l in open(ws_path, errors='replace') if l.startswith('{'))
-          if r.get('type') == 'launch']
-    seen, by_key = {}, {}
-    for row in raw:
-        k = short_name(row['kernel'])
-        i = seen.get(k, 0)
-        seen[k] = i + 1
-        by_key[(k, i)] = row
+    gp = load_gpuprof(ws_path)
+    by_key = ncu_by_key(raw)
     seen = {}
     for r in gp:
         k = short_name(r.get('kernel', ''))
