@@ -3,7 +3,7 @@
 
 import warnings
 
-from ._load import _paths, _records
+from ._load import _as_frame, _paths, _records
 
 # Fields of the function joined to each of its instructions.
 _FUNCTION_FIELDS = ("kernel", "mangled", "module", "code_bytes", "lineinfo", "sass_launches",
@@ -83,12 +83,4 @@ def load_instructions(paths, as_frame=None):
     rows = []
     for path in _paths(paths):
         rows.extend(_rows_of_file(path))
-    if as_frame is False:
-        return rows
-    try:
-        import pandas
-    except ImportError:
-        if as_frame:
-            raise
-        return rows
-    return pandas.DataFrame(rows)
+    return _as_frame(rows, as_frame)

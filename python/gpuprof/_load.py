@@ -80,6 +80,20 @@ def _records(path):
                 warnings.warn("%s:%d: malformed JSON (%s); line skipped" % (path, lineno, e))
 
 
+def _as_frame(rows, as_frame):
+    """rows as load() returns them: a DataFrame when pandas is there (or
+    as_frame is True), the list itself when as_frame is False."""
+    if as_frame is False:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        if as_frame:
+            raise
+        return rows
+    return pandas.DataFrame(rows)
+
+
 def _rows_of_file(path):
     devices = {}
     rows = []
@@ -143,12 +157,4 @@ def load(paths, report=None, derived=True, as_frame=None, peaks=None):
                 row["kernel_rank"] = lm.get("kernel_rank")
                 for k, v in (lm.get("metrics") or {}).items():
                     row["derived_" + k if k in row else k] = v
-    if as_frame is False:
-        return rows
-    try:
-        import pandas
-    except ImportError:
-        if as_frame:
-            raise
-        return rows
-    return pandas.DataFrame(rows)
+    return _as_frame(rows, as_frame)
