@@ -17,3 +17,8 @@ $(XC)/libs: tests/gpu/xcheck/libs.cu
 
 GPU_TESTS += $(XC)/libs
 TEST_SCRIPTS += tests/gpu/xcheck/test_compare.sh
+$(XC)/dram_rule: tests/gpu/xcheck/dram_rule.cu tests/gpu/rt_check.h tests/gpu/gp_check.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+
+GPU_TESTS += $(XC)/dram_rule
