@@ -49,7 +49,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io \
-                    test_textfile test_where
+                    test_textfile test_where test_against
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)

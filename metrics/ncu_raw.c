@@ -376,6 +376,12 @@ static int gp_ncu_read(gp_ncu_table *t, gp_textfile *tf, char *err, size_t errle
             state = GP_NCU_HEAD; /* a second table with the same columns */
             continue;
         }
+        if (n >= 2 && strcmp(f[0].s, "ID") == 0 && strcmp(f[1].s, "Process ID") == 0) {
+            snprintf(err, errlen, "%s:%ld: malformed Nsight Compute CSV: a second header with "
+                                  "other columns (two tables in one file?)",
+                     t->name, tf->lineno);
+            goto out;
+        }
         if (n != (long)t->n_cols) {
             snprintf(err, errlen,
                      "%s:%ld: malformed Nsight Compute CSV: %s%ld fields where the header has %zu",
