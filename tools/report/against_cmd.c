@@ -131,7 +131,7 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
         goto out;
     }
     rc = gp_against_status(&res);
-    if (rc == 1 && res.agree + res.differ == 0)
+    if (rc == 1 && res.agree + res.differ == 0 && fflush(out) == 0)
         gp_ag_say(err, "nothing compared: no (launch, metric) pair has a value on both sides");
 out:
     if (judged)

@@ -16,4 +16,4 @@ $(XC)/libs: tests/gpu/xcheck/libs.cu
 	$(NVCC) $(NVCCFLAGS) -std=c++17 --extended-lambda -o $@ $< -lcublas -lcufft
 
 GPU_TESTS += $(XC)/libs
-TEST_SCRIPTS += tests/gpu/xcheck/test_compare.sh
+TEST_SCRIPTS += tests/gpu/xcheck/test_compare.sh tests/gpu/xcheck/test_verdict.sh
