@@ -473,7 +473,7 @@ int gp_against_status(const gp_against_result *res)
 {
     if (res->differ || res->agree == 0)
         return 1;
-    if (res->n_unmatched || res->n_gpuprof_only_metrics || res->device_mismatch)
+    if (res->n_unmatched || res->device_mismatch)
         return 3;
     return 0;
 }

@@ -119,8 +119,9 @@ void gp_against_free(gp_against_result *res);
 
 /* The exit status of the comparison (docs/report.md): 0 every judged pair
  * agrees and nothing was left out; 1 a pair differs, or no pair could be
- * judged; 3 every judged pair agrees but launches are in one file only,
- * gpuprof has metrics ncu lacks, or the devices differ. */
+ * judged; 3 every judged pair agrees but launches are in one file only or
+ * the devices differ.  Metrics on one side only are listed, not counted
+ * here: each tool has metrics the other lacks. */
 int gp_against_status(const gp_against_result *res);
 
 #endif

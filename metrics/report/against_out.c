@@ -156,10 +156,16 @@ static void gp_ag_lists_text(const gp_against_result *res, const gp_against_inpu
         gp_text_plain(out, res->gpuprof_only_metrics[i]);
         fputc('\n', out);
     }
-    for (i = 0; i < res->n_ncu_only_metrics; i++) {
-        fputs("METRIC ncu only (no gpuprof launch has it): ", out);
-        gp_text_plain(out, res->ncu_only_metrics[i]);
-        fputc('\n', out);
+    /* ncu adds columns of its own (device attributes, launch statistics):
+     * their number and the first few; --format json lists them all */
+    if (res->n_ncu_only_metrics) {
+        fprintf(out, "METRIC ncu only: %zu column%s no gpuprof launch has (", res->n_ncu_only_metrics,
+                res->n_ncu_only_metrics == 1 ? "" : "s");
+        for (i = 0; i < res->n_ncu_only_metrics && i < 4; i++) {
+            fputs(i ? ", " : "", out);
+            gp_text_plain(out, res->ncu_only_metrics[i]);
+        }
+        fputs(res->n_ncu_only_metrics > 4 ? ", ...)\n" : ")\n", out);
     }
     if (res->device_mismatch) {
         fprintf(out, "warning: the devices differ on %zu matched launch%s: gpuprof ran on ",

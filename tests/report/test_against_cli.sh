@@ -138,13 +138,33 @@ run 1 "^warning: the devices differ on 4 matched launches" --against $H/other-de
 head -n 8 "$tmp/own.csv" >"$tmp/own-6.csv"
 run 3 "^against: 216 agree, 0 differ, 0 not judged (0 unstable, 0 over 100%), 6 unmatched launches$" \
     --against "$tmp/own-6.csv" "$P"
-# another metric list: gpuprof's metrics ncu lacks are listed
+# another metric list: gpuprof's metrics ncu lacks are listed (each tool
+# has metrics the other lacks: not a partial comparison)
 sed '1s/"smsp__inst_executed.sum"/"zz__renamed.sum"/' "$tmp/own.csv" >"$tmp/own-cols.csv"
-run 3 "^METRIC gpuprof only (ncu has no column): smsp__inst_executed.sum$" --against "$tmp/own-cols.csv" "$P"
+run 0 "^METRIC gpuprof only (ncu has no column): smsp__inst_executed.sum$" --against "$tmp/own-cols.csv" "$P"
+if grep -q "^METRIC ncu only: 7 columns no gpuprof launch has (launch__block_size, launch__grid_size, launch__registers_per_thread, launch__shared_mem_per_block_static, ...)$" "$tmp/out"; then ok
+else ko "the columns ncu has alone"; fi
+run 0 "" -f json --against "$tmp/own-cols.csv" "$P"
+grep -q '"ncu_only_metrics":\[[^]]*"zz__renamed.sum"' "$tmp/stdout" && ok || ko "--format json: every column ncu has alone"
 # no metric in common
 sed '1s/__/_x_/g' "$tmp/own.csv" >"$tmp/own-none.csv"
 run 1 "nothing compared: no metric of gpuprof's records is a column of ncu's table" \
     --against "$tmp/own-none.csv" "$P"
+
+# recorded on an H200 (tests/data/against/recorded, trimmed by
+# trim-recorded.py from run.sh's output): the figures compare.py gave on
+# the untrimmed files, and ncu's own device name matching gpuprof's
+R=$A/recorded
+run 1 "^against: 154 agree, 2 differ, 0 not judged (0 unstable, 0 over 100%), 0 unmatched launches$" \
+    --against $R/known_work.ncu.csv --against $R/known_work.ncu2.csv --against-dram $R/known_work.ncu-dram.csv $R/known_work.jsonl
+grep -q "^DIFF fma_sp#0 lts__t_bytes.sum: ncu 1.0687e+06, gpuprof 998752 (6.55%)$" "$tmp/out" &&
+    ! grep -q "devices differ" "$tmp/out" && ok || ko "recorded known_work: its difference"
+run 1 "^against: 349 agree, 1 differ, 1 not judged (1 unstable, 0 over 100%), 0 unmatched launches$" \
+    --against $R/cublas.ncu.csv --against $R/cublas.ncu2.csv --against-dram $R/cublas.ncu-dram.csv $R/cublas.jsonl
+# the same launches recorded on an H200, said to be an H100 by ncu
+sed 's/"NVIDIA H200"/"NVIDIA H100 80GB HBM3"/' $R/known_work.ncu.csv >"$tmp/kw-h100.csv"
+run 1 "^warning: the devices differ on 4 matched launches: gpuprof ran on NVIDIA H200 (compute capability 9.0), ncu on NVIDIA H100 80GB HBM3 (compute capability 9.0)$" \
+    --against "$tmp/kw-h100.csv" $R/known_work.jsonl
 
 # the Python cross-check's figures on the same files (an independent
 # implementation of the same rules): agree/differ, unstable, over 100,
