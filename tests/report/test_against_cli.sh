@@ -86,6 +86,24 @@ assert {m["name"]: m["class"] for m in d["metrics"]}["gpu__time_duration.sum"] =
 else
     skipped "--format json parsed: python3 is not installed"
 fi
+# the docs' table of classes follows against.def (through the command's own JSON)
+if command -v python3 >/dev/null 2>&1; then
+    if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [l for l in open("docs/report.md") if l.startswith("| ")]
+for c in d["classes"]:
+    row = [r for r in rows if r.startswith("| %s |" % c["name"])]
+    assert len(row) == 1, "no row for class %s" % c["name"]
+    if c["compared"]:
+        want = "%g%%" % (100 * c["rel"]) + (" or %g" % c["abs"] if c["abs"] else "")
+        assert want in row[0], "class %s: %r not in %r" % (c["name"], want, row[0])
+    else:
+        assert "not compared" in row[0], row[0]
+' "$tmp/stdout"; then ok; else ko "docs/report.md: the table of tolerance classes differs from metrics/against.def"; fi
+else
+    skipped "the docs' table of tolerance classes: python3 is not installed"
+fi
 run 1 "" -f csv --against $A/synth.ncu.csv $A/synth.jsonl
 if [ "$(head -1 "$tmp/stdout")" = "kernel,ordinal,ncu_id,metric,class,outcome,gpuprof,ncu,ncu_again,rel,ncu_from" ] &&
     [ "$(grep -c ',differ,' "$tmp/stdout")" -eq 2 ] && [ "$(grep -c ',agree,' "$tmp/stdout")" -eq 32 ]; then ok
