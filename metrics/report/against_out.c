@@ -20,13 +20,12 @@ static const char *gp_ag_num(char *buf, size_t len, double v)
     return buf;
 }
 
-/* A relative difference as a percentage: "inf" for a value on one side. */
+/* A relative difference as a percentage; "-" where there is none (ncu's
+ * value 0, a value on one side only): no output holds an infinity. */
 static const char *gp_ag_pct(char *buf, size_t len, double rel)
 {
-    if (isnan(rel))
+    if (!isfinite(rel))
         snprintf(buf, len, "-");
-    else if (isinf(rel))
-        snprintf(buf, len, "inf");
     else
         snprintf(buf, len, "%.2f", 100 * rel);
     return buf;
@@ -129,8 +128,11 @@ static void gp_ag_pairs_text(const gp_against_result *res, int outcome, FILE *ou
         if (outcome == GP_AG_UNSTABLE)
             fprintf(out, ", ncu again %s", gp_ag_num(b, sizeof b, p->n2));
         fprintf(out, ", gpuprof %s", gp_ag_num(c, sizeof c, p->g));
-        if (outcome == GP_AG_DIFFER)
+        if (outcome == GP_AG_DIFFER && isfinite(p->rel))
             fprintf(out, " (%s%%)", gp_ag_pct(pct, sizeof pct, p->rel));
+        else if (outcome == GP_AG_DIFFER)
+            fputs(isnan(p->g) || isnan(p->n) ? " (a value on one side only)" : " (ncu's is 0)",
+                  out);
         if (outcome == GP_AG_UNSTABLE)
             fprintf(out, " (%s the first run)", p->agree ? "agrees with" : "differs from");
         fputc('\n', out);

@@ -61,6 +61,14 @@ done
 # n/a in gpuprof against ncu's 0 for a percentage agrees; peaks are not compared
 if grep -q "l1tex__t_sector_hit_rate.pct  *percent  *4  *4 " "$tmp/out" &&
     ! grep -q "\.peak_sustained" "$tmp/out"; then ok; else ko "synth: the n/a-vs-0 rule or the peaks"; fi
+# no infinity or NaN in the text (reduce#0 writes 4 bytes where ncu counts 0)
+if grep -q "^dram__bytes_write.sum  *bytes  *4  *3  *49.46  *-  *reduce#0$" "$tmp/out" &&
+    ! grep -qiw "inf\|nan\|infinity" "$tmp/out"; then ok; else ko "synth: an infinity shown"; fi
+# a value on one side only differs, and says so
+printf '%s\n' '{"type":"launch","kernel":"k","grid":[1,1,1],"block":[32,1,1],"metrics":{"smsp__inst_executed.sum":null,"dram__bytes_read.sum":5}}' >"$tmp/one.jsonl"
+printf '%s\n' '"ID","Process ID","Kernel Name","smsp__inst_executed.sum","dram__bytes_read.sum"' '"0","1","k","12","0"' >"$tmp/one.csv"
+run 1 "^DIFF k#0 smsp__inst_executed.sum: ncu 12, gpuprof n/a (a value on one side only)$" --against "$tmp/one.csv" "$tmp/one.jsonl"
+grep -q "^dram__bytes_read.sum  *bytes  *1  *1  *-  *-  *k#0$" "$tmp/out" && ok || ko "ncu 0 against 5 bytes"
 run 3 "^against: 31 agree, 0 differ, 4 not judged (3 unstable, 1 over 100%), 2 unmatched launches$" \
     --against $A/synth.ncu.csv --against $A/synth.ncu2.csv $A/synth.jsonl
 grep -q "^UNSTABLE reduce#0 smsp__inst_executed.sum: ncu 51000, ncu again 54000, gpuprof 52000 (agrees with the first run)$" "$tmp/out" &&

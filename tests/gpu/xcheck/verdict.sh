@@ -63,7 +63,8 @@ awk -v a="$agree" -v t="$total" -v g="$gp_only" -v n="$ncu_only" -v p="$progs" '
 # a second opinion: the Python form of the same rules, on the same files
 if command -v "$PY" >/dev/null 2>&1 && [ -f "$HERE/compare.py" ]; then
     $PY "$HERE/compare.py" "$O" >"$O/compare.txt" 2>&1
-    echo "second opinion (compare.py): $(grep '^xcheck:' "$O/compare.txt")"
+    second=$(grep '^xcheck:' "$O/compare.txt")
+    [ -n "$second" ] && echo "second opinion (compare.py): $second"
 fi
 echo "xcheck: $agree passed, $differ failed, $gp_only skipped"
 [ "$failed" -eq 0 ] && [ "$differ" -eq 0 ] && [ "$total" -gt 0 ]
