@@ -12,8 +12,8 @@
 #include "metrics/ncu_raw.h"
 #include "metrics/report/against_out.h"
 
-static char *gp_fz_names[] = {"smsp__inst_executed.sum", "l1tex__t_sector_hit_rate.pct",
-                              "dram__bytes_write.sum", "gpu__time_duration.sum",
+static char *gp_fz_names[] = {"smsp__inst_executed.sum",        "l1tex__t_sector_hit_rate.pct",
+                              "dram__bytes_write.sum",          "gpu__time_duration.sum",
                               "dram__bytes.sum.peak_sustained", "x__a.sum"};
 static const double gp_fz_v0[] = {100, NAN, 20000, 2000, 1280, 0};
 static const double gp_fz_v1[] = {1e9, 0, 0, NAN, 1280, -1};

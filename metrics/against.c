@@ -255,8 +255,8 @@ static int gp_ag_metrics(const gp_against_launch *l, size_t n, const gp_ncu_tabl
         res->n_metrics++;
     }
     /* ncu's metric columns no launch has */
-    res->ncu_only_metrics = calloc(oracle->n_cols ? oracle->n_cols : 1,
-                                   sizeof *res->ncu_only_metrics);
+    res->ncu_only_metrics =
+        calloc(oracle->n_cols ? oracle->n_cols : 1, sizeof *res->ncu_only_metrics);
     if (!res->ncu_only_metrics)
         goto out;
     for (i = 0; i < oracle->n_cols; i++)
@@ -274,15 +274,15 @@ out:
 /* One (launch, metric) pair, as the cross-check always judged it. */
 static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, double g,
                       const gp_ncu_table *oracle, long col, const gp_ncu_table *const *again,
-                      const gp_strindex *const *again_ix, size_t n_again,
-                      const gp_ncu_table *dram, const gp_strindex *dram_ix)
+                      const gp_strindex *const *again_ix, size_t n_again, const gp_ncu_table *dram,
+                      const gp_strindex *dram_ix)
 {
     gp_against_metric *st = &res->metrics[m];
     const gp_against_class_info *c = &gp_ag_classes[st->cls];
     const char *sn = res->shortname[li];
     long ord = res->ordinal[li];
-    gp_against_pair p = {.launch = li, .row = (size_t)row, .metric = m, .g = g, .n = NAN,
-                         .n2 = NAN};
+    gp_against_pair p = {
+        .launch = li, .row = (size_t)row, .metric = m, .g = g, .n = NAN, .n2 = NAN};
     long alone = -1;
     size_t a;
     int have_g = !isnan(g), have_n;
@@ -389,8 +389,8 @@ int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *o
     for (i = 0; i < oracle->n_rows; i++)
         kernels[n + i] = oracle->rows[i].kernel;
     if (gp_ag_number(kernels, n, res->shortname, res->ordinal, &launch_ix) < 0 ||
-        gp_ag_number(kernels + n, oracle->n_rows, res->shortname + n, res->ordinal + n,
-                     &row_ix) < 0)
+        gp_ag_number(kernels + n, oracle->n_rows, res->shortname + n, res->ordinal + n, &row_ix) <
+            0)
         goto out;
     for (i = 0; i < n_again; i++)
         if (gp_ag_index_table(again[i], &again_ix[i]) < 0)

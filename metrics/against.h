@@ -47,8 +47,8 @@ typedef struct {
     const char *kernel; /* the demangled name */
     size_t n_metrics;
     char *const *names;
-    const double *values; /* NaN: n/a */
-    const char *device;   /* the device's name, NULL: unknown */
+    const double *values;   /* NaN: n/a */
+    const char *device;     /* the device's name, NULL: unknown */
     int cc_major, cc_minor; /* -1: unknown */
 } gp_against_launch;
 
@@ -67,8 +67,8 @@ typedef struct {
     const char *name; /* the launches' own string */
     int cls;
     size_t pairs, agree, unstable, over100; /* pairs: judged (agree + differ) */
-    double median, worst; /* relative difference over the judged pairs */
-    long worst_pair;      /* the first pair with the worst difference, -1: none */
+    double median, worst;                   /* relative difference over the judged pairs */
+    long worst_pair;                        /* the first pair with the worst difference, -1: none */
 } gp_against_metric;
 
 typedef struct {
@@ -91,9 +91,9 @@ typedef struct {
     const char **ncu_only_metrics; /* ncu's metric columns no gpuprof launch has */
     size_t n_ncu_only_metrics;
     size_t agree, differ, unstable, unstable_agree, over100;
-    size_t device_mismatch;    /* matched launches whose devices differ */
-    char device_gpuprof[160];  /* the first such: gpuprof's device */
-    char device_ncu[160];      /* and ncu's */
+    size_t device_mismatch;   /* matched launches whose devices differ */
+    char device_gpuprof[160]; /* the first such: gpuprof's device */
+    char device_ncu[160];     /* and ncu's */
 } gp_against_result;
 
 /* The tolerance classes, in the order of against.def. */

@@ -32,8 +32,9 @@ static long gp_ncu_split(char *line, size_t len, gp_ncu_field *f, size_t max, ch
             size_t start = i++;
             for (;;) {
                 if (i >= len) {
-                    snprintf(why, whylen, "the quote opened at column %zu is not closed on this "
-                                          "line",
+                    snprintf(why, whylen,
+                             "the quote opened at column %zu is not closed on this "
+                             "line",
                              start + 1);
                     return -1;
                 }
@@ -152,8 +153,8 @@ int gp_ncu_raw_scaled_unit(const char *unit)
     const char *p = unit;
     for (;;) {
         /* one unit of a quotient: "Kbyte", "Gcycle", "KB", "KiB", "usecond" */
-        if (strchr("KMGTP", p[0]) && p[0] && ((p[1] >= 'a' && p[1] <= 'z') || p[1] == 'B' ||
-                                              (p[1] == 'i' && p[2] == 'B')))
+        if (strchr("KMGTP", p[0]) && p[0] &&
+            ((p[1] >= 'a' && p[1] <= 'z') || p[1] == 'B' || (p[1] == 'i' && p[2] == 'B')))
             return 1;
         if (strncmp(p, "usecond", 7) == 0 || strncmp(p, "msecond", 7) == 0)
             return 1;
@@ -197,8 +198,9 @@ static int gp_ncu_header(gp_ncu_table *t, const gp_ncu_field *f, size_t n, long 
             goto oom;
         t->n_cols = i + 1;
         if (gp_strindex_find(t->index, f[i].s, f[i].len) >= 0) {
-            snprintf(err, errlen, "%s:%ld: malformed Nsight Compute CSV: the column '%.100s' is "
-                                  "named twice",
+            snprintf(err, errlen,
+                     "%s:%ld: malformed Nsight Compute CSV: the column '%.100s' is "
+                     "named twice",
                      t->name, lineno, f[i].s);
             return -1;
         }
@@ -206,8 +208,9 @@ static int gp_ncu_header(gp_ncu_table *t, const gp_ncu_field *f, size_t n, long 
             goto oom;
     }
     if (gp_ncu_raw_col(t, "Metric Name") >= 0 && gp_ncu_raw_col(t, "Metric Value") >= 0) {
-        snprintf(err, errlen, "%s:%ld: this is Nsight Compute's --page details layout (one row per "
-                              "metric); record it with --csv --page raw --print-units base",
+        snprintf(err, errlen,
+                 "%s:%ld: this is Nsight Compute's --page details layout (one row per "
+                 "metric); record it with --csv --page raw --print-units base",
                  t->name, lineno);
         return -1;
     }
@@ -216,8 +219,9 @@ static int gp_ncu_header(gp_ncu_table *t, const gp_ncu_field *f, size_t n, long 
     t->col_cc = gp_ncu_raw_col(t, "CC");
     t->col_device = gp_ncu_raw_col(t, "device__attribute_display_name");
     if (t->col_kernel < 0) {
-        snprintf(err, errlen, "%s:%ld: malformed Nsight Compute CSV: the header has no 'Kernel "
-                              "Name' column",
+        snprintf(err, errlen,
+                 "%s:%ld: malformed Nsight Compute CSV: the header has no 'Kernel "
+                 "Name' column",
                  t->name, lineno);
         return -1;
     }
@@ -377,8 +381,9 @@ static int gp_ncu_read(gp_ncu_table *t, gp_textfile *tf, char *err, size_t errle
             continue;
         }
         if (n >= 2 && strcmp(f[0].s, "ID") == 0 && strcmp(f[1].s, "Process ID") == 0) {
-            snprintf(err, errlen, "%s:%ld: malformed Nsight Compute CSV: a second header with "
-                                  "other columns (two tables in one file?)",
+            snprintf(err, errlen,
+                     "%s:%ld: malformed Nsight Compute CSV: a second header with "
+                     "other columns (two tables in one file?)",
                      t->name, tf->lineno);
             goto out;
         }
@@ -396,14 +401,16 @@ static int gp_ncu_read(gp_ncu_table *t, gp_textfile *tf, char *err, size_t errle
             continue;
         }
         if (!gp_ncu_id(&f[0], &id)) {
-            snprintf(err, errlen, "%s:%ld: malformed Nsight Compute CSV: the ID '%.40s' is not a "
-                                  "launch number",
+            snprintf(err, errlen,
+                     "%s:%ld: malformed Nsight Compute CSV: the ID '%.40s' is not a "
+                     "launch number",
                      t->name, tf->lineno, f[0].s);
             goto out;
         }
         if ((t->n_rows + 1) * t->n_cols > GP_NCU_MAX_CELLS) {
-            snprintf(err, errlen, "%s:%ld: more than %zu values; profile fewer launches or "
-                                  "metrics",
+            snprintf(err, errlen,
+                     "%s:%ld: more than %zu values; profile fewer launches or "
+                     "metrics",
                      t->name, tf->lineno, (size_t)GP_NCU_MAX_CELLS);
             goto out;
         }
@@ -412,9 +419,10 @@ static int gp_ncu_read(gp_ncu_table *t, gp_textfile *tf, char *err, size_t errle
         state = GP_NCU_ROWS;
     }
     if (state == GP_NCU_BEFORE) {
-        snprintf(err, errlen, "%s: no Nsight Compute raw table in it (a header row starting "
-                              "\"ID\",\"Process ID\"; record it with ncu --csv --page raw "
-                              "--print-units base)",
+        snprintf(err, errlen,
+                 "%s: no Nsight Compute raw table in it (a header row starting "
+                 "\"ID\",\"Process ID\"; record it with ncu --csv --page raw "
+                 "--print-units base)",
                  t->name);
         goto out;
     }

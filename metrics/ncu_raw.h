@@ -35,24 +35,24 @@
 enum { GP_NCU_NUM, GP_NCU_NA, GP_NCU_EMPTY, GP_NCU_TEXT };
 
 typedef struct {
-    long id;      /* the ID column */
-    long line;    /* where the row is in the file */
-    char *kernel; /* the Kernel Name column ("" when it is empty) */
-    char *cc;     /* the CC column, NULL: no such column */
-    char *device; /* device__attribute_display_name, NULL: no such column */
-    double *v;    /* one per column: the number, NaN when not a number */
+    long id;             /* the ID column */
+    long line;           /* where the row is in the file */
+    char *kernel;        /* the Kernel Name column ("" when it is empty) */
+    char *cc;            /* the CC column, NULL: no such column */
+    char *device;        /* device__attribute_display_name, NULL: no such column */
+    double *v;           /* one per column: the number, NaN when not a number */
     unsigned char *kind; /* one per column: GP_NCU_* */
 } gp_ncu_row;
 
 typedef struct {
-    char name[320];  /* the path as messages show it (escaped) */
+    char name[320]; /* the path as messages show it (escaped) */
     size_t n_cols;
-    char **cols;     /* header names */
-    char **units;    /* the units row ("" where none; all "" without one) */
+    char **cols;  /* header names */
+    char **units; /* the units row ("" where none; all "" without one) */
     size_t n_rows, cap_rows;
     gp_ncu_row *rows;
     long col_id, col_kernel, col_cc, col_device; /* -1: absent */
-    struct gp_strindex *index; /* column by name */
+    struct gp_strindex *index;                   /* column by name */
 } gp_ncu_table;
 
 /* Reads path ("-": standard input) into t (zeroed first).  Returns 0, or -1

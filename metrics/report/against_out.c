@@ -99,13 +99,12 @@ static void gp_ag_table(const gp_against_result *res, FILE *out)
     for (m = 0; m < res->n_metrics; m++) {
         const gp_against_metric *s = &res->metrics[m];
         gp_text_plain_buf(name, sizeof name, s->name);
-        fprintf(out, "%-64s %-10s %6zu %6zu %8s %8s  %s", name,
-                gp_against_classes()[s->cls].label, s->pairs, s->agree,
-                gp_ag_pct(med, sizeof med, s->median),
+        fprintf(out, "%-64s %-10s %6zu %6zu %8s %8s  %s", name, gp_against_classes()[s->cls].label,
+                s->pairs, s->agree, gp_ag_pct(med, sizeof med, s->median),
                 gp_ag_pct(worst, sizeof worst, s->pairs ? s->worst : NAN),
-                s->worst_pair >= 0 ? gp_ag_who(res, 0, res->pairs[s->worst_pair].launch, who,
-                                               sizeof who)
-                                   : "-");
+                s->worst_pair >= 0
+                    ? gp_ag_who(res, 0, res->pairs[s->worst_pair].launch, who, sizeof who)
+                    : "-");
         if (s->unstable || s->over100)
             fprintf(out, "  (not judged: %zu unstable, %zu over 100%%)", s->unstable, s->over100);
         fputc('\n', out);
@@ -146,8 +145,8 @@ static void gp_ag_lists_text(const gp_against_result *res, const gp_against_inpu
     for (i = 0; i < res->n_unmatched; i++) {
         const gp_against_unmatched *u = &res->unmatched[i];
         if (u->side == GP_AG_GPUPROF_ONLY)
-            fprintf(out, "UNMATCHED gpuprof only: %s\n", gp_ag_who(res, 0, u->index, who,
-                                                                   sizeof who));
+            fprintf(out, "UNMATCHED gpuprof only: %s\n",
+                    gp_ag_who(res, 0, u->index, who, sizeof who));
         else
             fprintf(out, "UNMATCHED ncu only: %s (ID %ld, line %ld)\n",
                     gp_ag_who(res, 1, u->index, who, sizeof who), in->oracle->rows[u->index].id,
@@ -161,8 +160,8 @@ static void gp_ag_lists_text(const gp_against_result *res, const gp_against_inpu
     /* ncu adds columns of its own (device attributes, launch statistics):
      * their number and the first few; --format json lists them all */
     if (res->n_ncu_only_metrics) {
-        fprintf(out, "METRIC ncu only: %zu column%s no gpuprof launch has (", res->n_ncu_only_metrics,
-                res->n_ncu_only_metrics == 1 ? "" : "s");
+        fprintf(out, "METRIC ncu only: %zu column%s no gpuprof launch has (",
+                res->n_ncu_only_metrics, res->n_ncu_only_metrics == 1 ? "" : "s");
         for (i = 0; i < res->n_ncu_only_metrics && i < 4; i++) {
             fputs(i ? ", " : "", out);
             gp_text_plain(out, res->ncu_only_metrics[i]);

@@ -167,12 +167,12 @@ static void test_classes(void)
     GP_CHECK(!gp_against_agrees(GP_AG_BYTES, 65537, 0, &rel));
     GP_CHECK(gp_against_agrees(GP_AG_BYTES, 1.05e7, 1e7, &rel));
     GP_CHECK(!gp_against_agrees(GP_AG_BYTES, 1.06e7, 1e7, &rel));
-    GP_CHECK(gp_against_agrees(GP_AG_DURATION, 2500, 2000, &rel));  /* 25%, but 500 ns */
+    GP_CHECK(gp_against_agrees(GP_AG_DURATION, 2500, 2000, &rel)); /* 25%, but 500 ns */
     GP_CHECK(!gp_against_agrees(GP_AG_DURATION, 2501, 2000, &rel));
-    GP_CHECK(gp_against_agrees(GP_AG_CYCLES, 4000, 3000, &rel));    /* 1000 cycles */
+    GP_CHECK(gp_against_agrees(GP_AG_CYCLES, 4000, 3000, &rel)); /* 1000 cycles */
     GP_CHECK(!gp_against_agrees(GP_AG_CYCLES, 4001, 3000, &rel));
     GP_CHECK(gp_against_agrees(GP_AG_RATE, 1.05e9, 1e9, &rel));
-    GP_CHECK(!gp_against_agrees(GP_AG_RATE, 1.0e9 + 999, 0, &rel));  /* no floor */
+    GP_CHECK(!gp_against_agrees(GP_AG_RATE, 1.0e9 + 999, 0, &rel)); /* no floor */
     GP_CHECK(gp_against_is_dram("dram__bytes_write.sum") &&
              gp_against_is_dram("dram__throughput.avg.pct_of_peak_sustained_elapsed") &&
              !gp_against_is_dram("dram__bytes_read.sum"));
@@ -207,7 +207,7 @@ static void test_judge(void)
     gp_against_result res;
     const gp_ncu_table *again[1];
     table(&o, "\"0\",\"1\",\"k\",\"9.0\",\"101\",\"0\",\"0\",\"1\"\n"   /* k#0: n/a vs 0 */
-              "\"1\",\"1\",\"k\",\"9.0\",\"230\",\"105\",\"0\",\"1\"\n"  /* k#1: differ, over 100 */
+              "\"1\",\"1\",\"k\",\"9.0\",\"230\",\"105\",\"0\",\"1\"\n" /* k#1: differ, over 100 */
               "\"2\",\"1\",\"other\",\"8.0\",\"300\",\"n/a\",\"0\",\"1\"\n" /* g 0 vs n/a */
               "\"3\",\"1\",\"ncu_only\",\"9.0\",\"1\",\"1\",\"0\",\"1\"\n");
     GP_CHECK(gp_against_judge(l, 4, &o, NULL, 0, NULL, &res) == 0);
@@ -218,7 +218,7 @@ static void test_judge(void)
     GP_CHECK(res.unmatched[1].side == GP_AG_NCU_ONLY && res.unmatched[1].index == 3);
     GP_CHECK_STR(res.shortname[0], "k");
     GP_CHECK(res.ordinal[1] == 1 && res.ordinal[2] == 0);
-    GP_CHECK(res.device_mismatch == 0); /* "other" has no device record */
+    GP_CHECK(res.device_mismatch == 0);    /* "other" has no device record */
     GP_CHECK(res.n_ncu_only_metrics == 2); /* dram__bytes_write.sum, y__only.sum */
     if (res.n_metrics == 2) {
         const gp_against_metric *hit = &res.metrics[0], *inst = &res.metrics[1];

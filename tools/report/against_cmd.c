@@ -124,9 +124,9 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
                              .again = again,
                              .n_again = o->n_ncu - 1,
                              .dram = o->dram ? &t[o->n_ncu] : NULL};
-    if ((o->format == GP_AGAINST_JSON   ? gp_against_json(&res, &in, out)
+    if ((o->format == GP_AGAINST_JSON  ? gp_against_json(&res, &in, out)
          : o->format == GP_AGAINST_CSV ? gp_against_csv(&res, &in, out)
-                                        : gp_against_text(&res, &in, out)) < 0) {
+                                       : gp_against_text(&res, &in, out)) < 0) {
         rc = -1;
         goto out;
     }

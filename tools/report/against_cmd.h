@@ -12,8 +12,8 @@
 enum { GP_AGAINST_TEXT, GP_AGAINST_JSON, GP_AGAINST_CSV };
 
 typedef struct {
-    char **ncu;       /* the --against files: the first is the oracle, the others
-                       * later runs of the same program */
+    char **ncu; /* the --against files: the first is the oracle, the others
+                 * later runs of the same program */
     size_t n_ncu;
     const char *dram; /* --against-dram, NULL: none */
     int format;       /* GP_AGAINST_* */
