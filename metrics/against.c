@@ -340,27 +340,42 @@ static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, dou
     return gp_ag_pair_add(res, &p);
 }
 
-/* The median relative difference of each metric's judged pairs. */
+/* The median relative difference of each metric's judged pairs: the pairs
+ * grouped by metric in one pass, each group sorted. */
 static int gp_ag_medians(gp_against_result *res)
 {
     double *rels = malloc((res->n_pairs ? res->n_pairs : 1) * sizeof *rels);
+    size_t *start = calloc(res->n_metrics + 1, sizeof *start), *fill = NULL;
     size_t m, i;
-    if (!rels)
-        return -1;
+    int rc = -1;
+    if (!rels || !start || !(fill = calloc(res->n_metrics + 1, sizeof *fill)))
+        goto out;
+    for (i = 0; i < res->n_pairs; i++)
+        if (res->pairs[i].outcome <= GP_AG_DIFFER)
+            start[res->pairs[i].metric + 1]++;
+    for (m = 0; m < res->n_metrics; m++)
+        start[m + 1] += start[m];
+    for (i = 0; i < res->n_pairs; i++) {
+        const gp_against_pair *p = &res->pairs[i];
+        if (p->outcome <= GP_AG_DIFFER)
+            rels[start[p->metric] + fill[p->metric]++] = p->rel;
+    }
     for (m = 0; m < res->n_metrics; m++) {
-        size_t k = 0;
-        for (i = 0; i < res->n_pairs; i++)
-            if (res->pairs[i].metric == m && res->pairs[i].outcome <= GP_AG_DIFFER)
-                rels[k++] = res->pairs[i].rel;
+        size_t k = start[m + 1] - start[m];
+        double *r = rels + start[m];
         if (!k) {
             res->metrics[m].median = NAN;
             continue;
         }
-        qsort(rels, k, sizeof *rels, gp_ag_cmp_double);
-        res->metrics[m].median = k % 2 ? rels[k / 2] : (rels[k / 2 - 1] + rels[k / 2]) / 2;
+        qsort(r, k, sizeof *r, gp_ag_cmp_double);
+        res->metrics[m].median = k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
     }
+    rc = 0;
+out:
     free(rels);
-    return 0;
+    free(start);
+    free(fill);
+    return rc;
 }
 
 int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *oracle,

@@ -192,6 +192,28 @@ sed 's/"NVIDIA H200"/"NVIDIA H100 80GB HBM3"/' $R/known_work.ncu.csv >"$tmp/kw-h
 run 1 "^warning: the devices differ on 4 matched launches: gpuprof ran on NVIDIA H200 (compute capability 9.0), ncu on NVIDIA H100 80GB HBM3 (compute capability 9.0)$" \
     --against "$tmp/kw-h100.csv" $R/known_work.jsonl
 
+# scale: 8 times the launches (40 metrics each, against two ncu runs) may
+# take at most 24 times as long, plus half a second
+gen() {
+    awk -v n="$1" 'BEGIN { print "{\"type\":\"device\",\"device\":0,\"name\":\"NVIDIA H100 80GB HBM3\",\"cc\":[9,0]}"
+        for (i = 0; i < n; i++) {
+            printf "{\"type\":\"launch\",\"kernel\":\"void k%d<int>(float*)\",\"grid\":[1,1,1],\"block\":[32,1,1],\"metrics\":{", i % 50
+            for (m = 0; m < 40; m++) printf "%s\"u__m%02d.sum\":%d", m ? "," : "", m, i * 40 + m
+            print "}}" } }' >"$tmp/big$1.jsonl"
+    "$report" -f ncu-raw-csv "$tmp/big$1.jsonl" >"$tmp/big$1.csv"
+}
+secs() {
+    t0=$(date +%s.%N)
+    "$report" --against "$tmp/big$1.csv" --against "$tmp/big$1.csv" "$tmp/big$1.jsonl" >"$tmp/big.out" 2>&1
+    t1=$(date +%s.%N)
+    grep -q "^against: $(($1 * 40)) agree, 0 differ" "$tmp/big.out" || ko "scale: $1 launches not all agreeing"
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+gen 1000; gen 8000
+small=$(secs 1000); large=$(secs 8000)
+if awk -v s="$small" -v l="$large" 'BEGIN { exit !(l <= 24 * s + 0.5) }'; then ok
+else ko "scale: 1000 launches in $small s, 8000 in $large s (more than 24 times)"; fi
+
 # the Python cross-check's figures on the same files (an independent
 # implementation of the same rules): agree/differ, unstable, over 100,
 # gpuprof's unmatched launches
