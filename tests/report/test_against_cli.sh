@@ -118,6 +118,8 @@ if [ "$(head -1 "$tmp/stdout")" = "kernel,ordinal,ncu_id,metric,class,outcome,gp
 else ko "--format csv"; head -3 "$tmp/stdout" >&2; fi
 run 2 "--against writes text, json or csv, not html" -f html --against $A/synth.ncu.csv $A/synth.jsonl
 run 2 "--against-dram needs --against" --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
+run 2 "--against-dram is given once" --against $A/synth.ncu.csv --against-dram $A/synth.ncu-dram.csv \
+    --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
 run 2 "give one" --against $A/synth.ncu.csv --baseline $A/synth.jsonl $A/synth.jsonl
 # written to -o even when pairs differ
 run 1 "" -o "$tmp/cmp.txt" --against $A/synth.ncu.csv $A/synth.jsonl

@@ -276,6 +276,11 @@ int main(int argc, char **argv)
             against.ncu[against.n_ncu++] = optarg;
             break;
         case 'R':
+            if (against.dram) {
+                gp_report_err("--against-dram is given once (ncu's run of the DRAM metrics "
+                              "alone)");
+                goto usage;
+            }
             against.dram = optarg;
             break;
         case 'K':
