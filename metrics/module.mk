@@ -4,7 +4,7 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device devices record facts derived estimate occupancy peaks \
+GP_METRICS_SRCS := json expr textfile device devices record facts derived estimate estimate_load occupancy peaks \
                    source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
                    roofline verdict aggregate load format baseline

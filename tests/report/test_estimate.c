@@ -19,7 +19,9 @@
 
 #include "estimate.h"
 #include "gp_test.h"
+#include "estimate_load.h"
 #include "json.h"
+#include "load.h"
 #include "occupancy.h"
 
 static void test_rotation(void)
@@ -282,8 +284,48 @@ static void test_recorded(void)
     GP_CHECK(plain.covered < 0.9 * plain.pairs);
 }
 
+/* The report reads a variant_estimate record beside launch records: the
+ * exact first launch stays a launch of its kernel, the variant's derived
+ * metrics are those of its mean launch with bounds; a record without a
+ * launch count is refused with a reason. */
+static void test_report_load(void)
+{
+    gp_report r;
+    gp_report_init(&r, NULL);
+    long got = gp_report_load(&r, "tests/data/report/none-mode.jsonl", stderr);
+    gp_report_finish(&r);
+    GP_CHECK_MSG(got == 1 && r.launches == 1 && r.n == 1, "%ld launches, %zu kernels", got, r.n);
+    GP_CHECK(r.n_estimates == 1 && r.bad_lines == 0);
+    if (r.n_estimates == 1) {
+        const gp_report_estimate *e = &r.estimates[0];
+        GP_CHECK(e->launches == 200 && e->exact == 1 && e->n_configs == 3 &&
+                 e->cfg_launches[2] == 68 && strcmp(e->cfg_kind[1], "instrumented") == 0);
+        GP_CHECK_NEAR(e->derived[GP_M_DURATION], 180e-6, 1e-9); /* 200 x 180 us / 200 */
+        GP_CHECK_NEAR(e->bound[GP_M_DURATION], 1.8e-6, 1e-6);  /* 1% of the total, per launch */
+        /* the DRAM bandwidth moves with bytes and time: its bound adds both */
+        GP_CHECK(e->bound[GP_M_DRAM_BYTES_PER_S] > 0.019 * e->derived[GP_M_DRAM_BYTES_PER_S]);
+        GP_CHECK(e->dev == 0);
+    }
+    gp_report_free(&r);
+    gp_report_init(&r, NULL);
+    const char *bad = "{\"type\":\"variant_estimate\",\"kernel\":\"k\",\"grid\":[1,1,1],"
+                      "\"block\":[1,1,1],\"metrics\":{}}\n";
+    FILE *f = fmemopen((void *)bad, strlen(bad), "r");
+    char *msg = NULL;
+    size_t msglen = 0;
+    FILE *warn = open_memstream(&msg, &msglen);
+    gp_report_load_stream(&r, f, "bad.jsonl", warn);
+    fclose(f);
+    fclose(warn);
+    GP_CHECK(r.n_estimates == 0 && r.bad_lines == 1);
+    GP_CHECK_MSG(msg && strstr(msg, "without a launch count"), "%s", msg ? msg : "");
+    free(msg);
+    gp_report_free(&r);
+}
+
 int main(void)
 {
+    test_report_load();
     test_rotation();
     test_small();
     test_recorded();
