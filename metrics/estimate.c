@@ -191,6 +191,23 @@ int gp_est_value(const gp_est_variant *v, const gp_est_layout *L, size_t i, doub
     return 0;
 }
 
+/* The counters a derived formula may read are those of counters.def (the
+ * build checks the formulas against it): only they are moved, so that a
+ * record of many other counters costs no more. */
+static const char *const formula_counters[] = {
+#define GP_COUNTER(n, u, c, s, d) n,
+#include "counters.def"
+#undef GP_COUNTER
+};
+
+static int in_formulas(const char *name)
+{
+    for (size_t i = 0; i < sizeof(formula_counters) / sizeof(formula_counters[0]); i++)
+        if (strcmp(formula_counters[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int gp_est_derived(const gp_facts *facts, gp_launch *mean, const double *mean_bound,
                    gp_derived_row *row, double *bound)
 {
@@ -206,7 +223,7 @@ int gp_est_derived(const gp_facts *facts, gp_launch *mean, const double *mean_bo
         bound[d] = isnan(row->v[d]) ? NAN : 0;
     for (size_t k = 0; k < mean->n_metrics; k++) {
         double b = mean_bound[k], c = mean->values[k];
-        if (!(b > 0) || !isfinite(c))
+        if (!(b > 0) || !isfinite(c) || !in_formulas(mean->names[k]))
             continue;
         /* counter k moved up and down by its bound: a formula may be flat
          * on one side (a min, a share bounded at 100%) */

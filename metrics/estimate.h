@@ -108,7 +108,8 @@ int gp_est_value(const gp_est_variant *v, const gp_est_layout *L, size_t i, doub
  * on the mean of its value k (NaN or 0: none).  Each derived metric's bound is
  * the sum over counters of |d(c_k + b_k) - d(c)| (first order, absolute
  * values added: never smaller than the bound the counters' errors allow when
- * they are independent or move together).  The launch's values are changed
+ * they are independent or move together; only counters of counters.def are
+ * moved, the only ones a formula may read).  The launch's values are changed
  * and put back.  bound[i] is NaN where the value is.  0, or -1 when out of
  * memory. */
 int gp_est_derived(const gp_facts *facts, gp_launch *mean, const double *mean_bound,
