@@ -171,7 +171,7 @@ not_profiled:
         gp_summary_skip(&gp_core.summary, "stream capture");
         pthread_mutex_unlock(&gp_core.state_lock);
     } else if (ls && ls->kernel) {
-        gp_variants_lost(ls);
+        gp_variants_lost(ls, why);
         gp_finish_abandon(ls, why);
     } else {
         gp_finish_unprofiled(id, k->name->demangled, why);
@@ -221,7 +221,7 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
         if (!gp_variants_take(ls, values, NULL))
             gp_finish_launch(ls, values, NULL);
     } else {
-        gp_variants_lost(ls);
+        gp_variants_lost(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
         gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
         context_check(ls->launch_id, ls->kernel->name->demangled, ls->rs.why);
     }

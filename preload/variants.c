@@ -44,18 +44,31 @@ typedef struct gp_variants {
     int *instrumented; /* per range-profiler configuration: CUPTI instruments it */
     gp_rotation rot;
     long programmed; /* the configuration the open batch holds, -1: none */
+    /* per configuration: launches that gave values, and that lost them; a
+     * configuration that loses its first launches and gives none is
+     * refused (CUPTI cannot run it this way) and left out of the rotation */
+    uint64_t *given, *failed;
+    int *refused;
+    size_t n_refused;
 } gp_variants;
 
-enum { EXACT_TRIES = 3 };
+enum { EXACT_TRIES = 3, REFUSE_AFTER = 3 };
 
 void gp_variants_setup(gp_context *cs)
 {
     gp_variants *vs = calloc(1, sizeof(*vs));
     size_t n = gp_core.n_metrics;
     if (!vs || !(vs->config = calloc(n ? n : 1, sizeof(int))) ||
-        !(vs->instrumented = calloc(GP_RP_MAX_ROT, sizeof(int)))) {
-        if (vs)
+        !(vs->instrumented = calloc(GP_RP_MAX_ROT + 1, sizeof(int))) ||
+        !(vs->given = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
+        !(vs->failed = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
+        !(vs->refused = calloc(GP_RP_MAX_ROT + 1, sizeof(int)))) {
+        if (vs) {
             free(vs->config);
+            free(vs->instrumented);
+            free(vs->given);
+            free(vs->failed);
+        }
         free(vs);
         gp_log_once(GP_LOG_WARN, "none-oom",
                     "GPUPROF_REPLAY=none: out of memory; launches are profiled in kernel replay");
@@ -105,6 +118,9 @@ void gp_variants_setup(gp_context *cs)
                     cs->device, why ? why : "no metric to rotate");
         free(vs->config);
         free(vs->instrumented);
+        free(vs->given);
+        free(vs->failed);
+        free(vs->refused);
         free(vs);
         return;
     }
@@ -180,8 +196,15 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
         vs->programmed = -1;
         return 0;
     }
-    int switched;
+    if (vs->n_refused >= vs->layout.n_configs) /* nothing left to rotate */
+        return 0;
+    int switched, sw;
     size_t c = gp_rotation_next(&vs->rot, &switched);
+    for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
+        vs->rot.in_block = vs->rot.block; /* on to the next one now */
+        c = gp_rotation_next(&vs->rot, &sw);
+        switched = 1;
+    }
     ls->rot_config = (int)c;
     ls->opts.rotate = 1;
     if (vs->sass && c == vs->n_rp) {
@@ -200,6 +223,39 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     return 1;
 }
 
+static const char *config_kind(const gp_variants *vs, size_t c)
+{
+    if (vs->sass && c == vs->n_rp)
+        return "sass";
+    return vs->instrumented[c] ? "instrumented" : "counters";
+}
+
+/* A rotated launch of configuration c lost its values: a configuration that
+ * never gave values is refused after REFUSE_AFTER such launches, said once
+ * with its metrics; the others rotate on (a lost batch of a configuration
+ * that works is the batch's problem, said by batch.c). */
+static void config_failed(gp_context *cs, int c, const char *why)
+{
+    gp_variants *vs = cs->variants;
+    if (!vs || c < 0 || (size_t)c >= vs->layout.n_configs)
+        return;
+    if (++vs->failed[c] < REFUSE_AFTER || vs->given[c] > 0 || vs->refused[c])
+        return;
+    vs->refused[c] = 1;
+    vs->n_refused++;
+    char names[600] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < vs->layout.n && used < sizeof(names); i++)
+        if (vs->config[i] == c)
+            used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "",
+                                     vs->layout.names[i]);
+    gp_warn("replay mode none: device %d: configuration %d (%s) failed %llu launches and gave "
+            "no value (%s); it is left out of the rotation, its metrics come from each "
+            "variant's first launch only: %s",
+            cs->device, c + 1, config_kind(vs, (size_t)c), (unsigned long long)vs->failed[c],
+            why ? why : "no reason", names);
+}
+
 int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_why)
 {
     gp_variant *v = ls->variant;
@@ -207,31 +263,36 @@ int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_w
     if (!v || !vs)
         return 0;
     if (ls->rot_config == GP_EST_ALL) {
-        if (hw_why) /* not complete: the next launch tries again */
+        if (hw_why || ls->rs.snapshot_failed) /* not complete: the next launch tries again */
             v->exact_done = 0;
-        else
+        if (!hw_why && !ls->rs.snapshot_failed)
             gp_est_add(&v->est, &vs->layout, GP_EST_ALL, ls->variant_ordinal, values);
         return 0;
     }
-    if (hw_why)
+    if (hw_why) {
         v->lost++;
-    else
+        config_failed(ls->cs, ls->rot_config, hw_why);
+    } else {
+        vs->given[ls->rot_config]++;
         gp_est_add(&v->est, &vs->layout, ls->rot_config, ls->variant_ordinal, values);
+    }
     pthread_mutex_lock(&gp_core.state_lock);
     gp_core.summary.launches_estimated++;
     pthread_mutex_unlock(&gp_core.state_lock);
     return 1;
 }
 
-void gp_variants_lost(gp_launch_state *ls)
+void gp_variants_lost(gp_launch_state *ls, const char *why)
 {
     gp_variant *v = ls->variant;
     if (!v)
         return;
-    if (ls->rot_config == GP_EST_ALL)
+    if (ls->rot_config == GP_EST_ALL) {
         v->exact_done = 0;
-    else
+    } else {
         v->lost++;
+        config_failed(ls->cs, ls->rot_config, why);
+    }
 }
 
 /* ---- records --------------------------------------------------------------- */
@@ -242,13 +303,6 @@ static void json_num(FILE *f, double x)
         fprintf(f, "%.9g", x);
     else
         fputs("null", f);
-}
-
-static const char *config_kind(const gp_variants *vs, size_t c)
-{
-    if (vs->sass && c == vs->n_rp)
-        return "sass";
-    return vs->instrumented[c] ? "instrumented" : "counters";
 }
 
 static void write_variant(FILE *f, const gp_context *cs, const gp_variants *vs, const gp_variant *v)
@@ -364,6 +418,9 @@ void gp_variants_close(gp_context *cs)
                 cs->device, (unsigned long long)vs->beyond, gp_core.cfg.variants_max);
     free(vs->config);
     free(vs->instrumented);
+    free(vs->given);
+    free(vs->failed);
+    free(vs->refused);
     free(vs);
 }
 

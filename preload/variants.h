@@ -38,8 +38,10 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
  * be written; 0 when the caller writes its record (an exact launch, whose
  * values are added too). */
 int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_why);
-/* A launch of a variant given up (no values). */
-void gp_variants_lost(gp_launch_state *ls);
+/* A launch of a variant given up (no values), why.  A configuration whose
+ * launches keep failing and never gave a value is left out of the rotation
+ * (named in a warning). */
+void gp_variants_lost(gp_launch_state *ls, const char *why);
 /* Writes the context's variant_estimate records and frees its tables
  * (context teardown; the caller closed its batch). */
 void gp_variants_close(gp_context *cs);
