@@ -218,7 +218,9 @@ size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const 
             if (group[i] == GP_HOST_EVERY)
                 in[k++] = names[i];
         for (size_t i = 0; i < n; i++) {
-            if (group[i] != UNPLACED)
+            /* an instrumented pass slows the kernel and adds instructions:
+             * the every names (durations, instructions) are not taken there */
+            if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
                 continue;
             in[k] = names[i];
             if (one_pass(chip, avail, in, k + 1)) {

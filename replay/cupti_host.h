@@ -51,7 +51,9 @@ size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *con
  * order); every other name is placed in the first configuration, greedy in
  * the caller's order, with which it stays one pass (group[i] = 0, 1, ...),
  * or -1 when it needs more than one pass even alone, is refused, or more
- * than max_groups configurations would be needed.  carries_every[g]: 1 when
+ * than max_groups configurations would be needed.  Instrumented names
+ * (gp_metric_is_instrumented) never share a configuration with the every
+ * names: instrumentation changes durations and instruction counts.  carries_every[g]: 1 when
  * configuration g carries the every names (a name that fits with none of
  * them gets configurations without them).  Returns the number of
  * configurations (0: none possible).  Opens a host configuration per name

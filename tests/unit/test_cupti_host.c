@@ -106,8 +106,12 @@ static void one_pass_split(const char *const *names, size_t n, const char *what,
         const char *in[400];
         size_t k = 0;
         for (size_t i = 0; i < m; i++)
-            if (group[i] == (int)g || (carries[g] && group[i] == GP_HOST_EVERY))
+            if (group[i] == (int)g || (carries[g] && group[i] == GP_HOST_EVERY)) {
                 in[k++] = all[i];
+                /* durations and instruction counts never under instrumentation */
+                GP_CHECK_MSG(!carries[g] || !gp_metric_is_instrumented(all[i]),
+                             "%s: %s beside the spread counters", what, all[i]);
+            }
         with_every += carries[g] != 0;
         char err[512];
         gp_host_config *c = gp_host_config_create("GH100", NULL, 0, in, k, err, sizeof(err));
