@@ -101,7 +101,8 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     gp_occ_input oi;
     gp_occ_result occ;
     memset(&oi, 0, sizeof oi);
-    oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
+    oi.threads_per_block =
+        (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
     oi.regs_per_thread = l.regs_per_thread;
     oi.static_smem = l.static_smem;
     oi.dynamic_smem = l.dynamic_smem;

@@ -57,7 +57,7 @@ typedef struct gp_config {
     int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice */
     int summary;                /* GPUPROF_SUMMARY */
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
-    int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay), cupti (CUPTI's) or none */
+    int replay_mode; /* GPUPROF_REPLAY: profiler (own replay), cupti (CUPTI's) or none */
     long rotate_launches;       /* GPUPROF_ROTATE_LAUNCHES: replay none's block per configuration */
     long variants_max;          /* GPUPROF_VARIANTS_MAX: replay none's variants per context */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */

@@ -16,7 +16,7 @@ static const struct {
 };
 
 const char *const gp_metric_spread[4] = {"gpu__time_duration.sum", "smsp__inst_executed.sum",
-                                          "sm__cycles_elapsed.avg", "sm__cycles_elapsed.max"};
+                                         "sm__cycles_elapsed.avg", "sm__cycles_elapsed.max"};
 
 int gp_metric_set_is_spread(const char *name)
 {

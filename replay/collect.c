@@ -203,8 +203,7 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
         for (size_t k = 0; every && k < set->n_hw; k++)
             every[k] = rotate_every[set->hw_index[k]];
         if (!every || gp_rp_rotation_build(c->replay.rp, every, rerr, sizeof(rerr)) == 0)
-            snprintf(c->rotate_why, sizeof(c->rotate_why), "%s",
-                     every ? rerr : "out of memory");
+            snprintf(c->rotate_why, sizeof(c->rotate_why), "%s", every ? rerr : "out of memory");
         free(every);
     }
     free(hw);

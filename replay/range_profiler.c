@@ -415,8 +415,8 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
         snprintf(err, errlen, "out of memory");
         return 0;
     }
-    size_t groups = gp_host_partition_one_pass(rp->chip, rp->avail, rp->all_names, rp->n_all,
-                                               every, group, carries, GP_RP_MAX_ROT);
+    size_t groups = gp_host_partition_one_pass(rp->chip, rp->avail, rp->all_names, rp->n_all, every,
+                                               group, carries, GP_RP_MAX_ROT);
     size_t used = 0, bad = 0;
     for (size_t k = 0; k < rp->n_all; k++)
         if (group[k] == -1) {

@@ -156,8 +156,9 @@ static void gp_report_text_estimates(const gp_report *r, FILE *out)
         gp_fmtbuf fb = {.next = 0};
         fputs("\n  ", out);
         gp_text_plain(out, e->kernel);
-        fprintf(out, "\n     grid [%ld,%ld,%ld] block [%ld,%ld,%ld], %ld bytes dynamic shared; "
-                     "%ld launches, %ld in kernel replay\n",
+        fprintf(out,
+                "\n     grid [%ld,%ld,%ld] block [%ld,%ld,%ld], %ld bytes dynamic shared; "
+                "%ld launches, %ld in kernel replay\n",
                 e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
                 e->dynamic_smem, e->launches, e->exact);
         fputs("     configurations:", out);

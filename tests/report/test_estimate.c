@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 #include "estimate.h"
-#include "gp_test.h"
 #include "estimate_load.h"
+#include "gp_test.h"
 #include "json.h"
 #include "load.h"
 #include "occupancy.h"
@@ -120,7 +120,8 @@ static size_t load_bases(const char *path, base *b, size_t cap)
         char err[200];
         gp_json *j = gp_json_parse(line, (size_t)got, err, sizeof err);
         const char *type = j ? gp_json_string(gp_json_get(j, "type")) : NULL;
-        if (type && strcmp(type, "launch") == 0 && gp_record_launch(j, &b[n].l, err, sizeof err) == 0)
+        if (type && strcmp(type, "launch") == 0 &&
+            gp_record_launch(j, &b[n].l, err, sizeof err) == 0)
             n++;
         gp_json_free(j);
     }
@@ -133,7 +134,8 @@ static int is_spread(const char *name)
 {
     return strcmp(name, "gpu__time_duration.sum") == 0 ||
            strcmp(name, "smsp__inst_executed.sum") == 0 ||
-           strcmp(name, "sm__cycles_elapsed.avg") == 0 || strcmp(name, "sm__cycles_elapsed.max") == 0;
+           strcmp(name, "sm__cycles_elapsed.avg") == 0 ||
+           strcmp(name, "sm__cycles_elapsed.max") == 0;
 }
 
 /* a uniform number of mean 0 and standard deviation 1 */
@@ -301,7 +303,7 @@ static void test_report_load(void)
         GP_CHECK(e->launches == 200 && e->exact == 1 && e->n_configs == 3 &&
                  e->cfg_launches[2] == 68 && strcmp(e->cfg_kind[1], "instrumented") == 0);
         GP_CHECK_NEAR(e->derived[GP_M_DURATION], 180e-6, 1e-9); /* 200 x 180 us / 200 */
-        GP_CHECK_NEAR(e->bound[GP_M_DURATION], 1.8e-6, 1e-6);  /* 1% of the total, per launch */
+        GP_CHECK_NEAR(e->bound[GP_M_DURATION], 1.8e-6, 1e-6);   /* 1% of the total, per launch */
         /* the DRAM bandwidth moves with bytes and time: its bound adds both */
         GP_CHECK(e->bound[GP_M_DRAM_BYTES_PER_S] > 0.019 * e->derived[GP_M_DRAM_BYTES_PER_S]);
         GP_CHECK(e->dev == 0);
