@@ -207,7 +207,9 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
     double *values = malloc(nv * sizeof(double));
     int ok = gp_collect_end(cs->col, &ev->exec, status, &gp_core.set, ls->kernel->name->mangled,
                             &ls->opts, &ls->rs, values, &ls->sass_code_missing) == 0;
-    const gp_snapshot_stats *ss = gp_collect_snapshot_stats(cs->col);
+    /* a rotated launch (replay mode none) took no snapshot: the stats are
+     * still those of an earlier launch */
+    const gp_snapshot_stats *ss = ls->opts.rotate ? NULL : gp_collect_snapshot_stats(cs->col);
     if (ss && ss->incremental && ss->bytes_hashed) { /* the record says it */
         ls->snap = *ss;
         ls->have_snap = 1;
