@@ -156,7 +156,7 @@ def _estimates_of_file(path):
     return rows
 
 
-def load_estimates(paths, as_frame=None):
+def load_estimates(paths, as_frame=None, derived=False, report=None, peaks=None):
     """One row per kernel variant estimated in replay mode none (the
     ``variant_estimate`` records of the given files; files of both modes may
     be mixed, launch records are left to load()).
@@ -170,10 +170,33 @@ def load_estimates(paths, as_frame=None):
     ``collected`` (launches that gave each metric), ``configurations`` (per
     configuration: kind, launches, first and last launch ordinal),
     ``missing`` (the reason of each null) and the device's facts.  A metric
-    no launch collected is None with its reason, never 0."""
+    no launch collected is None with its reason, never 0.
+
+    derived: join the report's derived metrics of each variant's mean launch
+    (``duration``, ``dram_util``, ...) with their bounds (``bound_<name>``),
+    as ``gpuprof-report --format json`` computes them (its "estimates")."""
+    files = _paths(paths)
     rows = []
-    for path in _paths(paths):
+    for path in files:
         rows.extend(_estimates_of_file(path))
+    if derived and rows:
+        doc = load_report(files, report=report, peaks=peaks)
+        by_key = {}
+        for e in doc.get("estimates", []):
+            key = (e.get("kernel"), tuple(e.get("grid") or ()), tuple(e.get("block") or ()),
+                   e.get("dynamic_smem"))
+            by_key.setdefault(key, e)
+        for row in rows:
+            key = (row.get("kernel"), (row.get("grid_x"), row.get("grid_y"), row.get("grid_z")),
+                   (row.get("block_x"), row.get("block_y"), row.get("block_z")),
+                   row.get("dynamic_smem"))
+            e = by_key.get(key)
+            if e is None:
+                continue
+            for k, v in (e.get("metrics") or {}).items():
+                row["derived_" + k if k in row else k] = v
+            for k, v in (e.get("bound") or {}).items():
+                row["bound_" + k] = v
     return _as_frame(rows, as_frame)
 
 

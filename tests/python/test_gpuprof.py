@@ -53,6 +53,10 @@ both = gpuprof.load(NONE, as_frame=False, derived=False)
 check(len(both) == 1 and both[0]["launch_id"] == est[0]["first_launch_id"],
       "records of both modes load together: the exact first launch is a launch row")
 check(gpuprof.load_estimates(PLANTED, as_frame=False) == [], "no estimates in a kernel-replay file")
+estd = gpuprof.load_estimates(NONE, as_frame=False, derived=True)
+check(abs(estd[0]["duration"] - 180e-6) < 1e-12 and abs(estd[0]["bound_duration"] - 1.8e-6) < 1e-9,
+      "derived metrics of the mean launch with bounds: %r %r"
+      % (estd[0].get("duration"), estd[0].get("bound_duration")))
 
 # one row per launch, metrics as columns, device facts joined, derived metrics per launch
 rows = gpuprof.load(PLANTED, as_frame=False)
