@@ -14,6 +14,8 @@
 #include "devices.h"
 #include "estimate.h"
 #include "occupancy.h"
+#include "roofline.h"
+#include "verdict.h"
 #include "util/num.h"
 
 /* At most this many configurations are read from one record (the library
@@ -26,6 +28,7 @@ static void estimate_free(gp_report_estimate *e)
     free(e->cfg_launches);
     free(e->cfg_kind);
     free(e->why);
+    free(e->verdicts);
     memset(e, 0, sizeof(*e));
 }
 
@@ -122,6 +125,30 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
         memcpy(e.why[d], row->why[d], sizeof(e.why[d]));
     }
     free(row);
+    /* the verdicts over all N launches, read as a kernel's aggregate: sums
+     * (counts, times) N times the mean launch's, rates and shares as they are */
+    gp_roofline roof;
+    gp_verdict found[GP_V_COUNT];
+    gp_verdict_input vi;
+    double agg[GP_DERIVED_COUNT];
+    for (size_t d = 0; d < GP_DERIVED_COUNT; d++)
+        agg[d] = gp_derived_agg(d) == GP_AGG_SUM ? e.derived[d] * n : e.derived[d];
+    memset(&vi, 0, sizeof(vi));
+    gp_roofline_compute(agg, e.why[GP_M_FLOPS_PER_S], &r->peaks, &roof);
+    vi.v = agg;
+    vi.device = dv;
+    vi.occ = f.occ;
+    vi.roof = &roof;
+    vi.launches = e.launches;
+    vi.threads_per_block = gp_record_threads_per_block(&l);
+    vi.blocks = gp_record_blocks(&l);
+    vi.smem_per_block = l.static_smem + l.dynamic_smem;
+    vi.regs_per_thread = l.regs_per_thread;
+    e.n_verdicts = gp_verdict_diagnose(&vi, found);
+    if (e.n_verdicts && (e.verdicts = malloc(e.n_verdicts * sizeof(*found))))
+        memcpy(e.verdicts, found, e.n_verdicts * sizeof(*found));
+    else
+        e.n_verdicts = 0;
     if (r->n_estimates == r->cap_estimates) {
         size_t cap = r->cap_estimates ? 2 * r->cap_estimates : 8;
         gp_report_estimate *g = realloc(r->estimates, cap * sizeof(*g));

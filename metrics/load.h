@@ -82,6 +82,8 @@ typedef struct {
     double derived[GP_DERIVED_COUNT]; /* of the mean launch; NaN: n/a */
     double bound[GP_DERIVED_COUNT];   /* their error bounds, same unit; NaN: unknown */
     char (*why)[GP_EXPR_WHY];         /* reason of each n/a */
+    gp_verdict *verdicts;             /* on the mean launch's estimates, best first */
+    size_t n_verdicts;
 } gp_report_estimate;
 
 typedef struct {

@@ -150,6 +150,20 @@ static void gp_json_estimate(const gp_report_estimate *e, FILE *out)
         gp_text_json_string(out, e->cfg_kind[i]);
         fprintf(out, ",\"launches\":%ld}", e->cfg_launches[i]);
     }
+    fputs("],\"verdicts\":[", out);
+    for (i = 0; i < e->n_verdicts; i++) {
+        char label[64];
+        gp_verdict_label(&e->verdicts[i], label, sizeof label);
+        fprintf(out, "%s{\"id\":", i ? "," : "");
+        gp_text_json_string(out, e->verdicts[i].id);
+        gp_json_str(out, "label", label);
+        gp_json_str(out, "title", e->verdicts[i].title);
+        gp_json_str(out, "evidence", e->verdicts[i].evidence);
+        gp_json_str(out, "advice", e->verdicts[i].advice);
+        fputs(",\"score\":", out);
+        gp_json_num(out, e->verdicts[i].score);
+        fputc('}', out);
+    }
     fputs("],\"metrics\":", out);
     gp_json_metrics(out, e->derived);
     fputs(",\"bound\":", out);

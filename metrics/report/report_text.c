@@ -166,6 +166,13 @@ static void gp_report_text_estimates(const gp_report *r, FILE *out)
             fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, e->cfg_kind[c],
                     e->cfg_launches[c]);
         fputc('\n', out);
+        for (size_t v = 0; v < e->n_verdicts; v++) {
+            fprintf(out, "     %zu. (on estimates) ", v + 1);
+            gp_text_plain(out, e->verdicts[v].title);
+            fputs(": ", out);
+            gp_text_plain(out, e->verdicts[v].evidence);
+            fputc('\n', out);
+        }
         double dur = e->derived[GP_M_DURATION];
         if (!isnan(dur))
             fprintf(out, "     all %ld launches: ~%s +- %s of kernel time\n", e->launches,

@@ -307,6 +307,12 @@ static void test_report_load(void)
         /* the DRAM bandwidth moves with bytes and time: its bound adds both */
         GP_CHECK(e->bound[GP_M_DRAM_BYTES_PER_S] > 0.019 * e->derived[GP_M_DRAM_BYTES_PER_S]);
         GP_CHECK(e->dev == 0);
+        /* the verdicts read the variant as a kernel of 200 launches: DRAM-bound,
+         * 200 x 537 MB moved (not one launch's bytes, not a launch-cost kernel) */
+        GP_CHECK_MSG(e->n_verdicts == 1 && strcmp(e->verdicts[0].id, "dram_bound") == 0 &&
+                         strstr(e->verdicts[0].evidence, "107 GB moved"),
+                     "%zu verdicts: %s", e->n_verdicts,
+                     e->n_verdicts ? e->verdicts[0].evidence : "");
     }
     gp_report_free(&r);
     gp_report_init(&r, NULL);
