@@ -15,8 +15,8 @@
 #include "estimate.h"
 #include "occupancy.h"
 #include "roofline.h"
-#include "verdict.h"
 #include "util/num.h"
+#include "verdict.h"
 
 /* At most this many configurations are read from one record (the library
  * rotates at most 49). */
