@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "devices.h"
+#include "estimate_load.h"
 #include "facts.h"
 #include "textfile.h"
 #include "util/kname.h"
@@ -45,6 +46,7 @@ void gp_report_free(gp_report *r)
     gp_strindex_free(&r->index);
     gp_devices_free(r);
     gp_source_free(&r->source);
+    gp_estimates_free(r);
     for (i = 0; i < r->n_files; i++)
         free(r->files[i]);
     for (i = 0; i < r->n_launch_rows; i++)
@@ -346,6 +348,8 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
         r->summaries += rc == 0;
     } else if (gp_source_is_record(type)) {
         rc = gp_load_source(r, type, obj, err, errlen);
+    } else if (strcmp(type, "variant_estimate") == 0) {
+        rc = gp_estimate_load(r, obj, err, errlen);
     } /* other types: newer writers may add some; ignore them */
     gp_json_free(obj);
     if (rc == 0)

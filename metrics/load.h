@@ -70,6 +70,22 @@ typedef struct {
     long kernel; /* index into kernels (after gp_report_finish) */
 } gp_report_launch;
 
+/* A kernel variant estimated in replay mode none (estimate_load.h). */
+typedef struct {
+    char *kernel; /* demangled */
+    long dev;     /* device entry, -1: none */
+    long grid[3], block[3], dynamic_smem;
+    long launches, exact; /* N, and those profiled in kernel replay */
+    size_t n_configs;
+    long *cfg_launches;               /* per configuration: launches that collected it */
+    char (*cfg_kind)[16];             /* counters, instrumented, sass */
+    double derived[GP_DERIVED_COUNT]; /* of the mean launch; NaN: n/a */
+    double bound[GP_DERIVED_COUNT];   /* their error bounds, same unit; NaN: unknown */
+    char (*why)[GP_EXPR_WHY];         /* reason of each n/a */
+    gp_verdict *verdicts;             /* on the mean launch's estimates, best first */
+    size_t n_verdicts;
+} gp_report_estimate;
+
 typedef struct {
     gp_kernel_report *kernels; /* sorted by total time, longest first */
     size_t n, cap;
@@ -95,6 +111,8 @@ typedef struct {
     size_t n_pool, cap_pool;
     struct gp_strindex *pool_index;
     gp_source *source; /* instruction-level records and sampling (source.h), NULL: none */
+    gp_report_estimate *estimates; /* replay mode none's variants, in order read */
+    size_t n_estimates, cap_estimates;
     int skip_source;   /* set before loading: instruction-level records written as the
                           library writes them ({"type":"source_...) are passed over unread
                           (the library's exit summary needs none and must be quick) */

@@ -11,6 +11,7 @@
 
 #include "preload/finish.h"
 #include "preload/metric_set.h"
+#include "preload/variants.h"
 #include "util/log.h"
 
 void gp_batch_close(gp_context *cs)
@@ -53,7 +54,8 @@ void gp_batch_close(gp_context *cs)
             gp_debug("batch: launch %llu %s is range %zu (%s)", (unsigned long long)ls->launch_id,
                      ls->kernel->name->demangled, ls->rs.batch_range, rn ? rn : "?");
         }
-        gp_finish_launch(ls, ls->values, hw_why);
+        if (!gp_variants_take(ls, ls->values, hw_why))
+            gp_finish_launch(ls, ls->values, hw_why);
         if (!ls->graph_node) {
             pthread_mutex_lock(&gp_core.state_lock);
             gp_summary_profiled(&gp_core.summary, ls->ev.correlation, ls->kernel->name->mangled,

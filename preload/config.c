@@ -330,6 +330,8 @@ static void set_defaults(gp_config *cfg)
     cfg->summary = 1;
     cfg->crosscheck = GP_CROSSCHECK_WINDOW;
     cfg->batch = GP_BATCH_DEFAULT;
+    cfg->rotate_launches = GP_ROTATE_DEFAULT;
+    cfg->variants_max = GP_VARIANTS_DEFAULT;
     cfg->profile_from_start = 1;
     cfg->profiler_start_stop = 1;
     cfg->rank = -1;
@@ -346,7 +348,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const wheres[] = {"auto", "device", "host", "none"};
     static const char *const caches[] = {"none", "flush"};
-    static const char *const replays[] = {"profiler", "cupti"};
+    static const char *const replays[] = {"profiler", "cupti", "none"};
     static const char *const injects[] = {"none", "no-permission"};
 
     if (err && errlen)
@@ -396,7 +398,9 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_WARMUP", onoff, 2, &cfg->warmup);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_crosscheck(&st, env, &cfg->crosscheck);
-    parse_choice(&st, env, "GPUPROF_REPLAY", replays, 2, &cfg->replay_mode);
+    parse_choice(&st, env, "GPUPROF_REPLAY", replays, 3, &cfg->replay_mode);
+    parse_long_in(&st, env, "GPUPROF_ROTATE_LAUNCHES", 1, LONG_MAX, &cfg->rotate_launches);
+    parse_long_in(&st, env, "GPUPROF_VARIANTS_MAX", 1, GP_VARIANTS_MAX, &cfg->variants_max);
     parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);
     parse_choice(&st, env, "GPUPROF_PROFILE_FROM_START", onoff, 2, &cfg->profile_from_start);

@@ -8,7 +8,7 @@
 
 enum gp_name_base { GP_NAME_FUNCTION, GP_NAME_DEMANGLED, GP_NAME_MANGLED };
 enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NONE };
-enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI };
+enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI, GP_REPLAY_NONE };
 enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 
 /* GPUPROF_NVTX_INCLUDE / _EXCLUDE: expressions per variable */
@@ -24,6 +24,12 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 #define GP_SAMPLING_INTERVAL_MAX 26
 /* GPUPROF_CROSSCHECK=1: launches checked against CUPTI's activity records */
 #define GP_CROSSCHECK_WINDOW 1000
+/* GPUPROF_REPLAY=none: profiled launches of a context per configuration
+ * before the next is programmed (GPUPROF_ROTATE_LAUNCHES), and the kernel
+ * variants one context keeps estimates for (GPUPROF_VARIANTS_MAX) */
+#define GP_ROTATE_DEFAULT 64
+#define GP_VARIANTS_DEFAULT 4096
+#define GP_VARIANTS_MAX 1000000
 
 typedef struct gp_config {
     int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */
@@ -51,7 +57,9 @@ typedef struct gp_config {
     int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice */
     int summary;                /* GPUPROF_SUMMARY */
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
-    int replay_mode;            /* GPUPROF_REPLAY: profiler (own replay) or cupti (CUPTI's) */
+    int replay_mode; /* GPUPROF_REPLAY: profiler (own replay), cupti (CUPTI's) or none */
+    long rotate_launches;       /* GPUPROF_ROTATE_LAUNCHES: replay none's block per configuration */
+    long variants_max;          /* GPUPROF_VARIANTS_MAX: replay none's variants per context */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
     int profile_from_start;     /* GPUPROF_PROFILE_FROM_START: on until cu(da)ProfilerStop */
     int profiler_start_stop;    /* GPUPROF_PROFILER_START_STOP: honour cu(da)ProfilerStart/Stop */

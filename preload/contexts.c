@@ -10,6 +10,7 @@
 #include "preload/kernels.h"
 #include "preload/metric_set.h"
 #include "preload/sampling.h"
+#include "preload/variants.h"
 #include "util/log.h"
 
 static const char *const permission_advice =
@@ -77,9 +78,17 @@ static void context_setup(gp_context *cs)
     if (gp_core.n_hw) {
         /* a batch holds up to three kernels per launch: SASS pass, L2 flush, launch */
         size_t max_ranges = gp_core.cfg.batch > 1 ? 3 * (size_t)gp_core.cfg.batch : 1;
-        if (gp_collect_counters(cs->col, &gp_core.set, max_ranges,
-                                gp_core.cfg.replay_mode == GP_REPLAY_CUPTI, &errclass, err,
-                                sizeof(err)) != 0) {
+        int none = gp_core.cfg.replay_mode == GP_REPLAY_NONE;
+        if (none && max_ranges < 3) /* a rotated launch is two ranges (L2 flush, launch) */
+            max_ranges = 3;
+        int *every = none ? calloc(gp_core.n_metrics ? gp_core.n_metrics : 1, sizeof(int)) : NULL;
+        for (size_t i = 0; every && i < gp_core.n_metrics; i++)
+            every[i] = gp_metric_set_is_spread(gp_core.metric_names[i]);
+        int cr = gp_collect_counters(cs->col, &gp_core.set, max_ranges,
+                                     gp_core.cfg.replay_mode == GP_REPLAY_CUPTI, every, &errclass,
+                                     err, sizeof(err));
+        free(every);
+        if (cr != 0) {
             cs->unusable = 1;
             snprintf(cs->why, sizeof(cs->why), "%s", err);
             gp_log_once(GP_LOG_ERROR, "ctx-config",
@@ -91,7 +100,7 @@ static void context_setup(gp_context *cs)
         const char *left_out = gp_collect_left_out(cs->col);
         if (left_out)
             gp_log_once(GP_LOG_WARN, "unschedulable", "GPUPROF_METRICS: %s", left_out);
-        cs->batching = gp_core.cfg.batch > 1 && gp_core.cfg.replay_mode == GP_REPLAY_PROFILER &&
+        cs->batching = gp_core.cfg.batch > 1 && gp_core.cfg.replay_mode != GP_REPLAY_CUPTI &&
                        gp_collect_passes(cs->col) == 1;
     }
     if (gp_core.has_sass) {
@@ -104,6 +113,8 @@ static void context_setup(gp_context *cs)
                         cs->device, cs->sass_why);
         }
     }
+    if (gp_core.cfg.replay_mode == GP_REPLAY_NONE)
+        gp_variants_setup(cs);
     size_t configs = gp_collect_configs(cs->col);
     char in_configs[64] = "";
     if (configs > 1)
@@ -157,10 +168,13 @@ void gp_core_context_destroying(CUcontext ctx)
     pthread_mutex_lock(&gp_core.state_lock);
     gp_context *cs;
     HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);
-    if (cs && gp_collect_batch_is_open(cs->col)) { /* waiting launches get their counters */
+    if (cs && (gp_collect_batch_is_open(cs->col) || cs->variants)) {
+        /* waiting launches get their counters, variants their records
+         * (out_lock is never taken under state_lock) */
         pthread_mutex_unlock(&gp_core.state_lock);
         gp_t_in_profiler++;
         gp_batch_close(cs);
+        gp_variants_close(cs);
         gp_t_in_profiler--;
         pthread_mutex_lock(&gp_core.state_lock);
     }

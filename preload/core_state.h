@@ -89,6 +89,7 @@ typedef struct gp_context { /* per CUDA context, from its first profiled launch 
     int sass_ok; /* the SASS pass can run here */
     char sass_why[300];
     int batching; /* counters of one-pass sets are decoded in batches */
+    struct gp_variants *variants;                    /* replay mode none (variants.h), else NULL */
     struct gp_launch_state *pending, **pending_tail; /* launches waiting for the open batch */
     size_t n_pending;
     UT_hash_handle hh;
@@ -110,6 +111,9 @@ typedef struct gp_launch_state { /* a profiled launch between enter and exit */
     int have_snap;         /* the incremental snapshot ran: snap holds its work */
     int sample_program;    /* stall sampling may take the program's own launch */
     gp_snapshot_stats snap;
+    struct gp_variant *variant; /* replay mode none: its variant (variants.h), or NULL */
+    uint64_t variant_ordinal;   /* the launch's ordinal in its variant */
+    int rot_config;             /* the configuration it collects; GP_EST_ALL (-1): every one */
     struct gp_launch_state *next;
 } gp_launch_state;
 

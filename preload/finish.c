@@ -217,6 +217,20 @@ void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
+FILE *gp_finish_json_begin(void)
+{
+    pthread_mutex_lock(&gp_core.out_lock);
+    open_outputs();
+    return gp_core.json;
+}
+
+void gp_finish_json_end(void)
+{
+    if (gp_core.json)
+        fflush(gp_core.json);
+    pthread_mutex_unlock(&gp_core.out_lock);
+}
+
 /* The summary record's members beyond gp_summary's own. */
 static void summary_extra(FILE *f)
 {

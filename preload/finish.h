@@ -5,6 +5,7 @@
 #define GP_FINISH_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "preload/core_state.h"
 
@@ -18,6 +19,10 @@ void gp_finish_abandon(gp_launch_state *ls, const char *why);
  * batch is closed): the record with every NaN's reason, the summary.
  * hw_why: why the hardware metrics are missing, NULL when collected. */
 void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why);
+/* Records of other kinds (variants.c): takes out_lock and returns the JSON
+ * stream (opened on first use), NULL when none is written; then end. */
+FILE *gp_finish_json_begin(void);
+void gp_finish_json_end(void);
 /* At exit: the JSON summary record, the files committed, the stderr summary
  * with the top kernels. */
 void gp_finish_close(void);

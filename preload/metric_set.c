@@ -15,6 +15,17 @@ static const struct {
 #undef GP_COUNTER
 };
 
+const char *const gp_metric_spread[4] = {"gpu__time_duration.sum", "smsp__inst_executed.sum",
+                                         "sm__cycles_elapsed.avg", "sm__cycles_elapsed.max"};
+
+int gp_metric_set_is_spread(const char *name)
+{
+    for (size_t i = 0; i < sizeof(gp_metric_spread) / sizeof(gp_metric_spread[0]); i++)
+        if (strcmp(name, gp_metric_spread[i]) == 0)
+            return 1;
+    return 0;
+}
+
 size_t gp_metric_set_index(const char *name)
 {
     for (size_t i = 0; i < gp_core.n_metrics; i++)
@@ -44,7 +55,8 @@ static void metric_add(const char *name)
 int gp_metric_set_build(void)
 {
     const gp_config *cfg = &gp_core.cfg;
-    size_t cap = sizeof(known_counters) / sizeof(known_counters[0]) + cfg->n_metrics;
+    size_t cap = sizeof(known_counters) / sizeof(known_counters[0]) + cfg->n_metrics +
+                 sizeof(gp_metric_spread) / sizeof(gp_metric_spread[0]);
     gp_core.metric_names = calloc(cap, sizeof(char *));
     gp_core.metric_units = calloc(cap, sizeof(char *));
     if (!gp_core.metric_names || !gp_core.metric_units)
@@ -76,6 +88,11 @@ int gp_metric_set_build(void)
     }
     for (size_t i = 0; i < cfg->n_metrics; i++)
         metric_add(cfg->metrics[i]);
+    /* replay mode none: the counters every configuration carries, which
+     * give each variant's launch-to-launch spread (variants.h) */
+    if (cfg->replay_mode == GP_REPLAY_NONE && gp_metric_set_needs_counters())
+        for (size_t i = 0; i < sizeof(gp_metric_spread) / sizeof(gp_metric_spread[0]); i++)
+            metric_add(gp_metric_spread[i]);
     return 0;
 }
 

@@ -13,6 +13,10 @@ int gp_metric_set_build(void);
  * into hardware and SASS metrics (gp_core.set).  Once per process; caller
  * holds state_lock. */
 void gp_metric_set_check(const char *chip);
+/* Replay mode none: the counters every one-pass configuration carries
+ * (duration, instructions, cycles), added to the list in that mode. */
+extern const char *const gp_metric_spread[4];
+int gp_metric_set_is_spread(const char *name);
 /* Position of a metric in the output list; an index whose value is NaN (the
  * last slot of a values array) when it is not collected. */
 size_t gp_metric_set_index(const char *name);

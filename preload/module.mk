@@ -40,6 +40,10 @@ $(UT)/%: tests/unit/%.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(TEST_LDLIBS_$*) -lm
 
+# replay mode none's policy, with the collection side stood in for
+$(UT)/test_variants: tests/unit/test_variants.c preload/variants.c util/log.c util/strutil.c \
+                     $(GP_METRICS_LIB)
+TEST_LDLIBS_test_variants := $(GP_METRICS_LIB) -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
 $(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
@@ -86,7 +90,8 @@ $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
               $(UT)/test_cupti_host \
-              $(UT)/test_cubin $(UT)/test_library $(UT)/test_lineinfo $(UT)/test_source_table
+              $(UT)/test_cubin $(UT)/test_library $(UT)/test_lineinfo $(UT)/test_source_table \
+              $(UT)/test_variants
 TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh tests/unit/test_lineinfo.sh
 $(UT)/test_sass_derive: tests/unit/test_sass_derive.c replay/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
 $(UT)/fp_ops.cubin: tests/unit/fp_ops.cu

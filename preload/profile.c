@@ -11,6 +11,7 @@
 #include "preload/kernels.h"
 #include "preload/metric_set.h"
 #include "preload/sampling.h"
+#include "preload/variants.h"
 #include "util/log.h"
 
 void gp_profile_snapshot_policy(gp_replay_opts *o)
@@ -85,6 +86,13 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
     ls->opts.batch = cs->batching;
     ls->opts.warmup = gp_core.cfg.warmup;
     ls->opts.sass_own_pass = ls->sample_program;
+    /* replay mode none: the variant's first launch in kernel replay, a later
+     * one once in the programmed configuration (the plan closes the batch
+     * where the launch cannot join it) */
+    int close_batch = 0;
+    int rotated = cs->variants && gp_variants_plan(ls, &ev->exec, &close_batch);
+    if (close_batch)
+        gp_batch_close(cs);
     /* room for this launch's kernels (SASS pass, flush, launch), or close.
      * A batch spans different kernels: in a framework's step nearly every
      * launch is a kernel not seen before, and closing at each would pay the
@@ -93,7 +101,7 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
      * counters (at most GPUPROF_BATCH launches, whose records say so; the
      * program cannot go on in that context either).  GPUPROF_BATCH=1 keeps
      * every record up to a fault complete. */
-    if (gp_collect_batch_is_open(cs->col) &&
+    if (!rotated && gp_collect_batch_is_open(cs->col) &&
         (!cs->batching || gp_collect_batch_room(cs->col) < 3))
         gp_batch_close(cs);
     int was_open = gp_collect_batch_is_open(cs->col);
@@ -163,6 +171,7 @@ not_profiled:
         gp_summary_skip(&gp_core.summary, "stream capture");
         pthread_mutex_unlock(&gp_core.state_lock);
     } else if (ls && ls->kernel) {
+        gp_variants_lost(ls, why);
         gp_finish_abandon(ls, why);
     } else {
         gp_finish_unprofiled(id, k->name->demangled, why);
@@ -198,7 +207,9 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
     double *values = malloc(nv * sizeof(double));
     int ok = gp_collect_end(cs->col, &ev->exec, status, &gp_core.set, ls->kernel->name->mangled,
                             &ls->opts, &ls->rs, values, &ls->sass_code_missing) == 0;
-    const gp_snapshot_stats *ss = gp_collect_snapshot_stats(cs->col);
+    /* a rotated launch (replay mode none) took no snapshot: the stats are
+     * still those of an earlier launch */
+    const gp_snapshot_stats *ss = ls->opts.rotate ? NULL : gp_collect_snapshot_stats(cs->col);
     if (ss && ss->incremental && ss->bytes_hashed) { /* the record says it */
         ls->snap = *ss;
         ls->have_snap = 1;
@@ -209,8 +220,10 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
         values = NULL;
         pending = 1;
     } else if (ok) {
-        gp_finish_launch(ls, values, NULL);
+        if (!gp_variants_take(ls, values, NULL))
+            gp_finish_launch(ls, values, NULL);
     } else {
+        gp_variants_lost(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
         gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
         context_check(ls->launch_id, ls->kernel->name->demangled, ls->rs.why);
     }

@@ -16,6 +16,7 @@
 #include "preload/ranges.h"
 #include "preload/sampling.h"
 #include "preload/source.h"
+#include "preload/variants.h"
 #include "util/log.h"
 
 gp_core_state gp_core;
@@ -146,6 +147,7 @@ void gp_core_shutdown(void)
     if (!gp_core.active)
         return;
     gp_batch_close_all(); /* launches still waiting for their counters */
+    gp_variants_close_all(); /* replay mode none: the estimates */
     gp_sampling_shutdown(); /* the samples not read yet */
     gp_finish_close();
 }

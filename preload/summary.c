@@ -216,6 +216,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
 {
     fprintf(f,
             "{\"type\":\"summary\",\"schema\":1,\"launches_seen\":%llu,\"launches_profiled\":%llu,"
+            "\"launches_estimated\":%llu,"
             "\"launches_failed\":%llu,\"launches_reduced\":%llu,\"graph_launches\":%llu,"
             "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,"
             "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,\"launches_profiled_executed\":%llu,"
@@ -223,6 +224,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
             "\"activity_graph_kernels\":%llu,\"launches_not_executed\":%llu,\"memops\":{\"alloc\":%llu,\"free\":%llu,"
             "\"copy\":%llu,\"set\":%llu},\"skipped\":{",
             (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
+            (unsigned long long)s->launches_estimated,
             (unsigned long long)s->failed, (unsigned long long)s->reduced,
             (unsigned long long)s->graph_launches, (unsigned long long)s->passes,
             (unsigned long long)s->bytes_saved, (unsigned long long)s->bytes_restored,
@@ -301,10 +303,16 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
             "profiled; the profiler added %.3f s",
             pid, (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
             (unsigned long long)s->passes,
-            (unsigned long long)(s->launches_seen - s->launches_profiled), s->profiler_s);
-    if (s->launches_profiled)
+            (unsigned long long)(s->launches_seen - s->launches_profiled - s->launches_estimated),
+            s->profiler_s);
+    if (s->launches_profiled && !s->launches_estimated)
         fprintf(f, " (%.1f ms per profiled launch)", s->profiler_s * 1e3 / s->launches_profiled);
     fputc('\n', f);
+    if (s->launches_estimated)
+        fprintf(f,
+                "[gpuprof %d]   replay mode none: %llu more launches ran once, each collecting "
+                "one configuration, into the estimates of the variant_estimate records\n",
+                pid, (unsigned long long)s->launches_estimated);
     if (skipped_total(s)) {
         fprintf(f, "[gpuprof %d]   not profiled:", pid);
         for (int i = 0; i < s->n_reasons; i++)

@@ -23,6 +23,7 @@ typedef struct gp_corr gp_corr;               /* correlation id -> launch seen *
 
 typedef struct gp_summary {
     uint64_t launches_seen, launches_profiled, failed, reduced, graph_launches;
+    uint64_t launches_estimated; /* replay mode none: launches that went into an estimate */
     uint64_t graph_seen; /* of launches_seen: graph launches and kernels run from graphs */
     uint64_t passes, bytes_saved, bytes_restored;
     /* the incremental snapshot (replay/snapshot.h), over all launches */

@@ -22,6 +22,7 @@ struct gp_collect_ctx {
     gp_range *ranges;  /* the profiled launch's, borrowed by replay.snap */
     gp_snapshot graph; /* memory around a graph's steps */
     gp_range *graph_ranges;
+    char rotate_why[256]; /* replay mode none: why no one-pass configuration was made */
 };
 
 /* ---- process ------------------------------------------------------------- */
@@ -182,7 +183,8 @@ gp_collect_ctx *gp_collect_open(CUcontext ctx, int device, int incremental, int 
 }
 
 int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max_ranges,
-                        int kernel_replay, int *errclass, char *err, size_t errlen)
+                        int kernel_replay, const int *rotate_every, int *errclass, char *err,
+                        size_t errlen)
 {
     /* the hardware subset, in the order of hw_index */
     const char **hw = calloc(set->n_hw ? set->n_hw : 1, sizeof(char *));
@@ -195,6 +197,15 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
         hw[k] = set->names[set->hw_index[k]];
     c->replay.rp =
         gp_rp_create(c->replay.ctx, c->device, hw, set->n_hw, max_ranges, errclass, err, errlen);
+    if (c->replay.rp && rotate_every) {
+        int *every = calloc(set->n_hw ? set->n_hw : 1, sizeof(int));
+        char rerr[256] = "";
+        for (size_t k = 0; every && k < set->n_hw; k++)
+            every[k] = rotate_every[set->hw_index[k]];
+        if (!every || gp_rp_rotation_build(c->replay.rp, every, rerr, sizeof(rerr)) == 0)
+            snprintf(c->rotate_why, sizeof(c->rotate_why), "%s", every ? rerr : "out of memory");
+        free(every);
+    }
     free(hw);
     if (!c->replay.rp)
         return -1;
@@ -217,6 +228,30 @@ int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set,
         if (set->hw_index[k] == i)
             return !gp_rp_set_has(c->replay.rp, GP_RP_FULL, k);
     return 0;
+}
+
+size_t gp_collect_rotation_configs(const gp_collect_ctx *c)
+{
+    return c ? gp_rp_rotation_configs(c->replay.rp) : 0;
+}
+
+int gp_collect_rotation_has(const gp_collect_ctx *c, const gp_collect_set *set, size_t g, size_t i)
+{
+    if (!c || !c->replay.rp || g >= gp_rp_rotation_configs(c->replay.rp))
+        return 0;
+    for (size_t k = 0; k < set->n_hw; k++)
+        if (set->hw_index[k] == i)
+            return gp_rp_set_has(c->replay.rp, GP_RP_ROT + (int)g, k);
+    return 0;
+}
+
+const char *gp_collect_rotation_why(const gp_collect_ctx *c)
+{
+    if (!c)
+        return NULL;
+    if (c->rotate_why[0])
+        return c->rotate_why;
+    return gp_rp_rotation_left_out(c->replay.rp);
 }
 
 size_t gp_collect_configs(const gp_collect_ctx *c)
@@ -313,8 +348,11 @@ int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_
 {
     size_t n = 0;
     uint64_t total = 0;
-    sync_peers(allocs, c->replay.ctx);
     free(c->ranges);
+    c->ranges = NULL;
+    if (o->rotate) /* nothing is saved: the memory to save need not be known */
+        return gp_replay_enter(&c->replay, e, NULL, 0, 0, o, st) == 0 ? 0 : -1;
+    sync_peers(allocs, c->replay.ctx);
     if (!(c->ranges = collect_ranges(allocs, c->replay.ctx, &n, &total))) {
         snprintf(st->why, sizeof(st->why), "out of memory");
         return -1;
@@ -346,6 +384,8 @@ int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
     /* out of memory (no values, no room for the hardware values): the pass is
      * left as it is and the launch given up */
     double *hw = values ? malloc((set->n_hw ? set->n_hw : 1) * sizeof(double)) : NULL;
+    for (size_t k = 0; hw && k < set->n_hw; k++) /* a SASS-only pass fills none */
+        hw[k] = NAN;
     int ok = hw && gp_replay_exit(&c->replay, e, status, o, st, hw) == 0;
     for (size_t i = 0; values && i < set->n + 1; i++)
         values[i] = NAN;

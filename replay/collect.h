@@ -106,9 +106,20 @@ int gp_collect_probe(CUcontext ctx, int device, char *chip, size_t chiplen, int 
 gp_collect_ctx *gp_collect_open(CUcontext ctx, int device, int incremental, int verify);
 /* Enables the range profiler for set->names at set->hw_index; max_ranges:
  * ranges one counter image holds (batches); kernel_replay: CUPTI's kernel
- * replay instead of gpuprof's.  0, or -1 with *errclass and err. */
+ * replay instead of gpuprof's.  rotate_every (replay mode none, else NULL):
+ * per output position, 1 for a name every one-pass configuration is to
+ * carry; the one-pass configurations are then made too (their failure is
+ * not one of this call: gp_collect_rotation_configs() is 0 and
+ * gp_collect_rotation_why() says why).  0, or -1 with *errclass and err. */
 int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max_ranges,
-                        int kernel_replay, int *errclass, char *err, size_t errlen);
+                        int kernel_replay, const int *rotate_every, int *errclass, char *err,
+                        size_t errlen);
+/* Replay mode none: the one-pass configurations made (range-profiler sets
+ * GP_RP_ROT + g), whether configuration g collects output metric i, and a
+ * sentence on what they leave out or why none was made (NULL: nothing). */
+size_t gp_collect_rotation_configs(const gp_collect_ctx *c);
+int gp_collect_rotation_has(const gp_collect_ctx *c, const gp_collect_set *set, size_t g, size_t i);
+const char *gp_collect_rotation_why(const gp_collect_ctx *c);
 /* Hardware passes the full set needs (0 without hardware metrics). */
 size_t gp_collect_passes(const gp_collect_ctx *c);
 /* Range-profiler configurations those passes come from (more than one when

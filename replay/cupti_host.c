@@ -170,6 +170,81 @@ size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *con
     return groups;
 }
 
+/* 1 when `names` make one configuration of one pass on chip. */
+static int one_pass(const char *chip, const uint8_t *avail, const char *const *names, size_t n)
+{
+    char err[256];
+    gp_host_config *c = gp_host_config_create(chip, avail, 0, names, n, err, sizeof(err));
+    int ok = c && gp_host_config_passes(c) == 1;
+    gp_host_config_destroy(c);
+    return ok;
+}
+
+size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
+                                  size_t n, const int *every, int *group, int *carries_every,
+                                  size_t max_groups)
+{
+    enum { UNPLACED = -3 };
+    const char **in = calloc(n ? n : 1, sizeof(char *));
+    size_t n_every = 0, groups = 0, left = 0;
+    if (!in)
+        return 0;
+    /* the names every configuration carries, as many as one pass takes */
+    for (size_t i = 0; i < n; i++) {
+        group[i] = UNPLACED;
+        if (!every[i])
+            continue;
+        in[n_every] = names[i];
+        if (one_pass(chip, avail, in, n_every + 1)) {
+            n_every++;
+            group[i] = GP_HOST_EVERY;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (group[i] != UNPLACED)
+            continue;
+        if (one_pass(chip, avail, &names[i], 1))
+            left++;
+        else
+            group[i] = -1; /* more than one pass, or refused, even alone */
+    }
+    /* greedy in the caller's order: a configuration with the every names
+     * takes each remaining name with which it stays one pass; names that
+     * fit with none of them get configurations of their own without them
+     * (an instrumented pass, for one, may refuse hardware counters) */
+    for (int with_every = n_every > 0; left > 0 && groups < max_groups;) {
+        size_t k = 0, took = 0;
+        for (size_t i = 0; with_every && i < n; i++)
+            if (group[i] == GP_HOST_EVERY)
+                in[k++] = names[i];
+        for (size_t i = 0; i < n; i++) {
+            /* an instrumented pass slows the kernel and adds instructions:
+             * the every names (durations, instructions) are not taken there */
+            if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
+                continue;
+            in[k] = names[i];
+            if (one_pass(chip, avail, in, k + 1)) {
+                k++;
+                took++;
+                group[i] = (int)groups;
+            }
+        }
+        if (took == 0) {
+            if (!with_every)
+                break; /* cannot happen: each name alone is one pass */
+            with_every = 0;
+            continue;
+        }
+        carries_every[groups++] = with_every;
+        left -= took;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (group[i] == UNPLACED)
+            group[i] = -1;
+    free(in);
+    return groups;
+}
+
 gp_host_config *gp_host_config_create(const char *chip, const uint8_t *avail, size_t avail_size,
                                       const char *const *names, size_t n, char *err, size_t errlen)
 {

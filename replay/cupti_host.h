@@ -45,6 +45,24 @@ size_t gp_host_check_names(const char *chip, const char *const *names, size_t n,
 size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *const *names,
                          size_t n, int *group);
 
+/* Replay mode none: splits names over configurations of one pass each.
+ * Names with every[i] set are carried by every configuration that can take
+ * them (group[i] = GP_HOST_EVERY; as many of them as one pass takes, in
+ * order); every other name is placed in the first configuration, greedy in
+ * the caller's order, with which it stays one pass (group[i] = 0, 1, ...),
+ * or -1 when it needs more than one pass even alone, is refused, or more
+ * than max_groups configurations would be needed.  Instrumented names
+ * (gp_metric_is_instrumented) never share a configuration with the every
+ * names: instrumentation changes durations and instruction counts.  carries_every[g]: 1 when
+ * configuration g carries the every names (a name that fits with none of
+ * them gets configurations without them).  Returns the number of
+ * configurations (0: none possible).  Opens a host configuration per name
+ * and configuration tried: called once per process and chip. */
+#define GP_HOST_EVERY (-2)
+size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
+                                  size_t n, const int *every, int *group, int *carries_every,
+                                  size_t max_groups);
+
 /* True when the name is collected by SASS instrumentation (its own pass). */
 int gp_metric_is_instrumented(const char *name);
 

@@ -40,6 +40,11 @@ struct gp_rp {
     int started;         /* a batch is open: the profiler runs across launches */
     size_t batch_ranges; /* ranges expected in the open batch */
     char left_out[1024]; /* names CUPTI cannot schedule here, "" when none */
+    /* replay mode none */
+    const char *const *all_names; /* the caller's list (borrowed until rotation_build) */
+    uint8_t *avail;               /* the counter availability image */
+    size_t n_rot;
+    char rot_left_out[1024];
 };
 
 static int rp_fail(CUptiResult r, const char *what, char *err, size_t errlen)
@@ -142,10 +147,10 @@ static int split_full(gp_rp *rp, rp_set *s, const uint8_t *avail, char *err, siz
 {
     int *group = calloc(s->n ? s->n : 1, sizeof(int));
     size_t groups = group ? gp_host_partition(rp->chip, avail, s->names, s->n, group) : 0;
-    if (groups == 0 || groups > GP_RP_MAX_SETS - GP_RP_EXTRA + 1) {
+    if (groups == 0 || groups > GP_RP_ROT - GP_RP_EXTRA + 1) {
         if (groups)
             snprintf(err, errlen, "the metric list needs %zu configurations; at most %d are run",
-                     groups, GP_RP_MAX_SETS - GP_RP_EXTRA + 1);
+                     groups, GP_RP_ROT - GP_RP_EXTRA + 1);
         free(group);
         return -1;
     }
@@ -297,7 +302,8 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
                         gp_host_config_passes(rp->sets[GP_RP_ONE_PASS].cfg) == 1;
     if (!rp->have_one_pass)
         set_free(&rp->sets[GP_RP_ONE_PASS]);
-    free(avail);
+    rp->avail = avail; /* for gp_rp_rotation_build */
+    rp->all_names = names;
     *errclass = GP_RP_OK;
     return rp;
 fail:
@@ -338,6 +344,7 @@ void gp_rp_destroy(gp_rp *rp)
     for (size_t i = 0; i < GP_RP_MAX_SETS; i++)
         set_free(&rp->sets[i]);
     free(rp->kept);
+    free(rp->avail);
     free(rp);
 }
 
@@ -397,6 +404,73 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
         if (one_set_has(&rp->sets[GP_RP_EXTRA + x], i))
             return 1;
     return 0;
+}
+
+size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errlen)
+{
+    int *group = calloc(rp->n_all ? rp->n_all : 1, sizeof(int));
+    int carries[GP_RP_MAX_ROT];
+    if (!group || !rp->all_names) {
+        free(group);
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    size_t groups = gp_host_partition_one_pass(rp->chip, rp->avail, rp->all_names, rp->n_all, every,
+                                               group, carries, GP_RP_MAX_ROT);
+    size_t used = 0, bad = 0;
+    for (size_t k = 0; k < rp->n_all; k++)
+        if (group[k] == -1) {
+            if (bad++ == 0)
+                used = (size_t)snprintf(rp->rot_left_out, sizeof(rp->rot_left_out),
+                                        "in no one-pass configuration (collected only by the "
+                                        "kernel replay of a variant's first launch): ");
+            if (used < sizeof(rp->rot_left_out))
+                used += (size_t)snprintf(rp->rot_left_out + used, sizeof(rp->rot_left_out) - used,
+                                         "%s%s", bad > 1 ? ", " : "", rp->all_names[k]);
+        }
+    int rc = 0;
+    for (size_t g = 0; g < groups && rc == 0; g++) {
+        rp_set *t = &rp->sets[GP_RP_ROT + g];
+        t->index = calloc(rp->n_all ? rp->n_all : 1, sizeof(size_t));
+        t->names = calloc(rp->n_all ? rp->n_all : 1, sizeof(char *));
+        if (!t->index || !t->names) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < rp->n_all; k++)
+            if (group[k] == (int)g || (carries[g] && group[k] == GP_HOST_EVERY)) {
+                t->index[t->n] = k;
+                t->names[t->n++] = rp->all_names[k];
+            }
+        rc = set_finish(rp, t, rp->avail, 0, err, errlen) != 0 ? -1 : 0;
+        if (rc == 0 && gp_host_config_passes(t->cfg) != 1) {
+            snprintf(err, errlen, "a configuration of one pass became %zu passes",
+                     gp_host_config_passes(t->cfg));
+            rc = -1;
+        }
+    }
+    free(group);
+    rp->all_names = NULL; /* borrowed only for this */
+    if (rc != 0 || groups == 0) {
+        for (size_t g = 0; g < GP_RP_MAX_ROT; g++)
+            set_free(&rp->sets[GP_RP_ROT + g]);
+        if (groups == 0 && rc == 0)
+            snprintf(err, errlen, "no configuration of one pass could be made of the list");
+        return 0;
+    }
+    rp->n_rot = groups;
+    return groups;
+}
+
+size_t gp_rp_rotation_configs(const gp_rp *rp)
+{
+    return rp ? rp->n_rot : 0;
+}
+
+const char *gp_rp_rotation_left_out(const gp_rp *rp)
+{
+    return rp && rp->rot_left_out[0] ? rp->rot_left_out : NULL;
 }
 
 /* A list split over configurations: a range profiler object keeps counting
@@ -615,9 +689,22 @@ int gp_rp_batch_is_open(const gp_rp *rp)
 
 int gp_rp_batch_open(gp_rp *rp, char *err, size_t errlen)
 {
-    if (rp->started)
+    return gp_rp_batch_open_set(rp, GP_RP_FULL, err, errlen);
+}
+
+int gp_rp_batch_open_set(gp_rp *rp, int set, char *err, size_t errlen)
+{
+    if (rp->started && rp->active_set == set)
         return 0;
-    if (gp_rp_begin(rp, GP_RP_FULL, err, errlen) != 0)
+    if (rp->started) {
+        snprintf(err, errlen, "a batch is open with another configuration");
+        return -1;
+    }
+    if (set < 0 || set >= GP_RP_MAX_SETS || gp_rp_config_passes(rp, set) != 1) {
+        snprintf(err, errlen, "configuration %d is not of one pass", set);
+        return -1;
+    }
+    if (gp_rp_begin(rp, set, err, errlen) != 0)
         return -1;
     CUpti_RangeProfiler_Start_Params st = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = rp->obj;

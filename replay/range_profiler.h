@@ -11,8 +11,16 @@ typedef struct gp_rp gp_rp;
 
 /* FULL: every name (its first configuration, and the extras when one
  * configuration cannot take them all); ONE_PASS: the hardware names when they
- * fit in one pass; EXTRA + k: the k-th further configuration of FULL. */
-enum gp_rp_set { GP_RP_FULL = 0, GP_RP_ONE_PASS = 1, GP_RP_EXTRA = 2, GP_RP_MAX_SETS = 18 };
+ * fit in one pass; EXTRA + k: the k-th further configuration of FULL; ROT + k:
+ * the k-th one-pass configuration of replay mode none (gp_rp_rotation_build). */
+enum gp_rp_set {
+    GP_RP_FULL = 0,
+    GP_RP_ONE_PASS = 1,
+    GP_RP_EXTRA = 2,
+    GP_RP_ROT = 18,
+    GP_RP_MAX_ROT = 48,
+    GP_RP_MAX_SETS = GP_RP_ROT + GP_RP_MAX_ROT
+};
 
 /* Error classes, so that the caller can say the right sentence once. */
 enum gp_rp_error {
@@ -57,6 +65,16 @@ size_t gp_rp_extra_configs(const gp_rp *rp);
 /* Whether names[i] is collected by `set`. */
 int gp_rp_set_has(const gp_rp *rp, int set, size_t i);
 
+/* Replay mode none: splits the names over one-pass configurations (sets
+ * GP_RP_ROT + k), each carrying the names with every[i] set where it can
+ * (gp_host_partition_one_pass).  Returns their number (0 with err: none
+ * possible).  Names no one-pass configuration takes are named in a sentence
+ * gp_rp_rotation_left_out() returns; they are collected only by the full
+ * set's kernel replay. */
+size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errlen);
+size_t gp_rp_rotation_configs(const gp_rp *rp);
+const char *gp_rp_rotation_left_out(const gp_rp *rp);
+
 /* One profiled launch: begin(set), then per pass start()/kernel/end(), until
  * end() reports all passes submitted; then finish() fills values[0..n). */
 int gp_rp_begin(gp_rp *rp, int set, char *err, size_t errlen);
@@ -85,6 +103,9 @@ int gp_rp_discard(gp_rp *rp, char *err, size_t errlen);
  * kernels it executes while the batch is open (note) and must close it
  * before any kernel it does not count may run in the context. */
 int gp_rp_batch_open(gp_rp *rp, char *err, size_t errlen);
+/* The same with a set of one pass (GP_RP_FULL, or GP_RP_ROT + k); a batch
+ * already open with another set is an error (close it first). */
+int gp_rp_batch_open_set(gp_rp *rp, int set, char *err, size_t errlen);
 int gp_rp_batch_is_open(const gp_rp *rp);
 /* Ranges left before the image is full. */
 size_t gp_rp_batch_room(const gp_rp *rp);

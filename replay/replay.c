@@ -318,6 +318,34 @@ static int enter_batched(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_re
     return 0;
 }
 
+/* Replay mode none: the program's launch is the only kernel, in the open
+ * batch of its one-pass configuration (after the L2 flush, itself a range,
+ * when caches are flushed), or wrapped by the SASS pass. */
+static int enter_rotated(gp_replay_ctx *rc, const gp_replay_opts *o, gp_replay_state *st)
+{
+    char err[256] = "";
+    if (o->rotate_sass) {
+        if (gp_sass_begin(rc->ctx, err, sizeof(err)) != 0)
+            return fail(st, "SASS pass", err);
+        st->sass_open = 1;
+        return 0;
+    }
+    if (!rc->rp)
+        return fail(st, "no range profiler in this context", NULL);
+    double t = gp_now_s();
+    if (gp_rp_batch_open_set(rc->rp, o->rotate_set, err, sizeof(err)) != 0)
+        return fail(st, "starting the range profiler", err);
+    st->t_start = st->t_rp_start = gp_now_s() - t;
+    int launched;
+    t = gp_now_s();
+    st->flushed |= flush_l2_counted(rc, o, &launched);
+    gp_rp_batch_note(rc->rp, launched);
+    st->t_flush = gp_now_s() - t;
+    st->batch_range = gp_rp_batch_note(rc->rp, 1) - 1;
+    st->batched = 1;
+    return 0;
+}
+
 /* Every pass of the configuration just begun, each the profiler's own and
  * followed by a restore. */
 static int restored_passes(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
@@ -401,6 +429,8 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
      * wrapping it: with hardware passes, or when the program's launch is to
      * run unpatched (stall sampling) */
     int own_sass = sass && (hw > 0 || o->sass_own_pass);
+    if (o->rotate)
+        return enter_rotated(rc, o, st);
 
     if (o->cupti_replay && rc->rp) { /* CUPTI saves, replays and restores inside the launch */
         if (gp_rp_begin(rc->rp, GP_RP_FULL, err, sizeof(err)) != 0)

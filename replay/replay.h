@@ -58,6 +58,12 @@ typedef struct gp_replay_opts {
                         * so that the program's launch runs unpatched (stall sampling) */
     uint64_t reserve_bytes;
     const char *range_name;
+    /* replay mode none: the program's launch runs once, unsaved, in the
+     * batch of one-pass set rotate_set (GP_RP_ROT + k), or wrapped by the
+     * SASS pass (rotate_sass); nothing is replayed */
+    int rotate;
+    int rotate_set;
+    int rotate_sass;
 } gp_replay_opts;
 
 typedef struct gp_replay_state {

@@ -132,6 +132,51 @@ static void gp_json_launch(const gp_report *r, const gp_report_launch *x, FILE *
     fputc('}', out);
 }
 
+/* A variant of replay mode none: its derived metrics of the mean launch
+ * (estimates) and their bounds. */
+static void gp_json_estimate(const gp_report_estimate *e, FILE *out)
+{
+    int first = 1;
+    size_t i;
+    fputs("{\"estimated\":true,\"kernel\":", out);
+    gp_text_json_string(out, e->kernel);
+    fprintf(out,
+            ",\"grid\":[%ld,%ld,%ld],\"block\":[%ld,%ld,%ld],\"dynamic_smem\":%ld,"
+            "\"launches\":%ld,\"exact_launches\":%ld,\"configurations\":[",
+            e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
+            e->dynamic_smem, e->launches, e->exact);
+    for (i = 0; i < e->n_configs; i++) {
+        fprintf(out, "%s{\"kind\":", i ? "," : "");
+        gp_text_json_string(out, e->cfg_kind[i]);
+        fprintf(out, ",\"launches\":%ld}", e->cfg_launches[i]);
+    }
+    fputs("],\"verdicts\":[", out);
+    for (i = 0; i < e->n_verdicts; i++) {
+        char label[64];
+        gp_verdict_label(&e->verdicts[i], label, sizeof label);
+        fprintf(out, "%s{\"id\":", i ? "," : "");
+        gp_text_json_string(out, e->verdicts[i].id);
+        gp_json_str(out, "label", label);
+        gp_json_str(out, "title", e->verdicts[i].title);
+        gp_json_str(out, "evidence", e->verdicts[i].evidence);
+        gp_json_str(out, "advice", e->verdicts[i].advice);
+        fputs(",\"score\":", out);
+        gp_json_num(out, e->verdicts[i].score);
+        fputc('}', out);
+    }
+    fputs("],\"metrics\":", out);
+    gp_json_metrics(out, e->derived);
+    fputs(",\"bound\":", out);
+    gp_json_metrics(out, e->bound);
+    fputs(",\"missing\":{", out);
+    for (i = 0; i < GP_DERIVED_COUNT; i++)
+        if (isnan(e->derived[i])) {
+            gp_json_key(out, &first, gp_derived_defs[i].name);
+            gp_text_json_string(out, e->why[i]);
+        }
+    fputs("}}", out);
+}
+
 int gp_report_json(const gp_report *r, FILE *out)
 {
     size_t i;
@@ -173,6 +218,11 @@ int gp_report_json(const gp_report *r, FILE *out)
     for (i = 0; i < r->n_launch_rows; i++) {
         fputs(i ? ",\n" : "\n", out);
         gp_json_launch(r, &r->launch_rows[i], out);
+    }
+    fputs("],\n\"estimates\":[", out);
+    for (i = 0; i < r->n_estimates; i++) {
+        fputs(i ? ",\n" : "\n", out);
+        gp_json_estimate(&r->estimates[i], out);
     }
     fputs("]}\n", out);
     return ferror(out) ? -1 : 0;

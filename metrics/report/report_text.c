@@ -141,6 +141,60 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     }
 }
 
+/* Replay mode none's variants: each derived metric of the mean launch as an
+ * estimate ("~") with its bound, the duration also over all N launches. */
+static void gp_report_text_estimates(const gp_report *r, FILE *out)
+{
+    if (!r->n_estimates)
+        return;
+    fprintf(out, "\nestimated over repeated launches (replay mode none): %zu kernel variant%s\n",
+            r->n_estimates, r->n_estimates == 1 ? "" : "s");
+    fprintf(out, "  values are estimates (~) for the mean launch, each with its error bound "
+                 "(about two standard errors)\n");
+    for (size_t i = 0; i < r->n_estimates; i++) {
+        const gp_report_estimate *e = &r->estimates[i];
+        gp_fmtbuf fb = {.next = 0};
+        fputs("\n  ", out);
+        gp_text_plain(out, e->kernel);
+        fprintf(out,
+                "\n     grid [%ld,%ld,%ld] block [%ld,%ld,%ld], %ld bytes dynamic shared; "
+                "%ld launches, %ld in kernel replay\n",
+                e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
+                e->dynamic_smem, e->launches, e->exact);
+        fputs("     configurations:", out);
+        for (size_t c = 0; c < e->n_configs; c++)
+            fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, e->cfg_kind[c],
+                    e->cfg_launches[c]);
+        fputc('\n', out);
+        for (size_t v = 0; v < e->n_verdicts; v++) {
+            fprintf(out, "     %zu. (on estimates) ", v + 1);
+            gp_text_plain(out, e->verdicts[v].title);
+            fputs(": ", out);
+            gp_text_plain(out, e->verdicts[v].evidence);
+            fputc('\n', out);
+        }
+        double dur = e->derived[GP_M_DURATION];
+        if (!isnan(dur))
+            fprintf(out, "     all %ld launches: ~%s +- %s of kernel time\n", e->launches,
+                    gp_fmt(&fb, dur * (double)e->launches, "s"),
+                    gp_fmt(&fb, e->bound[GP_M_DURATION] * (double)e->launches, "s"));
+        for (size_t d = 0; d < GP_DERIVED_COUNT; d++) {
+            char val[48], bnd[48];
+            if (isnan(e->derived[d])) {
+                fprintf(out, "     %-10s %-34s %14s  (", gp_derived_defs[d].cls,
+                        gp_derived_defs[d].name, "n/a");
+                gp_text_plain(out, e->why[d]);
+                fputs(")\n", out);
+                continue;
+            }
+            gp_format_value(e->derived[d], gp_derived_defs[d].unit, val, sizeof val);
+            gp_format_value(e->bound[d], gp_derived_defs[d].unit, bnd, sizeof bnd);
+            fprintf(out, "     %-10s %-34s ~%13s +- %s\n", gp_derived_defs[d].cls,
+                    gp_derived_defs[d].name, val, isnan(e->bound[d]) ? "unknown" : bnd);
+        }
+    }
+}
+
 int gp_report_text(const gp_report *r, FILE *out)
 {
     size_t i;
@@ -150,6 +204,7 @@ int gp_report_text(const gp_report *r, FILE *out)
         fprintf(out, "\nno profiled launches in the input\n");
     for (i = 0; i < r->n; i++)
         gp_report_text_kernel(r, &r->kernels[i], i + 1, several, out);
+    gp_report_text_estimates(r, out);
     return ferror(out) ? -1 : 0;
 }
 

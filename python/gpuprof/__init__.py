@@ -17,12 +17,19 @@ only; pandas is optional.
 
     rows = gpuprof.load_instructions("gpuprof-*.jsonl")   # one row per SASS instruction
 
+gives the instruction-level records (below), and
+
+    est = gpuprof.load_estimates("gpuprof-*.jsonl")       # one row per kernel variant
+
+the estimates of replay mode none (``GPUPROF_REPLAY=none``): per variant its
+launch count, each metric's estimated total and its error bound
+(``bound_<metric>``); files of both modes load together.  load_instructions
 gives the instruction-level records (stall samples, SASS counts, source line) with the
 function's kernel name joined in.
 """
 
-from ._load import load, load_report, find_report, ReportNotFound
+from ._load import load, load_estimates, load_report, find_report, ReportNotFound
 from ._instructions import load_instructions
 
-__all__ = ["load", "load_instructions", "load_report", "find_report", "ReportNotFound"]
+__all__ = ["load", "load_estimates", "load_instructions", "load_report", "find_report", "ReportNotFound"]
 __version__ = "0.1.0"

@@ -121,6 +121,85 @@ def _rows_of_file(path):
     return rows
 
 
+# variant_estimate fields kept as they are (not metric columns)
+_ESTIMATE_LISTS = ("configurations", "bound", "collected", "missing")
+
+
+def _estimates_of_file(path):
+    devices = {}
+    rows = []
+    for lineno, rec in _records(path):
+        kind = rec.get("type")
+        if kind == "device":
+            devices[rec.get("device")] = {
+                "device_" + k: v for k, v in rec.items() if k not in _NOT_FACTS}
+        elif kind == "variant_estimate":
+            row = {"file": path}
+            metrics = rec.get("metrics") or {}
+            bounds = rec.get("bound") or {}
+            for k, v in rec.items():
+                if k in ("type", "schema", "metrics"):
+                    continue
+                if k in _DIM3 and isinstance(v, list):
+                    for axis, x in zip("xyz", v):
+                        row["%s_%s" % (k, axis)] = x
+                else:
+                    row[k] = v
+            for k in _ESTIMATE_LISTS:
+                row.setdefault(k, {} if k != "configurations" else [])
+            row.setdefault("estimated", True)
+            row.update(metrics)
+            for k, v in bounds.items():
+                row["bound_" + k] = v
+            row.update(devices.get(rec.get("device"), {}))
+            rows.append(row)
+    return rows
+
+
+def load_estimates(paths, as_frame=None, derived=False, report=None, peaks=None):
+    """One row per kernel variant estimated in replay mode none (the
+    ``variant_estimate`` records of the given files; files of both modes may
+    be mixed, launch records are left to load()).
+
+    Each row has the variant (kernel, grid_x.., block_x.., dynamic_smem),
+    ``launches`` (N, all launches of the variant), ``exact_launches`` (those
+    profiled in kernel replay, which also have launch records), ``estimated``
+    (True), one column per metric with its estimate (the total over the N
+    launches for counts and times; the mean launch's value for rates, ratios
+    and percentages), ``bound_<metric>`` (its error bound, same unit),
+    ``collected`` (launches that gave each metric), ``configurations`` (per
+    configuration: kind, launches, first and last launch ordinal),
+    ``missing`` (the reason of each null) and the device's facts.  A metric
+    no launch collected is None with its reason, never 0.
+
+    derived: join the report's derived metrics of each variant's mean launch
+    (``duration``, ``dram_util``, ...) with their bounds (``bound_<name>``),
+    as ``gpuprof-report --format json`` computes them (its "estimates")."""
+    files = _paths(paths)
+    rows = []
+    for path in files:
+        rows.extend(_estimates_of_file(path))
+    if derived and rows:
+        doc = load_report(files, report=report, peaks=peaks)
+        by_key = {}
+        for e in doc.get("estimates", []):
+            key = (e.get("kernel"), tuple(e.get("grid") or ()), tuple(e.get("block") or ()),
+                   e.get("dynamic_smem"))
+            by_key.setdefault(key, e)
+        for row in rows:
+            key = (row.get("kernel"), (row.get("grid_x"), row.get("grid_y"), row.get("grid_z")),
+                   (row.get("block_x"), row.get("block_y"), row.get("block_z")),
+                   row.get("dynamic_smem"))
+            e = by_key.get(key)
+            if e is None:
+                continue
+            for k, v in (e.get("metrics") or {}).items():
+                row["derived_" + k if k in row else k] = v
+            for k, v in (e.get("bound") or {}).items():
+                row["bound_" + k] = v
+    return _as_frame(rows, as_frame)
+
+
 def load(paths, report=None, derived=True, as_frame=None, peaks=None):
     """One row per profiled launch of the given JSON-lines files (a path, a
     glob pattern, or a list of them).

@@ -29,6 +29,11 @@ $(GT)/many_launches: tests/gpu/many_launches.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 GPU_TESTS += $(GT)/many_launches
+# replay mode none: a kernel of fixed work and one of drifting work, launched many times
+$(GT)/repeat_work: tests/gpu/repeat_work.cu tests/gpu/rt_check.h tests/gpu/gp_check.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+GPU_TESTS += $(GT)/repeat_work
 # capture ranges: a C program (driver API, NVTX, cuProfilerStart/Stop) and its kernels
 $(GT)/ranges: tests/gpu/ranges.c tests/gpu/drv_util.h $(GT)/range_kernels.cubin
 	@mkdir -p $(dir $@)

@@ -9,7 +9,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES crosscheck driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
-             capture_ranges torch_ranges split_list; do skipped "$c: no GPU on this machine"; done
+             capture_ranges torch_ranges split_list replay_none; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -159,6 +159,15 @@ pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 #     tests/gpu/split_list.sh, which also runs alone
 sh tests/gpu/split_list.sh | tee "$OUT/split_list.txt"
 line=$(grep -E '^gpu-split: [0-9]+ passed' "$OUT/split_list.txt" | tail -n 1)
+p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+k=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))
+
+# 8c. replay mode none: estimates over a kernel's repeated launches against
+#     kernel replay's per-launch values, outputs unchanged, wall times:
+#     tests/gpu/replay_none.sh, which also runs alone
+sh tests/gpu/replay_none.sh | tee "$OUT/replay_none.txt"
+line=$(grep -E '^gpu-none: [0-9]+ passed' "$OUT/replay_none.txt" | tail -n 1)
 p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
 k=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
 pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))

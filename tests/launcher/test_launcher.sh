@@ -64,6 +64,7 @@ check 2 "--sampling" --sampling maybe ./app
 check 0 "GPUPROF_METRICS=@default,lts__t_sector_hit_rate.pct" --dry-run --section default --metrics lts__t_sector_hit_rate.pct ./app
 check 0 "GPUPROF_REPLAY=profiler" --dry-run --replay-mode kernel ./app
 check 0 "GPUPROF_REPLAY=cupti" --dry-run --replay-mode cupti ./app
+check 0 "GPUPROF_REPLAY=none" --dry-run --replay-mode none ./app
 check 0 "GPUPROF_CACHE_CONTROL=none" --dry-run --cache-control none ./app
 check 0 "GPUPROF_CACHE_CONTROL=flush" --dry-run --cache-control all ./app
 check 0 "./app" --dry-run --clock-control none ./app
@@ -86,6 +87,7 @@ if grep -q "GPUPROF_KERNEL_INCLUDE" "$tmp/out"; then ko "options after the progr
 # what gpuprof cannot honour is refused, saying why
 check 2 "leaves the GPU's settings alone" --clock-control base ./app
 check 2 "does not replay applications or ranges" --replay-mode application ./app
+check 2 "use --replay-mode none" --replay-mode application ./app
 check 2 "gpuprof's sets are 'default'" --set full ./app
 check 2 "gpuprof's sets are 'default'" --section SpeedOfLight ./app
 check 2 "gpuprof-report --format ncu-csv" --csv ./app

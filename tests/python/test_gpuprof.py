@@ -36,6 +36,28 @@ def by_kernel(rows, prefix):
     return [r for r in rows if r["kernel"].startswith(prefix)]
 
 
+# replay mode none: a file holding a launch record and a variant_estimate record
+NONE = os.path.join(FIX, "none-mode.jsonl")
+est = gpuprof.load_estimates(NONE, as_frame=False)
+check(len(est) == 1 and est[0]["estimated"] is True and est[0]["launches"] == 200,
+      "one variant estimate of 200 launches")
+check(est[0]["gpu__time_duration.sum"] == 200 * 180000 and
+      abs(est[0]["bound_gpu__time_duration.sum"] - 360000) < 1e-6, "estimated total and its bound")
+check(est[0]["sm__cycles_elapsed.max"] is None and
+      est[0]["missing"]["sm__cycles_elapsed.max"].startswith("configuration 3 not collected"),
+      "a metric no launch collected is None with its reason")
+check(est[0]["device_sm_count"] == 132 and est[0]["grid_x"] == 262144, "device facts and shape")
+check([c["kind"] for c in est[0]["configurations"]] == ["counters", "instrumented", "sass"],
+      "configurations and their kinds")
+both = gpuprof.load(NONE, as_frame=False, derived=False)
+check(len(both) == 1 and both[0]["launch_id"] == est[0]["first_launch_id"],
+      "records of both modes load together: the exact first launch is a launch row")
+check(gpuprof.load_estimates(PLANTED, as_frame=False) == [], "no estimates in a kernel-replay file")
+estd = gpuprof.load_estimates(NONE, as_frame=False, derived=True)
+check(abs(estd[0]["duration"] - 180e-6) < 1e-12 and abs(estd[0]["bound_duration"] - 1.8e-6) < 1e-9,
+      "derived metrics of the mean launch with bounds: %r %r"
+      % (estd[0].get("duration"), estd[0].get("bound_duration")))
+
 # one row per launch, metrics as columns, device facts joined, derived metrics per launch
 rows = gpuprof.load(PLANTED, as_frame=False)
 check(isinstance(rows, list) and len(rows) == 12, "12 launches, got %d" % len(rows))

@@ -57,6 +57,26 @@ int main(void)
     GP_CHECK(!gp_filter_name_matches(&c, "gemm_small"));
     gp_config_free(&c);
 
+    /* replay mode none: the rotation block and the variant limit, defaults and bounds */
+    GP_CHECK(parse((const char *const[]){NULL}, &c, err, sizeof(err)) == 0 &&
+             c.replay_mode == GP_REPLAY_PROFILER && c.rotate_launches == GP_ROTATE_DEFAULT &&
+             c.variants_max == GP_VARIANTS_DEFAULT);
+    gp_config_free(&c);
+    static const char *const rnone[] = {"GPUPROF_REPLAY", "none", "GPUPROF_ROTATE_LAUNCHES", "500",
+                                        "GPUPROF_VARIANTS_MAX", "16", NULL};
+    GP_CHECK_MSG(parse(rnone, &c, err, sizeof(err)) == 0, "%s", err);
+    GP_CHECK(c.replay_mode == GP_REPLAY_NONE && c.rotate_launches == 500 && c.variants_max == 16);
+    gp_config_free(&c);
+    static const char *const rbad[] = {"GPUPROF_REPLAY", "application", "GPUPROF_ROTATE_LAUNCHES",
+                                       "0", "GPUPROF_VARIANTS_MAX", "2000000", NULL};
+    GP_CHECK(parse(rbad, &c, err, sizeof(err)) == 3);
+    GP_CHECK(strstr(err, "accepted values: profiler, cupti, none") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_ROTATE_LAUNCHES='0' is not valid") != NULL);
+    GP_CHECK(strstr(err, "GPUPROF_VARIANTS_MAX='2000000' is not valid: expected a whole number "
+                         "from 1 to 1000000") != NULL);
+    GP_CHECK(c.replay_mode == GP_REPLAY_PROFILER && c.rotate_launches == GP_ROTATE_DEFAULT);
+    gp_config_free(&c);
+
     /* @fast keeps the default set (without its instrumented pass) */
     static const char *const fast[] = {"GPUPROF_METRICS", "@fast", NULL};
     GP_CHECK(parse(fast, &c, err, sizeof(err)) == 0 && c.metrics_fast && !c.metrics_replace &&

@@ -69,6 +69,63 @@ static void long_list(void)
     printf("    250 names: %zu configurations, %zu passes\n", groups, passes);
 }
 
+/* Replay mode none's split: every configuration one pass, every name placed
+ * once (or left out with a reason), the spread counters in each
+ * configuration that can carry them, each configuration accepted whole. */
+static void one_pass_split(const char *const *names, size_t n, const char *what, size_t *out_groups)
+{
+    static const char *const spread[] = {"gpu__time_duration.sum", "smsp__inst_executed.sum",
+                                         "sm__cycles_elapsed.avg", "sm__cycles_elapsed.max"};
+    const char *all[400];
+    int every[400], group[400], carries[64];
+    size_t m = 0;
+    for (size_t s = 0; s < 4; s++) { /* the library puts them first */
+        all[m] = spread[s];
+        every[m++] = 1;
+    }
+    for (size_t i = 0; i < n && m < 400; i++) {
+        int dup = 0;
+        for (size_t s = 0; s < 4; s++)
+            dup |= strcmp(names[i], spread[s]) == 0;
+        if (!dup) {
+            all[m] = names[i];
+            every[m++] = 0;
+        }
+    }
+    size_t groups = gp_host_partition_one_pass("GH100", NULL, all, m, every, group, carries, 64);
+    GP_CHECK_MSG(groups >= 1, "%s: no configuration", what);
+    size_t placed = 0, left = 0, with_every = 0;
+    for (size_t i = 0; i < m; i++) {
+        placed += group[i] >= 0 || group[i] == GP_HOST_EVERY;
+        left += group[i] == -1;
+    }
+    GP_CHECK_MSG(placed + left == m, "%s", what);
+    for (size_t i = 0; i < 4; i++)
+        GP_CHECK_MSG(group[i] == GP_HOST_EVERY, "%s: %s not carried", what, all[i]);
+    for (size_t g = 0; g < groups; g++) {
+        const char *in[400];
+        size_t k = 0;
+        for (size_t i = 0; i < m; i++)
+            if (group[i] == (int)g || (carries[g] && group[i] == GP_HOST_EVERY)) {
+                in[k++] = all[i];
+                /* durations and instruction counts never under instrumentation */
+                GP_CHECK_MSG(!carries[g] || !gp_metric_is_instrumented(all[i]),
+                             "%s: %s beside the spread counters", what, all[i]);
+            }
+        with_every += carries[g] != 0;
+        char err[512];
+        gp_host_config *c = gp_host_config_create("GH100", NULL, 0, in, k, err, sizeof(err));
+        GP_CHECK_MSG(c && gp_host_config_passes(c) == 1, "%s: configuration %zu: %zu passes", what,
+                     g, c ? gp_host_config_passes(c) : 0);
+        gp_host_config_destroy(c);
+    }
+    GP_CHECK_MSG(with_every >= 1, "%s", what);
+    printf("    %s: %zu one-pass configurations (%zu with the spread counters), %zu of %zu "
+           "names left out\n",
+           what, groups, with_every, left, m);
+    *out_groups = groups;
+}
+
 int main(void)
 {
     char err[1024];
@@ -119,6 +176,27 @@ int main(void)
     GP_CHECK(gp_host_partition("GH100", NULL, bad, 2, group) == 1 && group[0] == 0 &&
              group[1] == -1);
     long_list();
+    size_t g_def = 0, g_long = 0;
+    one_pass_split(def, nd, "default set", &g_def);
+    GP_CHECK_MSG(g_def == 2, "default set in %zu one-pass configurations", g_def);
+    {
+        static char buf[256 * 128];
+        const char *names[300];
+        size_t n = 0, len = 0;
+        FILE *f = fopen("tests/data/gh100-250-counters.txt", "r");
+        while (f && n < 300 && len + 128 < sizeof(buf) && fgets(buf + len, 128, f)) {
+            char *line = buf + len;
+            line[strcspn(line, "\n")] = '\0';
+            if (line[0] == '#' || !line[0])
+                continue;
+            names[n++] = line;
+            len += strlen(line) + 1;
+        }
+        if (f)
+            fclose(f);
+        one_pass_split(names, n, "250 counters", &g_long);
+        GP_CHECK(g_long > 1);
+    }
     c = gp_host_config_create("NOSUCHCHIP", NULL, 0, def, 1, err, sizeof(err));
     GP_CHECK(c == NULL && strstr(err, "NOSUCHCHIP") != NULL);
 

@@ -59,8 +59,10 @@ static int gpl_usage(FILE *f)
         "                                     (--list-sets; WarpStateStats, SourceCounters)\n"
         "      --sampling on|off              warp-stall sampling of the program's own launches\n"
         "      --warp-sampling-interval N     a sample every 2^(5+N) cycles (0..26, auto = 10)\n"
-        "      --replay-mode kernel|cupti     kernel: gpuprof's replay; cupti: CUPTI's kernel "
-        "replay\n"
+        "      --replay-mode kernel|cupti|none  kernel: gpuprof's replay; cupti: CUPTI's "
+        "kernel replay;\n"
+        "                                     none: one run, passes spread over a kernel's "
+        "launches\n"
         "      --cache-control all|none       flush L2 before each pass (all) or not\n"
         "      --clock-control none           gpuprof never changes clocks (only 'none')\n"
         "Output:\n"
@@ -435,8 +437,8 @@ static void gpl_print_env(FILE *out)
 int main(int argc, char **argv)
 {
     static const char *const bases[] = {"function", "demangled", "mangled"};
-    static const char *const replay_names[] = {"kernel", "cupti"};
-    static const char *const replay_vals[] = {"profiler", "cupti"};
+    static const char *const replay_names[] = {"kernel", "cupti", "none"};
+    static const char *const replay_vals[] = {"profiler", "cupti", "none"};
     static const char *const cache_names[] = {"all", "none"};
     static const char *const cache_vals[] = {"flush", "none"};
     static const char *const summary_names[] = {"none", "per-kernel"};
@@ -504,10 +506,13 @@ int main(int argc, char **argv)
             if (strcmp(optarg, "application") == 0 || strcmp(optarg, "range") == 0 ||
                 strcmp(optarg, "app-range") == 0)
                 rc = gpl_fail("--replay-mode %s: gpuprof replays each kernel launch on its own "
-                              "(kernel); it does not replay applications or ranges",
+                              "(kernel); it does not replay applications or ranges. For one "
+                              "run of the program, use --replay-mode none: the passes are "
+                              "spread over a kernel's repeated launches and the values are "
+                              "estimated",
                               optarg);
             else
-                rc = gpl_choice("replay-mode", optarg, replay_names, replay_vals, 2,
+                rc = gpl_choice("replay-mode", optarg, replay_names, replay_vals, 3,
                                 "GPUPROF_REPLAY");
             break;
         case O_CACHE:

@@ -1,0 +1,132 @@
+/* estimate.h - estimates of a kernel variant's totals from launches that each
+ * collected one configuration of the metric list (GPUPROF_REPLAY=none), and
+ * their error bounds.  Pure arithmetic: the library accumulates with it, the
+ * report and the tests evaluate with it.
+ *
+ * A variant's launches are numbered 1..N.  Some collected every metric (an
+ * exact launch: the first one, in kernel replay); the others collected one
+ * configuration each, and every configuration carries the spread counters
+ * (duration, instructions, cycles).  One of them is the reference (the
+ * layout's `ref`, instructions executed where collected): an additive counter
+ * x collected by n of the N launches is estimated as a ratio estimator,
+ *     total(x) = (sum of x / sum of ref over those n launches) x total(ref),
+ * total(ref) being known from (nearly) every launch.  For identical launches
+ * this is mean x N; when the work drifts over the run (a shrinking loop), it
+ * follows the drift that a plain mean x N misses: configurations are
+ * programmed in blocks, so a configuration's launches sit at other points of
+ * the drift than the run's average (tests/report/test_estimate.c shows the
+ * plain estimate's bias beyond its bound on drifting data).  Without a
+ * reference the estimate is mean x N.  Rates, ratios and percentages are the
+ * mean over the launches that collected them.
+ *
+ * The bound is GP_EST_Z standard errors of the estimate, with the
+ * finite-population factor (0 when every launch collected the counter):
+ * from the counter's own residual spread around the ratio (n >= 2), and never
+ * less than the largest residual spread of the other spread counters
+ * (gp_est_rel_spread), so that a counter seen in one launch still gets the
+ * variant's launch-to-launch variation.  See docs/user-guide.md ("Replay
+ * mode none"). */
+#ifndef GP_ESTIMATE_H
+#define GP_ESTIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "derived.h"
+#include "facts.h"
+#include "record.h"
+
+/* Standard errors in a bound (about 95% for a normal mean). */
+#define GP_EST_Z 2.0
+
+/* configuration of a metric carried by every configuration (the spread counters) */
+enum { GP_EST_EVERY = -2, GP_EST_NONE = -1 };
+/* the configuration argument of gp_est_add for an exact launch */
+enum { GP_EST_ALL = -1 };
+
+/* Which configuration carries each metric position. */
+typedef struct gp_est_layout {
+    size_t n;          /* metric positions */
+    long ref;          /* position of the reference spread counter, -1: none */
+    size_t n_configs;  /* configurations rotated */
+    const int *config; /* per position: 0..n_configs-1, GP_EST_EVERY, or GP_EST_NONE */
+    const char *const *names;
+} gp_est_layout;
+
+typedef struct gp_est_cover { /* launches that collected one configuration */
+    uint64_t n, first, last;  /* count, first and last ordinal (0: none) */
+} gp_est_cover;
+
+/* One counter's sums over the launches that collected it; r*: over those
+ * whose reference was finite too (x: the counter, s: the reference). */
+typedef struct gp_est_acc {
+    uint64_t n, nr;
+    double sum, sumsq;
+    double rx, rxx, rs, rss, rxs;
+} gp_est_acc;
+
+typedef struct gp_est_variant {
+    uint64_t launches;   /* N: launches of the variant counted so far */
+    uint64_t exact;      /* of which collected every configuration */
+    gp_est_acc *acc;     /* per position */
+    gp_est_cover *cover; /* per configuration (exact launches included) */
+} gp_est_variant;
+
+/* 0, or -1 when out of memory (v is then empty and needs no free). */
+int gp_est_variant_init(gp_est_variant *v, const gp_est_layout *L);
+void gp_est_variant_free(gp_est_variant *v);
+/* Counts one launch of the variant; returns its ordinal (1-based). */
+uint64_t gp_est_launch(gp_est_variant *v);
+/* Adds the values (L->n of them, NaN: not collected) of launch `ord`, which
+ * collected configuration `config` (GP_EST_ALL: every one).  Only the
+ * positions that configuration carries are added. */
+void gp_est_add(gp_est_variant *v, const gp_est_layout *L, int config, uint64_t ord,
+                const double *values);
+
+/* 1 when a counter adds up over launches (counts, times, cycles), 0 for a
+ * rate, ratio, percentage or peak (its estimate is the mean launch's). */
+int gp_est_is_additive(const char *name);
+
+/* The variant's launch-to-launch variation the reference does not explain:
+ * the largest relative residual spread of the spread counters other than
+ * the reference (or, without a reference, their relative standard
+ * deviation), over those with at least two launches and a positive mean;
+ * NaN when none. */
+double gp_est_rel_spread(const gp_est_variant *v, const gp_est_layout *L);
+
+/* Estimate of position i: *mean (per launch: *total / N for an additive
+ * counter), *total (the estimated sum over the N launches for an additive
+ * counter, else the mean), *bound (on *total, same unit; 0 when every launch
+ * collected it; NaN when no spread is known).  A layout without a reference
+ * gives the plain mean x N.  Returns 0, or -1
+ * with NaN values and a sentence in why (no launch collected it). */
+int gp_est_value(const gp_est_variant *v, const gp_est_layout *L, size_t i, double rel_spread,
+                 double *mean, double *total, double *bound, char *why, size_t whylen);
+
+/* Derived metrics of a variant's mean launch with their bounds.  facts->launch
+ * is a launch whose values are the mean counters; mean_bound[k] is the bound
+ * on the mean of its value k (NaN or 0: none).  Each derived metric's bound is
+ * the sum over counters of |d(c_k + b_k) - d(c)| (first order, absolute
+ * values added: never smaller than the bound the counters' errors allow when
+ * they are independent or move together; only counters of counters.def are
+ * moved, the only ones a formula may read).  The launch's values are changed
+ * and put back.  bound[i] is NaN where the value is.  0, or -1 when out of
+ * memory. */
+int gp_est_derived(const gp_facts *facts, gp_launch *mean, const double *mean_bound,
+                   gp_derived_row *row, double *bound);
+
+/* Rotation of configurations in a context: one stays programmed for a block
+ * of `block` profiled launches, then the next. */
+typedef struct gp_rotation {
+    size_t n_configs;
+    size_t current;
+    uint64_t block, in_block;
+    uint64_t switches;
+} gp_rotation;
+
+void gp_rotation_init(gp_rotation *r, size_t n_configs, uint64_t block);
+/* The configuration the next launch is to collect: the current one, or the
+ * next when the block is full (then *switched is 1). */
+size_t gp_rotation_next(gp_rotation *r, int *switched);
+
+#endif

@@ -1,0 +1,443 @@
+/* variants.c - see variants.h.  The arithmetic (sums, rotation, estimates,
+ * bounds) is metrics/estimate.c's; this module keeps the tables, decides per
+ * launch and writes the records. */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include "preload/variants.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "metrics/estimate.h"
+#include "preload/finish.h"
+#include "preload/metric_set.h"
+#include "util/log.h"
+#include "util/textio.h"
+
+typedef struct gp_variant_key {
+    gp_kernel *kernel; /* per (function, context): the kernel table's entry */
+    unsigned grid[3], block[3], smem;
+} gp_variant_key;
+
+typedef struct gp_variant {
+    gp_variant_key key;
+    gp_est_variant est;
+    uint64_t first_launch_id;
+    int exact_done;  /* a launch with every configuration is done or pending */
+    int exact_tries; /* kernel replays tried (a failed one is tried again, twice) */
+    uint64_t lost;   /* rotated launches whose counters were lost */
+    UT_hash_handle hh;
+} gp_variant;
+
+/* per context */
+typedef struct gp_variants {
+    gp_variant *table;
+    size_t n;
+    uint64_t beyond; /* launches of variants beyond GPUPROF_VARIANTS_MAX */
+    gp_est_layout layout;
+    int *config;       /* layout.config */
+    size_t n_rp;       /* range-profiler configurations rotated (sets GP_RP_ROT + k) */
+    int sass;          /* the SASS pass is configuration n_rp */
+    int *instrumented; /* per range-profiler configuration: CUPTI instruments it */
+    gp_rotation rot;
+    long programmed; /* the configuration the open batch holds, -1: none */
+    /* per configuration: launches that gave values, and that lost them; a
+     * configuration that loses its first launches and gives none is
+     * refused (CUPTI cannot run it this way) and left out of the rotation */
+    uint64_t *given, *failed;
+    int *refused;
+    size_t n_refused;
+} gp_variants;
+
+enum { EXACT_TRIES = 3, REFUSE_AFTER = 3 };
+
+void gp_variants_setup(gp_context *cs)
+{
+    gp_variants *vs = calloc(1, sizeof(*vs));
+    size_t n = gp_core.n_metrics;
+    if (!vs || !(vs->config = calloc(n ? n : 1, sizeof(int))) ||
+        !(vs->instrumented = calloc(GP_RP_MAX_ROT + 1, sizeof(int))) ||
+        !(vs->given = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
+        !(vs->failed = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
+        !(vs->refused = calloc(GP_RP_MAX_ROT + 1, sizeof(int)))) {
+        if (vs) {
+            free(vs->config);
+            free(vs->instrumented);
+            free(vs->given);
+            free(vs->failed);
+        }
+        free(vs);
+        gp_log_once(GP_LOG_WARN, "none-oom",
+                    "GPUPROF_REPLAY=none: out of memory; launches are profiled in kernel replay");
+        return;
+    }
+    vs->n_rp = gp_collect_rotation_configs(cs->col);
+    vs->sass = gp_core.has_sass && cs->sass_ok;
+    long ref = -1, cycles = -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = gp_core.metric_names[i];
+        vs->config[i] = GP_EST_NONE;
+        if (gp_collect_is_sass(name)) {
+            if (vs->sass)
+                vs->config[i] = (int)vs->n_rp;
+            continue;
+        }
+        int in = 0, first = -1;
+        for (size_t g = 0; g < vs->n_rp; g++)
+            if (gp_collect_rotation_has(cs->col, &gp_core.set, g, i)) {
+                in++;
+                if (first < 0)
+                    first = (int)g;
+                if (gp_collect_is_instrumented(name))
+                    vs->instrumented[g] = 1;
+            }
+        if (in > 1 && gp_metric_set_is_spread(name))
+            vs->config[i] = GP_EST_EVERY;
+        else if (in >= 1)
+            vs->config[i] = first;
+        if (vs->config[i] == GP_EST_EVERY && strcmp(name, "smsp__inst_executed.sum") == 0)
+            ref = (long)i;
+        if (vs->config[i] == GP_EST_EVERY && strcmp(name, "sm__cycles_elapsed.avg") == 0)
+            cycles = (long)i;
+    }
+    vs->layout.n = n;
+    vs->layout.ref = ref >= 0 ? ref : cycles; /* the work: instructions, else cycles */
+    vs->layout.n_configs = vs->n_rp + (vs->sass ? 1 : 0);
+    vs->layout.config = vs->config;
+    vs->layout.names = gp_core.metric_names;
+    vs->programmed = -1;
+    gp_rotation_init(&vs->rot, vs->layout.n_configs, (uint64_t)gp_core.cfg.rotate_launches);
+    const char *why = gp_collect_rotation_why(cs->col);
+    if (vs->layout.n_configs == 0) {
+        gp_log_once(GP_LOG_WARN, "none-impossible",
+                    "GPUPROF_REPLAY=none: device %d: no configuration of one pass (%s); every "
+                    "launch is profiled in kernel replay",
+                    cs->device, why ? why : "no metric to rotate");
+        free(vs->config);
+        free(vs->instrumented);
+        free(vs->given);
+        free(vs->failed);
+        free(vs->refused);
+        free(vs);
+        return;
+    }
+    if (why)
+        gp_log_once(GP_LOG_WARN, "none-left-out", "GPUPROF_REPLAY=none: device %d: metrics %s",
+                    cs->device, why);
+    gp_info("device %d: replay mode none: %zu configurations of one pass%s, %ld launches each "
+            "in turn; each kernel variant's first launch in kernel replay",
+            cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
+            gp_core.cfg.rotate_launches);
+    cs->variants = vs;
+}
+
+/* The variant of ls, added when new (NULL: beyond the limit, or out of
+ * memory). */
+static gp_variant *variant_of(gp_variants *vs, gp_launch_state *ls, const gp_launch_exec *e)
+{
+    gp_variant_key key;
+    memset(&key, 0, sizeof(key)); /* hashed as bytes: no padding left unset */
+    key.kernel = ls->kernel;
+    for (int d = 0; d < 3; d++) {
+        key.grid[d] = e->grid[d];
+        key.block[d] = e->block[d];
+    }
+    key.smem = e->smem;
+    gp_variant *v;
+    HASH_FIND(hh, vs->table, &key, sizeof(key), v);
+    if (v)
+        return v;
+    if (vs->n >= (size_t)gp_core.cfg.variants_max) {
+        vs->beyond++;
+        gp_log_once(GP_LOG_WARN, "variants-max",
+                    "GPUPROF_REPLAY=none: more than %ld kernel variants in one context "
+                    "(GPUPROF_VARIANTS_MAX); the launches of later new variants are profiled in "
+                    "kernel replay, one record each",
+                    gp_core.cfg.variants_max);
+        return NULL;
+    }
+    if (!(v = calloc(1, sizeof(*v))))
+        return NULL;
+    v->key = key;
+    if (gp_est_variant_init(&v->est, &vs->layout) != 0) {
+        free(v);
+        return NULL;
+    }
+    gp_uthash_oom = 0;
+    HASH_ADD(hh, vs->table, key, sizeof(v->key), v);
+    if (gp_uthash_oom) {
+        gp_est_variant_free(&v->est);
+        free(v);
+        return NULL;
+    }
+    v->first_launch_id = ls->launch_id;
+    vs->n++;
+    return v;
+}
+
+int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_batch)
+{
+    gp_context *cs = ls->cs;
+    gp_variants *vs = cs->variants;
+    gp_variant *v = variant_of(vs, ls, e);
+    ls->variant = v;
+    ls->rot_config = GP_EST_ALL;
+    *close_batch = 0;
+    if (!v) /* kernel replay, a record of its own */
+        return 0;
+    ls->variant_ordinal = gp_est_launch(&v->est);
+    if (!v->exact_done && v->exact_tries < EXACT_TRIES) {
+        v->exact_done = 1;
+        v->exact_tries++;
+        *close_batch = 1; /* the full set is programmed for its passes */
+        vs->programmed = -1;
+        return 0;
+    }
+    if (vs->n_refused >= vs->layout.n_configs) /* nothing left to rotate */
+        return 0;
+    int switched, sw;
+    size_t c = gp_rotation_next(&vs->rot, &switched);
+    for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
+        vs->rot.in_block = vs->rot.block; /* on to the next one now */
+        c = gp_rotation_next(&vs->rot, &sw);
+        switched = 1;
+    }
+    ls->rot_config = (int)c;
+    ls->opts.rotate = 1;
+    if (vs->sass && c == vs->n_rp) {
+        ls->opts.rotate_sass = 1;
+        *close_batch = 1; /* the SASS pass wraps the launch alone */
+        vs->programmed = -1;
+        return 1;
+    }
+    ls->opts.rotate_set = GP_RP_ROT + (int)c;
+    *close_batch = gp_collect_batch_is_open(cs->col) &&
+                   (vs->programmed != (long)c || gp_collect_batch_room(cs->col) < 2);
+    vs->programmed = (long)c;
+    if (switched)
+        gp_debug("replay mode none: device %d: configuration %zu of %zu programmed", cs->device,
+                 c + 1, vs->layout.n_configs);
+    return 1;
+}
+
+static const char *config_kind(const gp_variants *vs, size_t c)
+{
+    if (vs->sass && c == vs->n_rp)
+        return "sass";
+    return vs->instrumented[c] ? "instrumented" : "counters";
+}
+
+/* A rotated launch of configuration c lost its values: a configuration that
+ * never gave values is refused after REFUSE_AFTER such launches, said once
+ * with its metrics; the others rotate on (a lost batch of a configuration
+ * that works is the batch's problem, said by batch.c). */
+static void config_failed(gp_context *cs, int c, const char *why)
+{
+    gp_variants *vs = cs->variants;
+    if (!vs || c < 0 || (size_t)c >= vs->layout.n_configs)
+        return;
+    if (++vs->failed[c] < REFUSE_AFTER || vs->given[c] > 0 || vs->refused[c])
+        return;
+    vs->refused[c] = 1;
+    vs->n_refused++;
+    char names[600] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < vs->layout.n && used < sizeof(names); i++)
+        if (vs->config[i] == c)
+            used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "",
+                                     vs->layout.names[i]);
+    gp_warn("replay mode none: device %d: configuration %d (%s) failed %llu launches and gave "
+            "no value (%s); it is left out of the rotation, its metrics come from each "
+            "variant's first launch only: %s",
+            cs->device, c + 1, config_kind(vs, (size_t)c), (unsigned long long)vs->failed[c],
+            why ? why : "no reason", names);
+}
+
+int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_why)
+{
+    gp_variant *v = ls->variant;
+    gp_variants *vs = ls->cs->variants;
+    if (!v || !vs)
+        return 0;
+    if (ls->rot_config == GP_EST_ALL) {
+        if (hw_why || ls->rs.snapshot_failed) /* not complete: the next launch tries again */
+            v->exact_done = 0;
+        if (!hw_why && !ls->rs.snapshot_failed)
+            gp_est_add(&v->est, &vs->layout, GP_EST_ALL, ls->variant_ordinal, values);
+        return 0;
+    }
+    if (hw_why) {
+        v->lost++;
+        config_failed(ls->cs, ls->rot_config, hw_why);
+    } else {
+        vs->given[ls->rot_config]++;
+        gp_est_add(&v->est, &vs->layout, ls->rot_config, ls->variant_ordinal, values);
+    }
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.launches_estimated++;
+    pthread_mutex_unlock(&gp_core.state_lock);
+    return 1;
+}
+
+void gp_variants_lost(gp_launch_state *ls, const char *why)
+{
+    gp_variant *v = ls->variant;
+    if (!v)
+        return;
+    if (ls->rot_config == GP_EST_ALL) {
+        v->exact_done = 0;
+    } else {
+        v->lost++;
+        config_failed(ls->cs, ls->rot_config, why);
+    }
+}
+
+/* ---- records --------------------------------------------------------------- */
+
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.9g", x);
+    else
+        fputs("null", f);
+}
+
+static void write_variant(FILE *f, const gp_context *cs, const gp_variants *vs, const gp_variant *v)
+{
+    const gp_est_layout *L = &vs->layout;
+    const gp_kernel *k = v->key.kernel;
+    double rs = gp_est_rel_spread(&v->est, L);
+    fprintf(f, "{\"type\":\"variant_estimate\",\"schema\":1,\"estimated\":true,\"pid\":%ld,",
+            (long)getpid());
+    fputs("\"process\":", f);
+    gp_text_json_string(f, program_invocation_short_name);
+    fputs(",\"host\":", f);
+    gp_text_json_string(f, gp_core.host);
+    fprintf(f, ",\"device\":%d,\"kernel\":", cs->device);
+    gp_text_json_string(f, k->name->demangled);
+    fputs(",\"mangled\":", f);
+    gp_text_json_string(f, k->name->mangled);
+    fprintf(f,
+            ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u,"
+            "\"regs_per_thread\":%d,\"static_smem\":%zu,\"launches\":%llu,"
+            "\"exact_launches\":%llu,\"lost_launches\":%llu,\"first_launch_id\":%llu,"
+            "\"rotation_block\":%ld,\"spread\":",
+            v->key.grid[0], v->key.grid[1], v->key.grid[2], v->key.block[0], v->key.block[1],
+            v->key.block[2], v->key.smem, k->attrs.regs, k->attrs.static_smem,
+            (unsigned long long)v->est.launches, (unsigned long long)v->est.exact,
+            (unsigned long long)v->lost, (unsigned long long)v->first_launch_id,
+            gp_core.cfg.rotate_launches);
+    json_num(f, rs);
+    fputs(",\"configurations\":[", f);
+    for (size_t c = 0; c < L->n_configs; c++)
+        fprintf(f,
+                "%s{\"configuration\":%zu,\"kind\":\"%s\",\"launches\":%llu,\"first\":%llu,"
+                "\"last\":%llu}",
+                c ? "," : "", c + 1, config_kind(vs, c), (unsigned long long)v->est.cover[c].n,
+                (unsigned long long)v->est.cover[c].first,
+                (unsigned long long)v->est.cover[c].last);
+    /* metrics: estimated totals (means for rates and shares); bound: the
+     * error bound of each, same unit; collected: launches that gave it */
+    char why[200];
+    const char *sep[4] = {"", "", "", ""};
+    double *tot = malloc((L->n ? L->n : 1) * 3 * sizeof(double));
+    char **whys = calloc(L->n ? L->n : 1, sizeof(char *));
+    if (!tot || !whys) {
+        free(tot);
+        free(whys);
+        fputs("],\"metrics\":{},\"missing\":{\"*\":\"out of memory\"}}\n", f);
+        return;
+    }
+    for (size_t i = 0; i < L->n; i++) {
+        double mean;
+        if (gp_est_value(&v->est, L, i, rs, &mean, &tot[i], &tot[L->n + i], why, sizeof(why)) != 0)
+            whys[i] = strdup(why);
+        tot[2 * L->n + i] = mean;
+    }
+    fputs("],\"metrics\":{", f);
+    for (size_t i = 0; i < L->n; i++, sep[0] = ",") {
+        fprintf(f, "%s", sep[0]);
+        gp_text_json_string(f, L->names[i]);
+        fputc(':', f);
+        json_num(f, tot[i]);
+    }
+    fputs("},\"bound\":{", f);
+    for (size_t i = 0; i < L->n; i++, sep[1] = ",") {
+        fprintf(f, "%s", sep[1]);
+        gp_text_json_string(f, L->names[i]);
+        fputc(':', f);
+        json_num(f, tot[L->n + i]);
+    }
+    fputs("},\"collected\":{", f);
+    for (size_t i = 0; i < L->n; i++, sep[2] = ",") {
+        fprintf(f, "%s", sep[2]);
+        gp_text_json_string(f, L->names[i]);
+        fprintf(f, ":%llu", (unsigned long long)v->est.acc[i].n);
+    }
+    fputs("},\"missing\":{", f);
+    for (size_t i = 0; i < L->n; i++) {
+        if (!whys[i] && isfinite(tot[i]))
+            continue;
+        fprintf(f, "%s", sep[3]);
+        sep[3] = ",";
+        gp_text_json_string(f, L->names[i]);
+        fputc(':', f);
+        gp_text_json_string(f, whys[i] ? whys[i] : "out of memory");
+    }
+    fputs("}}\n", f);
+    for (size_t i = 0; i < L->n; i++)
+        free(whys[i]);
+    free(whys);
+    free(tot);
+}
+
+void gp_variants_close(gp_context *cs)
+{
+    gp_variants *vs = cs->variants;
+    if (!vs)
+        return;
+    cs->variants = NULL;
+    FILE *f = vs->n ? gp_finish_json_begin() : NULL;
+    gp_variant *v, *tmp;
+    HASH_ITER(hh, vs->table, v, tmp)
+    {
+        if (f && v->est.launches)
+            write_variant(f, cs, vs, v);
+        HASH_DEL(vs->table, v);
+        gp_est_variant_free(&v->est);
+        free(v);
+    }
+    if (vs->n)
+        gp_finish_json_end();
+    if (vs->beyond)
+        gp_warn("replay mode none: device %d: %llu launches of variants beyond "
+                "GPUPROF_VARIANTS_MAX=%ld were profiled in kernel replay",
+                cs->device, (unsigned long long)vs->beyond, gp_core.cfg.variants_max);
+    free(vs->config);
+    free(vs->instrumented);
+    free(vs->given);
+    free(vs->failed);
+    free(vs->refused);
+    free(vs);
+}
+
+/* Waits at most 10 s for the exclusive lock, as gp_batch_close_all(). */
+void gp_variants_close_all(void)
+{
+    if (gp_core.cfg.replay_mode != GP_REPLAY_NONE || gp_t_api_depth > 0)
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    if (pthread_rwlock_timedwrlock(&gp_core.launch_lock, &until) != 0) {
+        gp_warn("replay mode none: no variant_estimate records: another thread kept CUDA busy "
+                "for 10 s");
+        return;
+    }
+    gp_context *cs, *tmp;
+    HASH_ITER(hh, gp_core.contexts, cs, tmp) gp_variants_close(cs);
+    pthread_rwlock_unlock(&gp_core.launch_lock);
+}

@@ -1,0 +1,51 @@
+/* variants.h - replay mode none (GPUPROF_REPLAY=none): nothing is replayed
+ * but a kernel variant's first launch.
+ *
+ * A variant is (function, grid, block, dynamic shared memory) in a context.
+ * Its first launch is profiled as in kernel replay, every pass (exact; its
+ * record is written as today).  Each later launch runs once, unsaved and
+ * unrestored, inside the configuration the context has programmed: one of
+ * the one-pass range-profiler configurations the metric list is split into
+ * (each carrying the spread counters), or the SASS pass.  The programmed
+ * configuration changes after GPUPROF_ROTATE_LAUNCHES profiled launches of
+ * the context (metrics/estimate.h gp_rotation), so that over a long run
+ * each variant's launches collect every configuration, interleaved.  The
+ * values of those launches go into the variant's sums; at context teardown
+ * and at exit one `variant_estimate` record per variant gives the estimated
+ * totals, their bounds and what each configuration covered.
+ *
+ * Everything here runs in the exclusive section (launch_lock held as
+ * writer): the tables belong to the context's collection state. */
+#ifndef GP_VARIANTS_H
+#define GP_VARIANTS_H
+
+#include "preload/core_state.h"
+
+/* At a context's set-up in replay mode none: the layout of the metric list
+ * over the configurations and the rotation.  Without any configuration that
+ * can rotate, says why once and leaves cs->variants NULL (every launch is
+ * then profiled in kernel replay). */
+void gp_variants_setup(gp_context *cs);
+/* Decides how launch ls (options set, not yet begun; e: the launch) runs: 1
+ * when it is rotated (ls->opts.rotate set), 0 when it is profiled as in
+ * kernel replay (its variant's first launch, or a variant beyond
+ * GPUPROF_VARIANTS_MAX).  *close_batch: the caller is to close the
+ * context's open batch first (it holds another configuration, is full, or
+ * the launch needs the profiler for itself). */
+int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_batch);
+/* A launch's values are known (hw_why: why its hardware values are missing,
+ * NULL when collected): 1 when they went to its variant and no record is to
+ * be written; 0 when the caller writes its record (an exact launch, whose
+ * values are added too). */
+int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_why);
+/* A launch of a variant given up (no values), why.  A configuration whose
+ * launches keep failing and never gave a value is left out of the rotation
+ * (named in a warning). */
+void gp_variants_lost(gp_launch_state *ls, const char *why);
+/* Writes the context's variant_estimate records and frees its tables
+ * (context teardown; the caller closed its batch). */
+void gp_variants_close(gp_context *cs);
+/* At exit, after the batches were closed: every context's records. */
+void gp_variants_close_all(void);
+
+#endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""check_estimates.py - replay mode none's estimates against kernel replay's
+per-launch values of the same program (tests/gpu/replay_none.sh).
+
+    check_estimates.py NONE.jsonl DEFAULT.jsonl FIXED_KERNEL DRIFT_KERNEL
+
+For each variant_estimate record of NONE.jsonl (kernel, grid, block, dynamic
+shared memory) the launch records of DEFAULT.jsonl with the same key are the
+truth: the sum of each additive counter over them, the mean of a rate, ratio
+or percentage.  Variants of FIXED_KERNEL (same work each launch): each
+estimate within 2% of the truth (1 point for a percentage) on at least 99% of
+the (variant, metric) pairs.  Variants of DRIFT_KERNEL: the difference within
+the printed bound on at least 95% of the pairs.  Every variant launched at
+least as many times as it has configurations: every metric valued.
+Prints one line per check (PASS/FAIL) and the figures; exits 1 on a FAIL.
+"""
+import json
+import sys
+
+NOT_ADDITIVE = (".per_second", ".ratio", ".pct", "peak_sustained", ".per_")
+
+
+def additive(name):
+    return not any(s in name for s in NOT_ADDITIVE)
+
+
+def records(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                yield json.loads(line)
+
+
+def key(r):
+    return (r["kernel"], tuple(r["grid"]), tuple(r["block"]), r.get("dynamic_smem", 0))
+
+
+def main(argv):
+    if len(argv) != 5:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    none_path, default_path, fixed, drift = argv[1:]
+    estimates = [r for r in records(none_path) if r.get("type") == "variant_estimate"]
+    truth = {}
+    for r in records(default_path):
+        if r.get("type") == "launch":
+            truth.setdefault(key(r), []).append(r["metrics"])
+    failed = 0
+
+    def check(ok, what):
+        nonlocal failed
+        print(("PASS " if ok else "FAIL ") + what)
+        failed += not ok
+
+    check(len(estimates) > 0, "variant_estimate records: %d" % len(estimates))
+    fixed_pairs = fixed_ok = drift_pairs = drift_ok = 0
+    worst = []
+    for e in estimates:
+        k = key(e)
+        launches = truth.get(k, [])
+        n_conf = len(e.get("configurations", []))
+        nulls = [m for m, v in e["metrics"].items() if v is None]
+        if e["launches"] >= max(n_conf, 1):
+            check(not nulls, "%s %s: every metric valued (%d launches, %d configurations)%s"
+                  % (e["kernel"][:40], list(e["grid"]), e["launches"], n_conf,
+                     "" if not nulls else "; null: " + ", ".join(nulls[:5])))
+        if len(launches) != e["launches"]:
+            check(False, "%s: %d launches estimated, %d launch records in kernel replay"
+                  % (e["kernel"][:40], e["launches"], len(launches)))
+            continue
+        is_fixed = e["kernel"].startswith(fixed)
+        is_drift = e["kernel"].startswith(drift)
+        for m, est in e["metrics"].items():
+            vals = [l.get(m) for l in launches]
+            if est is None or any(v is None for v in vals) or not vals:
+                continue
+            t = sum(vals) if additive(m) else sum(vals) / len(vals)
+            diff = abs(est - t)
+            if is_fixed:
+                fixed_pairs += 1
+                lim = 1.0 if m.endswith(".pct") else 0.02 * abs(t)
+                good = diff <= lim + 1e-9
+                fixed_ok += good
+                if not good:
+                    worst.append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, None))
+            elif is_drift:
+                drift_pairs += 1
+                b = e["bound"].get(m)
+                good = b is not None and diff <= b + 1e-9 * abs(t)
+                drift_ok += good
+                if not good:
+                    worst.append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, b))
+    if fixed_pairs:
+        share = 100.0 * fixed_ok / fixed_pairs
+        check(share >= 99.0, "identical launches: %d of %d (variant, metric) pairs within 2%% "
+              "(1 point for percentages): %.1f%% (>= 99%%)" % (fixed_ok, fixed_pairs, share))
+    else:
+        check(False, "no estimate of %s to compare" % fixed)
+    if drift_pairs:
+        share = 100.0 * drift_ok / drift_pairs
+        check(share >= 95.0, "drifting launches: %d of %d pairs within the printed bound: "
+              "%.1f%% (>= 95%%)" % (drift_ok, drift_pairs, share))
+    else:
+        check(False, "no estimate of %s to compare" % drift)
+    for w in sorted(worst, reverse=True)[:10]:
+        print("  off by %.2f%%: %s %s estimate %.6g truth %.6g bound %s"
+              % (100 * w[0], w[1], w[2], w[3], w[4], w[5]))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

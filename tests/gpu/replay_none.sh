@@ -1,0 +1,50 @@
+#!/bin/sh
+# replay_none.sh - replay mode none (GPUPROF_REPLAY=none) on repeat_work: a
+# kernel launched LAUNCHES times with the same work and one whose work
+# shrinks over the run.  The program runs plainly, under the default mode
+# (kernel replay, every launch profiled) and under replay mode none.  Checks:
+# the output is unchanged in both; the none run wrote variant_estimate
+# records, every metric valued for a variant launched at least as many times
+# as it has configurations; the estimates agree with the sums of the default
+# mode's per-launch values within 2% for counts and 1 point for percentages
+# on the fixed-work kernel and within the printed bound on the drifting one
+# (tests/gpu/check_estimates.py).  Prints the wall times of the three runs
+# side by side.  Run by run-gpu-tests.sh, or alone:
+#     sh tests/gpu/replay_none.sh            (LAUNCHES=300, ROTATE=16)
+# Prints "gpu-none: N passed, N failed, N skipped".
+. tests/gpu/common.sh
+LIB=$(cd "$B" && pwd)/libgpuprof.so
+PY=${PYTHON:-python3}
+N=${LAUNCHES:-300}
+ROT=${ROTATE:-16}
+now() { date +%s.%N; }
+if ! nvidia-smi -L >/dev/null 2>&1; then skipped "replay mode none: no GPU on this machine"
+elif [ ! -x "$G/repeat_work" ]; then skipped "replay mode none: $G/repeat_work not built (make)"
+else
+    t0=$(now); "$G/repeat_work" "$N" >"$OUT/none.plain"; t1=$(now)
+    GPUPROF_OUTPUT=$OUT/none.default GPUPROF_LOG_LEVEL=info \
+        timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" >"$OUT/none.default.out" 2>"$OUT/none.default.err"
+    t2=$(now)
+    GPUPROF_REPLAY=none GPUPROF_ROTATE_LAUNCHES=$ROT GPUPROF_OUTPUT=$OUT/none.none GPUPROF_LOG_LEVEL=info \
+        timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" >"$OUT/none.none.out" 2>"$OUT/none.none.err"
+    t3=$(now)
+    if cmp -s "$OUT/none.plain" "$OUT/none.default.out"; then ok "replay mode none: default mode's output unchanged"
+    else bad "replay mode none: default mode's output changed"; fi
+    if cmp -s "$OUT/none.plain" "$OUT/none.none.out"; then ok "replay mode none: output unchanged"
+    else bad "replay mode none: output changed"; cat "$OUT/none.plain" "$OUT/none.none.out"; fi
+    if grep -q "replay mode none: .* configurations of one pass" "$OUT/none.none.err"; then
+        ok "replay mode none: $(grep -m1 -o 'replay mode none: .* configurations of one pass[^;]*' "$OUT/none.none.err")"
+    else bad "replay mode none: no rotation set up"; grep -m5 "gpuprof" "$OUT/none.none.err"; fi
+    if $PY tests/gpu/check_estimates.py "$OUT/none.none.jsonl" "$OUT/none.default.jsonl" \
+        fixed_work drift_work >"$OUT/none.check"; then :; fi
+    cat "$OUT/none.check"
+    pass=$((pass + $(grep -c '^PASS ' "$OUT/none.check")))
+    fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.check")))
+    if gpuprof_rep=$("$B/gpuprof-report" "$OUT/none.none.jsonl" 2>&1); then ok "replay mode none: gpuprof-report reads the records"
+    else bad "replay mode none: gpuprof-report failed: $(echo "$gpuprof_rep" | tail -2)"; fi
+    awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$N" 'BEGIN {
+        printf "FIGURES repeat_work %d launches of each kernel: native %.2f s, default (kernel replay) %.2f s, none %.2f s (none / native %.1fx)\n",
+               n, b - a, c - b, d - c, (d - c) / (b - a) }'
+    grep -E "profiler added|replay mode none" "$OUT/none.none.err" | head -3
+fi
+echo "gpu-none: $pass passed, $fail failed, $skip skipped"

@@ -1,0 +1,341 @@
+/* test_estimate.c - the estimates of GPUPROF_REPLAY=none (metrics/estimate.c):
+ * the rotation of configurations, the accumulation, the scaling, the error
+ * bound and the derived metrics with their bounds.
+ *
+ * On recorded data: every launch record of a recorded H100 run
+ * (tests/data/report/h100-planted.jsonl) is the base of a variant launched
+ * N times; the rotation is simulated over those launches exactly as the
+ * library runs it (the first launch exact, then blocks of K launches per
+ * configuration), once with identical launches (the estimates must equal
+ * the exact sums) and once with drifting work (a loop that shrinks to 40%
+ * over the run, 1% noise per counter and launch): the printed bound must
+ * cover the difference from the exact sums on at least 95% of the
+ * (variant, metric) pairs, for counters and derived metrics; and the plain
+ * mean x N estimate, which the ratio to the reference replaces, must be
+ * shown to miss (its bias under drift is the reason for the replacement). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "estimate.h"
+#include "estimate_load.h"
+#include "gp_test.h"
+#include "json.h"
+#include "load.h"
+#include "occupancy.h"
+
+static void test_rotation(void)
+{
+    gp_rotation r;
+    int sw, switches = 0;
+    size_t seq[10];
+    gp_rotation_init(&r, 3, 2);
+    for (int i = 0; i < 10; i++) {
+        seq[i] = gp_rotation_next(&r, &sw);
+        switches += sw;
+    }
+    size_t want[10] = {0, 0, 1, 1, 2, 2, 0, 0, 1, 1};
+    for (int i = 0; i < 10; i++)
+        GP_CHECK_MSG(seq[i] == want[i], "launch %d: configuration %zu, want %zu", i, seq[i],
+                     want[i]);
+    GP_CHECK(switches == 4 && r.switches == 4);
+    gp_rotation_init(&r, 1, 64); /* one configuration: never switches */
+    for (int i = 0; i < 200; i++)
+        GP_CHECK(gp_rotation_next(&r, &sw) == 0 && sw == 0);
+}
+
+/* Three positions: a spread counter (reference), a counter of configuration
+ * 0, a percentage of configuration 1. */
+static void test_small(void)
+{
+    const char *names[] = {"smsp__inst_executed.sum", "dram__bytes_read.sum", "x.pct"};
+    int config[] = {GP_EST_EVERY, 0, 1};
+    gp_est_layout L = {3, 0, 2, config, names};
+    gp_est_variant v;
+    double mean, total, bound;
+    char why[200];
+    GP_CHECK(gp_est_variant_init(&v, &L) == 0);
+    double a[] = {100, 1000, 50};
+    uint64_t o = gp_est_launch(&v);
+    gp_est_add(&v, &L, GP_EST_ALL, o, a);
+    /* one exact launch: every estimate is that launch, bound 0 */
+    GP_CHECK(gp_est_value(&v, &L, 1, NAN, &mean, &total, &bound, why, sizeof why) == 0);
+    GP_CHECK(total == 1000 && bound == 0);
+    /* three more launches, identical, alternating configurations */
+    for (int k = 0; k < 3; k++) {
+        o = gp_est_launch(&v);
+        gp_est_add(&v, &L, k % 2, o, a);
+    }
+    double rs = gp_est_rel_spread(&v, &L);
+    GP_CHECK(isnan(rs)); /* no spread counter besides the reference */
+    GP_CHECK(gp_est_value(&v, &L, 0, rs, &mean, &total, &bound, why, sizeof why) == 0);
+    GP_CHECK(total == 400 && bound == 0); /* every launch had it: exact */
+    GP_CHECK(gp_est_value(&v, &L, 1, rs, &mean, &total, &bound, why, sizeof why) == 0);
+    GP_CHECK_NEAR(total, 4000, 1e-12);
+    GP_CHECK(bound == 0); /* identical launches: no residual */
+    GP_CHECK_NEAR(mean, 1000, 1e-12);
+    GP_CHECK(gp_est_value(&v, &L, 2, rs, &mean, &total, &bound, why, sizeof why) == 0);
+    GP_CHECK(total == 50 && mean == 50); /* a percentage is a mean, not scaled */
+    GP_CHECK(v.cover[0].n == 3 && v.cover[0].first == 1 && v.cover[0].last == 4);
+    GP_CHECK(v.cover[1].n == 2 && v.cover[1].first == 1 && v.cover[1].last == 3);
+    GP_CHECK(v.exact == 1 && v.launches == 4);
+    GP_CHECK(gp_est_is_additive("gpu__time_duration.sum"));
+    GP_CHECK(gp_est_is_additive("sm__cycles_elapsed.avg"));
+    GP_CHECK(!gp_est_is_additive("sm__cycles_elapsed.avg.per_second"));
+    GP_CHECK(!gp_est_is_additive("dram__bytes.sum.peak_sustained"));
+    GP_CHECK(!gp_est_is_additive("smsp__average_thread_inst_executed_per_inst_executed.ratio"));
+    gp_est_variant_free(&v);
+
+    /* no exact launch (the first could not be replayed), two launches of
+     * configuration 0: configuration 1 is null with its reason, never 0 */
+    GP_CHECK(gp_est_variant_init(&v, &L) == 0);
+    for (int k = 0; k < 2; k++) {
+        o = gp_est_launch(&v);
+        gp_est_add(&v, &L, 0, o, a);
+    }
+    GP_CHECK(gp_est_value(&v, &L, 2, NAN, &mean, &total, &bound, why, sizeof why) == -1);
+    GP_CHECK(isnan(total) && isnan(bound));
+    GP_CHECK_STR(why, "configuration 2 not collected: variant launched 2 times, none collected it");
+    /* a configuration index out of range adds nothing */
+    gp_est_add(&v, &L, 7, 3, a);
+    GP_CHECK(v.acc[0].n == 2);
+    gp_est_variant_free(&v);
+}
+
+/* ---- recorded data ------------------------------------------------------ */
+
+typedef struct base {
+    gp_launch l;
+} base;
+
+static size_t load_bases(const char *path, base *b, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t len = 0, n = 0;
+    ssize_t got;
+    if (!f)
+        return 0;
+    while (n < cap && (got = getline(&line, &len, f)) > 0) {
+        char err[200];
+        gp_json *j = gp_json_parse(line, (size_t)got, err, sizeof err);
+        const char *type = j ? gp_json_string(gp_json_get(j, "type")) : NULL;
+        if (type && strcmp(type, "launch") == 0 &&
+            gp_record_launch(j, &b[n].l, err, sizeof err) == 0)
+            n++;
+        gp_json_free(j);
+    }
+    free(line);
+    fclose(f);
+    return n;
+}
+
+static int is_spread(const char *name)
+{
+    return strcmp(name, "gpu__time_duration.sum") == 0 ||
+           strcmp(name, "smsp__inst_executed.sum") == 0 ||
+           strcmp(name, "sm__cycles_elapsed.avg") == 0 ||
+           strcmp(name, "sm__cycles_elapsed.max") == 0;
+}
+
+/* a uniform number of mean 0 and standard deviation 1 */
+static double noise(uint64_t *st)
+{
+    return ((double)(gp_test_rand(st) >> 11) / 9007199254740992.0 - 0.5) * 3.4641016151377544;
+}
+
+enum { N_LAUNCH = 257, N_CONFIGS = 4, BLOCK = 16 };
+
+typedef struct sim_result {
+    size_t pairs, covered, exact_ok, derived_pairs, derived_covered, derived_exact_ok;
+} sim_result;
+
+/* One variant: launches from base b (drift: the work shrinks to 40% over the
+ * run, 1% noise per counter and launch; the reference, instructions, follows
+ * the work exactly), rotated over N_CONFIGS configurations in blocks of
+ * BLOCK; estimates against the exact sums.  use_ref: 0 for the plain
+ * mean x N. */
+static void simulate(const gp_launch *b, int drift, int use_ref, uint64_t seed, sim_result *res)
+{
+    size_t n = b->n_metrics;
+    int *config = calloc(n, sizeof(int));
+    double *x = calloc(n, sizeof(double)), *exact = calloc(n, sizeof(double));
+    long ref = -1;
+    size_t rr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (is_spread(b->names[i]))
+            config[i] = GP_EST_EVERY;
+        else
+            config[i] = (int)(rr++ % N_CONFIGS);
+        if (strcmp(b->names[i], "smsp__inst_executed.sum") == 0 && use_ref)
+            ref = (long)i;
+    }
+    gp_est_layout L = {n, ref, N_CONFIGS, config, (const char *const *)b->names};
+    gp_est_variant v;
+    gp_rotation rot;
+    GP_CHECK(gp_est_variant_init(&v, &L) == 0);
+    gp_rotation_init(&rot, N_CONFIGS, BLOCK);
+    uint64_t st = seed;
+    for (uint64_t t = 1; t <= N_LAUNCH; t++) {
+        double f = drift ? 1.0 - 0.6 * (double)(t - 1) / (N_LAUNCH - 1) : 1.0;
+        for (size_t i = 0; i < n; i++) {
+            int add = gp_est_is_additive(b->names[i]);
+            double e = drift && strcmp(b->names[i], "smsp__inst_executed.sum") != 0
+                           ? 1 + 0.01 * noise(&st)
+                           : 1;
+            x[i] = b->values[i] * (add ? f : 1) * e;
+            exact[i] += x[i];
+        }
+        uint64_t o = gp_est_launch(&v);
+        int sw;
+        if (t == 1)
+            gp_est_add(&v, &L, GP_EST_ALL, o, x); /* kernel replay: every pass */
+        else
+            gp_est_add(&v, &L, (int)gp_rotation_next(&rot, &sw), o, x);
+    }
+    double rs = gp_est_rel_spread(&v, &L);
+    /* the mean launch, estimated and exact, for the derived metrics */
+    gp_launch est = *b, tru = *b;
+    double *ev = calloc(n, sizeof(double)), *tv = calloc(n, sizeof(double));
+    double *eb = calloc(n, sizeof(double));
+    est.values = ev;
+    tru.values = tv;
+    est.by_name = tru.by_name = NULL; /* looked up by name in the arrays */
+    for (size_t i = 0; i < n; i++) {
+        double mean, total, bound;
+        char why[200];
+        int add = gp_est_is_additive(b->names[i]);
+        double truth = add ? exact[i] : exact[i] / N_LAUNCH;
+        tv[i] = exact[i] / N_LAUNCH;
+        if (gp_est_value(&v, &L, i, rs, &mean, &total, &bound, why, sizeof why) != 0 ||
+            !isfinite(b->values[i])) {
+            ev[i] = NAN;
+            continue;
+        }
+        ev[i] = mean;
+        eb[i] = add ? bound / N_LAUNCH : bound;
+        res->pairs++;
+        double diff = fabs(total - truth);
+        res->exact_ok += diff <= 1e-9 * fabs(truth);
+        res->covered += diff <= bound + 1e-9 * fabs(truth);
+    }
+    gp_device d;
+    gp_occ_input in;
+    gp_occ_result occ;
+    gp_device_h100(&d);
+    memset(&in, 0, sizeof in);
+    in.threads_per_block = (int)gp_record_threads_per_block(b);
+    in.regs_per_thread = b->regs_per_thread;
+    in.max_dynamic_smem = in.carveout_pct = -1;
+    gp_occupancy_compute(&d, &in, &occ);
+    gp_facts fe = {&est, &d, &occ, NULL}, ft = {&tru, &d, &occ, NULL};
+    gp_derived_row *re = malloc(sizeof *re), *rt = malloc(sizeof *rt);
+    double *db = calloc(GP_DERIVED_COUNT, sizeof(double));
+    GP_CHECK(gp_est_derived(&fe, &est, eb, re, db) == 0);
+    gp_derived_eval(&ft, rt);
+    for (size_t k = 0; k < GP_DERIVED_COUNT; k++) {
+        if (isnan(rt->v[k]) || isnan(re->v[k]))
+            continue;
+        res->derived_pairs++;
+        double diff = fabs(re->v[k] - rt->v[k]);
+        res->derived_exact_ok += diff <= 1e-9 * fabs(rt->v[k]);
+        res->derived_covered += diff <= db[k] + 1e-9 * fabs(rt->v[k]);
+    }
+    free(re);
+    free(rt);
+    free(db);
+    free(ev);
+    free(tv);
+    free(eb);
+    gp_est_variant_free(&v);
+    free(config);
+    free(x);
+    free(exact);
+}
+
+static void test_recorded(void)
+{
+    enum { CAP = 64 };
+    base *b = calloc(CAP, sizeof(base));
+    size_t nb = load_bases("tests/data/report/h100-planted.jsonl", b, CAP);
+    GP_CHECK_MSG(nb >= 10, "%zu launch records read", nb);
+    sim_result fixed = {0}, drift = {0}, plain = {0};
+    for (size_t k = 0; k < nb; k++) {
+        simulate(&b[k].l, 0, 1, 0x9e3779b97f4a7c15ull + k, &fixed);
+        for (uint64_t s = 0; s < 8; s++) { /* several noise draws per variant */
+            simulate(&b[k].l, 1, 1, 0x1234567ull + 977 * k + s, &drift);
+            simulate(&b[k].l, 1, 0, 0x1234567ull + 977 * k + s, &plain);
+        }
+    }
+    for (size_t k = 0; k < nb; k++)
+        gp_record_launch_free(&b[k].l);
+    free(b);
+    printf("identical launches: %zu/%zu counters and %zu/%zu derived metrics equal to the "
+           "exact sums\n",
+           fixed.exact_ok, fixed.pairs, fixed.derived_exact_ok, fixed.derived_pairs);
+    printf("drifting launches: bound covers %zu/%zu counters (%.1f%%), %zu/%zu derived metrics "
+           "(%.1f%%); plain mean x N: %zu/%zu (%.1f%%)\n",
+           drift.covered, drift.pairs, 100.0 * drift.covered / drift.pairs, drift.derived_covered,
+           drift.derived_pairs, 100.0 * drift.derived_covered / drift.derived_pairs, plain.covered,
+           plain.pairs, 100.0 * plain.covered / plain.pairs);
+    GP_CHECK(fixed.pairs > 300 && fixed.exact_ok == fixed.pairs);
+    GP_CHECK(fixed.derived_pairs > 300 && fixed.derived_exact_ok == fixed.derived_pairs);
+    GP_CHECK(drift.covered >= 0.95 * drift.pairs);
+    GP_CHECK(drift.derived_covered >= 0.95 * drift.derived_pairs);
+    /* the plain estimate does not follow the drift: its bound misses */
+    GP_CHECK(plain.covered < 0.9 * plain.pairs);
+}
+
+/* The report reads a variant_estimate record beside launch records: the
+ * exact first launch stays a launch of its kernel, the variant's derived
+ * metrics are those of its mean launch with bounds; a record without a
+ * launch count is refused with a reason. */
+static void test_report_load(void)
+{
+    gp_report r;
+    gp_report_init(&r, NULL);
+    long got = gp_report_load(&r, "tests/data/report/none-mode.jsonl", stderr);
+    gp_report_finish(&r);
+    GP_CHECK_MSG(got == 1 && r.launches == 1 && r.n == 1, "%ld launches, %zu kernels", got, r.n);
+    GP_CHECK(r.n_estimates == 1 && r.bad_lines == 0);
+    if (r.n_estimates == 1) {
+        const gp_report_estimate *e = &r.estimates[0];
+        GP_CHECK(e->launches == 200 && e->exact == 1 && e->n_configs == 3 &&
+                 e->cfg_launches[2] == 68 && strcmp(e->cfg_kind[1], "instrumented") == 0);
+        GP_CHECK_NEAR(e->derived[GP_M_DURATION], 180e-6, 1e-9); /* 200 x 180 us / 200 */
+        GP_CHECK_NEAR(e->bound[GP_M_DURATION], 1.8e-6, 1e-6);   /* 1% of the total, per launch */
+        /* the DRAM bandwidth moves with bytes and time: its bound adds both */
+        GP_CHECK(e->bound[GP_M_DRAM_BYTES_PER_S] > 0.019 * e->derived[GP_M_DRAM_BYTES_PER_S]);
+        GP_CHECK(e->dev == 0);
+        /* the verdicts read the variant as a kernel of 200 launches: DRAM-bound,
+         * 200 x 537 MB moved (not one launch's bytes, not a launch-cost kernel) */
+        GP_CHECK_MSG(e->n_verdicts == 1 && strcmp(e->verdicts[0].id, "dram_bound") == 0 &&
+                         strstr(e->verdicts[0].evidence, "107 GB moved"),
+                     "%zu verdicts: %s", e->n_verdicts,
+                     e->n_verdicts ? e->verdicts[0].evidence : "");
+    }
+    gp_report_free(&r);
+    gp_report_init(&r, NULL);
+    const char *bad = "{\"type\":\"variant_estimate\",\"kernel\":\"k\",\"grid\":[1,1,1],"
+                      "\"block\":[1,1,1],\"metrics\":{}}\n";
+    FILE *f = fmemopen((void *)bad, strlen(bad), "r");
+    char *msg = NULL;
+    size_t msglen = 0;
+    FILE *warn = open_memstream(&msg, &msglen);
+    gp_report_load_stream(&r, f, "bad.jsonl", warn);
+    fclose(f);
+    fclose(warn);
+    GP_CHECK(r.n_estimates == 0 && r.bad_lines == 1);
+    GP_CHECK_MSG(msg && strstr(msg, "without a launch count"), "%s", msg ? msg : "");
+    free(msg);
+    gp_report_free(&r);
+}
+
+int main(void)
+{
+    test_report_load();
+    test_rotation();
+    test_small();
+    test_recorded();
+    return gp_test_finish("report-estimate");
+}

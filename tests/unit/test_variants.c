@@ -1,0 +1,229 @@
+/* test_variants.c - replay mode none's policy (preload/variants.c) without a
+ * GPU: the collection side is a stand-in with three configurations (two of
+ * the range profiler, one the SASS pass) over a list of five metrics.
+ * Checks: a variant's first launch is profiled in kernel replay (and its
+ * record written by the caller), later ones rotate in blocks of
+ * GPUPROF_ROTATE_LAUNCHES with the batch closed exactly when the
+ * configuration changes or is full; another shape is another variant;
+ * values go to the variant and give the exact sums for identical launches;
+ * a configuration that keeps failing leaves the rotation; the variant limit
+ * falls back to kernel replay; the variant_estimate record at the end. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/estimate.h"
+#include "preload/finish.h"
+#include "preload/metric_set.h"
+#include "preload/variants.h"
+#include "tests/unit/gp_test.h"
+
+gp_core_state gp_core;
+__thread int gp_t_in_profiler;
+__thread int gp_t_api_depth;
+
+/* ---- the stand-ins ------------------------------------------------------- */
+
+static const char *names[] = {"gpu__time_duration.sum", "smsp__inst_executed.sum",
+                              "dram__bytes_read.sum", "smsp__sass_inst_executed.sum",
+                              "gpuprof__sass_requested_bytes.sum"};
+enum { N_M = 5 };
+/* which range-profiler configuration holds metric i (bit g) */
+static const unsigned holds[N_M] = {3, 3, 1, 2, 0};
+static int batch_open;
+static size_t batch_room = 100;
+static char *json_buf;
+static size_t json_len;
+static FILE *json;
+
+size_t gp_collect_rotation_configs(const gp_collect_ctx *c)
+{
+    (void)c;
+    return 2;
+}
+int gp_collect_rotation_has(const gp_collect_ctx *c, const gp_collect_set *set, size_t g, size_t i)
+{
+    (void)c, (void)set;
+    return i < N_M && (holds[i] >> g & 1);
+}
+const char *gp_collect_rotation_why(const gp_collect_ctx *c)
+{
+    (void)c;
+    return NULL;
+}
+int gp_collect_batch_is_open(const gp_collect_ctx *c)
+{
+    (void)c;
+    return batch_open;
+}
+size_t gp_collect_batch_room(const gp_collect_ctx *c)
+{
+    (void)c;
+    return batch_room;
+}
+int gp_collect_is_sass(const char *name)
+{
+    return strncmp(name, "gpuprof__", 9) == 0;
+}
+int gp_collect_is_instrumented(const char *name)
+{
+    return strstr(name, "__sass_") != NULL;
+}
+int gp_metric_set_is_spread(const char *name)
+{
+    return strcmp(name, "gpu__time_duration.sum") == 0 ||
+           strcmp(name, "smsp__inst_executed.sum") == 0;
+}
+FILE *gp_finish_json_begin(void)
+{
+    return json;
+}
+void gp_finish_json_end(void) {}
+
+/* ---- the test ------------------------------------------------------------ */
+
+static gp_kernel_name kname = {.mangled = "_Z1kv", .demangled = "k()"};
+static gp_kernel kern = {.name = &kname};
+
+/* One launch of shape grid x 1 x 1: plan, then its values.  Returns the
+ * configuration it collected (GP_EST_ALL: kernel replay); *closed: the plan
+ * asked to close the batch. */
+static int launch(gp_context *cs, unsigned grid, const double *v, int *closed)
+{
+    gp_launch_state ls;
+    gp_launch_exec e;
+    memset(&ls, 0, sizeof(ls));
+    memset(&e, 0, sizeof(e));
+    e.grid[0] = grid;
+    e.grid[1] = e.grid[2] = e.block[0] = e.block[1] = e.block[2] = 1;
+    ls.kernel = &kern;
+    ls.cs = cs;
+    ls.launch_id = atomic_fetch_add(&gp_core.launch_seq, 1) + 1;
+    int rotated = gp_variants_plan(&ls, &e, closed);
+    if (*closed)
+        batch_open = 0;
+    if (rotated && !ls.opts.rotate_sass)
+        batch_open = 1;
+    GP_CHECK(rotated == ls.opts.rotate);
+    GP_CHECK(rotated ? ls.rot_config >= 0 : ls.rot_config == GP_EST_ALL);
+    int taken = gp_variants_take(&ls, v, NULL);
+    GP_CHECK(taken == rotated); /* a first launch's record is the caller's to write */
+    return ls.rot_config;
+}
+
+int main(void)
+{
+    gp_core.metric_names = names;
+    gp_core.n_metrics = N_M;
+    gp_core.has_sass = 1;
+    gp_core.cfg.rotate_launches = 4;
+    gp_core.cfg.variants_max = 2;
+    gp_core.cfg.replay_mode = GP_REPLAY_NONE;
+    gp_core.cfg.log_level = 0;
+    pthread_mutex_init(&gp_core.state_lock, NULL);
+    pthread_mutex_init(&gp_core.out_lock, NULL);
+    json = open_memstream(&json_buf, &json_len);
+
+    gp_context cs;
+    memset(&cs, 0, sizeof(cs));
+    cs.sass_ok = 1;
+    gp_variants_setup(&cs);
+    GP_CHECK(cs.variants != NULL);
+
+    double v[N_M] = {1000, 500, 4096, 77, 64};
+    int closed, c;
+    /* the first launch: kernel replay, the batch closed for its passes */
+    batch_open = 1;
+    c = launch(&cs, 8, v, &closed);
+    GP_CHECK(c == GP_EST_ALL && closed);
+    /* then blocks of 4 launches per configuration: 0 0 0 0 1 1 1 1 2 2 2 2 0 */
+    int want[13] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0};
+    for (int i = 0; i < 13; i++) {
+        int was_open = batch_open;
+        c = launch(&cs, 8, v, &closed);
+        GP_CHECK_MSG(c == want[i], "launch %d: configuration %d, want %d", i + 2, c, want[i]);
+        /* the batch is closed when the configuration changes (and for the
+         * SASS pass, which wraps its launch alone), never within a block */
+        int change = i == 0 ? 0 : want[i] != want[i - 1];
+        GP_CHECK_MSG(closed == (want[i] == 2 || (was_open && change)), "launch %d: closed %d",
+                     i + 2, closed);
+    }
+    /* a full batch is closed even within a block */
+    batch_room = 1;
+    c = launch(&cs, 8, v, &closed);
+    GP_CHECK(c == 0 && closed);
+    batch_room = 100;
+    /* another shape: another variant, its first launch in kernel replay */
+    c = launch(&cs, 16, v, &closed);
+    GP_CHECK(c == GP_EST_ALL);
+    /* beyond GPUPROF_VARIANTS_MAX=2: kernel replay, no variant */
+    c = launch(&cs, 32, v, &closed);
+    GP_CHECK(c == GP_EST_ALL);
+    c = launch(&cs, 32, v, &closed);
+    GP_CHECK(c == GP_EST_ALL);
+
+    gp_variants_close(&cs);
+    GP_CHECK(cs.variants == NULL);
+    fclose(json);
+    /* two records: grid 8 (15 launches, 1 exact) and grid 16 (1 launch) */
+    const char *r1 = strstr(json_buf, "\"grid\":[8,1,1]");
+    const char *r2 = strstr(json_buf, "\"grid\":[16,1,1]");
+    GP_CHECK(r1 && r2 && !strstr(json_buf, "\"grid\":[32,1,1]"));
+    int lines = 0;
+    for (const char *p = json_buf; p && *p; p++)
+        lines += *p == '\n';
+    GP_CHECK(lines == 2);
+    const char *rec8 = NULL;
+    for (const char *p = json_buf; p && *p;) { /* the line of grid 8 */
+        const char *nl = strchr(p, '\n');
+        if (r1 >= p && (!nl || r1 < nl))
+            rec8 = p;
+        p = nl ? nl + 1 : NULL;
+    }
+    GP_CHECK(rec8 && strstr(rec8, "\"type\":\"variant_estimate\"") == rec8 + 1);
+    GP_CHECK(rec8 && strstr(rec8, "\"launches\":15,\"exact_launches\":1,"));
+    /* identical launches: every total is 15 x the value, bound 0 where all
+     * launches had it; the configurations' coverage */
+    GP_CHECK(rec8 && strstr(rec8, "\"gpu__time_duration.sum\":15000,"));
+    GP_CHECK(rec8 && strstr(rec8, "\"dram__bytes_read.sum\":61440,"));
+    GP_CHECK(rec8 && strstr(rec8, "\"gpuprof__sass_requested_bytes.sum\":960}"));
+    GP_CHECK(rec8 && strstr(rec8, "{\"configuration\":3,\"kind\":\"sass\",\"launches\":5,"
+                                  "\"first\":1,\"last\":13}"));
+    GP_CHECK(rec8 && strstr(rec8, "{\"configuration\":2,\"kind\":\"instrumented\""));
+    GP_CHECK(rec8 && strstr(rec8, "\"bound\":{\"gpu__time_duration.sum\":"));
+    free(json_buf);
+
+    /* a configuration that keeps failing leaves the rotation */
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.rotate_launches = 1;
+    gp_variants_setup(&cs);
+    launch(&cs, 8, v, &closed); /* exact */
+    int seen[3] = {0, 0, 0};
+    for (int i = 0; i < 9; i++) {
+        gp_launch_state ls;
+        gp_launch_exec e;
+        memset(&ls, 0, sizeof(ls));
+        memset(&e, 0, sizeof(e));
+        e.grid[0] = 8;
+        e.grid[1] = e.grid[2] = e.block[0] = e.block[1] = e.block[2] = 1;
+        ls.kernel = &kern;
+        ls.cs = &cs;
+        GP_CHECK(gp_variants_plan(&ls, &e, &closed) == 1);
+        seen[ls.rot_config]++;
+        if (ls.rot_config == 1) /* the instrumented one: its counters never come */
+            GP_CHECK(gp_variants_take(&ls, v, "counters lost: test") == 1);
+        else
+            GP_CHECK(gp_variants_take(&ls, v, NULL) == 1);
+    }
+    GP_CHECK_MSG(seen[1] == 3 && seen[0] == 3 && seen[2] == 3, "%d %d %d", seen[0], seen[1],
+                 seen[2]);
+    for (int i = 0; i < 6; i++) { /* refused after 3 failures: 0 and 2 only */
+        c = launch(&cs, 8, v, &closed);
+        GP_CHECK_MSG(c == 0 || c == 2, "configuration %d after its refusal", c);
+    }
+    gp_variants_close(&cs);
+    fclose(json);
+    free(json_buf);
+    return gp_test_finish("variants");
+}
