@@ -4,7 +4,7 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device devices record facts derived occupancy peaks \
+GP_METRICS_SRCS := json expr textfile device devices record guard facts derived occupancy peaks \
                    source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
                    roofline verdict aggregate load format baseline
@@ -23,10 +23,11 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 
 # The checker/generator: a host tool built from the same parser and fact table
 # the report uses, run on derived.def before anything includes it.
-GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c util/num.c \
+GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/guard.c util/num.c \
                        metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
                        metrics/textfile.c util/textio.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
+                   metrics/guards.def \
                    $(wildcard metrics/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Imetrics $(filter-out -MMD -MP,$(CFLAGS)) $(GP_METRICS_GEN_SRCS) -o $@ -lm
@@ -61,7 +62,7 @@ $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.m
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
                 tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
-                tests/report/test_where_html.sh
+                tests/report/test_where_html.sh tests/report/test_no_access.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes
