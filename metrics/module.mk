@@ -7,7 +7,7 @@
 GP_METRICS_SRCS := json expr textfile device devices record guard facts derived occupancy peaks \
                    source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
-                   roofline verdict aggregate load format baseline
+                   roofs roofline verdict aggregate load format baseline
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
@@ -27,7 +27,7 @@ GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/reco
                        metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
                        metrics/textfile.c util/textio.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
-                   metrics/guards.def \
+                   metrics/guards.def metrics/gpupeak.def \
                    $(wildcard metrics/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Imetrics $(filter-out -MMD -MP,$(CFLAGS)) $(GP_METRICS_GEN_SRCS) -o $@ -lm
@@ -49,7 +49,7 @@ $(GP_METRICS_LIB): $(GP_METRICS_OBJS)
 ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
-GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io \
+GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
                     test_textfile test_where
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
