@@ -9,7 +9,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES crosscheck driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
-             capture_ranges torch_ranges split_list; do skipped "$c: no GPU on this machine"; done
+             capture_ranges torch_ranges split_list roofline_selfcheck; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -307,6 +307,21 @@ else
     grep -E "^(PASS|FAIL|SKIP) " "$OUT/where.log"
     p=$(grep -c "^PASS " "$OUT/where.log"); f=$(grep -c "^FAIL " "$OUT/where.log"); s=$(grep -c "^SKIP " "$OUT/where.log")
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+fi
+
+# 17. the roofline on its own ceilings: gpupeak measures every roof's
+#     ceiling, then each roof's peak kernel runs alone under gpuprof and must
+#     land within 5% of its measured ceiling and never above its
+#     architectural one (tests/gpu/roofline_selfcheck.sh, which also runs
+#     alone; SKIP_ROOFLINE=1 leaves it out)
+if [ "${SKIP_ROOFLINE:-0}" = 1 ]; then
+    skipped "roofline self-check: SKIP_ROOFLINE=1 (run tests/gpu/roofline_selfcheck.sh on its own)"
+else
+    sh tests/gpu/roofline_selfcheck.sh | tee "$OUT/roofline_selfcheck.txt"
+    line=$(grep -E '^gpu-roofline: [0-9]+ passed' "$OUT/roofline_selfcheck.txt" | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    k=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))
 fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"
