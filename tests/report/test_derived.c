@@ -137,7 +137,7 @@ int main(void)
          "\"sm__warps_active.avg.pct_of_peak_sustained_active\":1e308}}",
          &peaks, row, &occ);
     GP_CHECK(isnan(row->v[GP_M_FP16_FLOPS]));
-    GP_CHECK_MSG(strstr(row->why[GP_M_FP16_FLOPS], "impossible negative value -8"), "%s",
+    GP_CHECK_MSG(strstr(row->why[GP_M_FP16_FLOPS], "impossible negative value -16"), "%s",
                  row->why[GP_M_FP16_FLOPS]);
     GP_CHECK(isnan(row->v[GP_M_GLD_EFFICIENCY]));
     GP_CHECK_MSG(strstr(row->why[GP_M_GLD_EFFICIENCY], "impossible value 150"), "%s",
