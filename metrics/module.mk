@@ -7,7 +7,7 @@
 GP_METRICS_SRCS := json expr textfile device devices record guard facts derived occupancy peaks \
                    source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
-                   roofs roofline verdict aggregate load format baseline
+                   roofs roofline ncu_names verdict aggregate load format baseline
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
@@ -15,7 +15,7 @@ GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu rep
                    report_api svg_roofline
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
-GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname)
+GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname strutil)
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
@@ -50,6 +50,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
+                    test_ncu_names \
                     test_textfile test_where
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)

@@ -130,6 +130,18 @@ else bad "malformed variable"; cat "$OUT/bad1.err"; fi
 got=$(GPUPROF_METRICS=dram__bytes_raed.sum,gpu__time_duration.sum GPUPROF_OUTPUT=$OUT/bad2 LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/bad2.err")
 if [ "$exp" = "$got" ] && grep -q "close matches" "$OUT/bad2.err" && grep -q gpu__time_duration "$OUT/bad2.jsonl"; then ok "unknown metric: $(grep 'close matches' "$OUT/bad2.err" | head -1)"
 else bad "unknown metric"; cat "$OUT/bad2.err"; fi
+# Nsight Compute's own names: a derived one computed by the report, a launch
+# fact, a section-local definition and a bare base name refused with what to
+# collect instead; the program runs on and the report has the derived value
+got=$(GPUPROF_LOG_LEVEL=info GPUPROF_METRICS=smsp__maximum_warps_avg_per_active_cycle,launch__grid_size,derived__smsp__sass_thread_inst_executed_op_hfma_pred_on_x4,dram__bytes,gpu__time_duration.sum \
+      GPUPROF_OUTPUT=$OUT/ncunames LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/ncunames.err")
+if [ "$exp" = "$got" ] && grep -q "'smsp__maximum_warps_avg_per_active_cycle' is computed by gpuprof-report" "$OUT/ncunames.err" &&
+   grep -q "'launch__grid_size' is recorded with every launch" "$OUT/ncunames.err" &&
+   grep -q "refused: a definition local to an Nsight Compute section file.*collect instead: smsp__sass_thread_inst_executed_op_hfma_pred_on.sum" "$OUT/ncunames.err" &&
+   grep -q "unknown metric 'dram__bytes' for .*roll-up suffix.*close matches: dram__bytes.sum" "$OUT/ncunames.err" &&
+   "$B/gpuprof-report" -f json "$OUT/ncunames.jsonl" | python3 -c "import json,sys; k=json.load(sys.stdin)['kernels'][0]; assert k['metrics']['smsp__maximum_warps_avg_per_active_cycle'] > 0"
+then ok "Nsight Compute's names: accepted, or refused with the reason and what to collect"
+else bad "Nsight Compute's names"; cat "$OUT/ncunames.err"; fi
 
 # 7. filters: include regex, per-kernel limit, skip/count
 GPUPROF_KERNEL_INCLUDE='scale_by' GPUPROF_MAX_PER_KERNEL=1 GPUPROF_OUTPUT=$OUT/filt LD_PRELOAD=$LIB $G/replay_cases_static all >/dev/null 2>"$OUT/filt.err"
