@@ -11,12 +11,14 @@
 
 /* ---- the suffix grammar of `ncu --query-metrics-mode all` ---------------- */
 
-#define GP_NCUN_ROLLUPS(s) "." #s, "." #s ".pct_of_peak_sustained_active",                         \
-        "." #s ".pct_of_peak_sustained_elapsed", "." #s ".peak_sustained",                         \
-        "." #s ".peak_sustained_active", "." #s ".peak_sustained_active.per_second",               \
-        "." #s ".peak_sustained_elapsed", "." #s ".peak_sustained_elapsed.per_second",             \
-        "." #s ".per_cycle_active", "." #s ".per_cycle_elapsed", "." #s ".per_second"
-#define GP_NCUN_TPUT(s) "." #s ".pct_of_peak_sustained_active", "." #s ".pct_of_peak_sustained_elapsed"
+#define GP_NCUN_ROLLUPS(s)                                                                         \
+    "." #s, "." #s ".pct_of_peak_sustained_active", "." #s ".pct_of_peak_sustained_elapsed",       \
+        "." #s ".peak_sustained", "." #s ".peak_sustained_active",                                 \
+        "." #s ".peak_sustained_active.per_second", "." #s ".peak_sustained_elapsed",              \
+        "." #s ".peak_sustained_elapsed.per_second", "." #s ".per_cycle_active",                   \
+        "." #s ".per_cycle_elapsed", "." #s ".per_second"
+#define GP_NCUN_TPUT(s)                                                                            \
+    "." #s ".pct_of_peak_sustained_active", "." #s ".pct_of_peak_sustained_elapsed"
 
 static const char *const gp_ncun_counter_sfx[] = {GP_NCUN_ROLLUPS(avg), GP_NCUN_ROLLUPS(max),
                                                   GP_NCUN_ROLLUPS(min), GP_NCUN_ROLLUPS(sum), NULL};
@@ -24,15 +26,19 @@ static const char *const gp_ncun_ratio_sfx[] = {".max_rate", ".pct", ".ratio", N
 static const char *const gp_ncun_tput_sfx[] = {GP_NCUN_TPUT(avg), GP_NCUN_TPUT(max),
                                                GP_NCUN_TPUT(min), GP_NCUN_TPUT(sum), NULL};
 /* the suffix offered for a name without one */
-static const char *const gp_ncun_default_sfx[] = {".sum", ".ratio", ".avg.pct_of_peak_sustained_elapsed"};
+static const char *const gp_ncun_default_sfx[] = {".sum", ".ratio",
+                                                  ".avg.pct_of_peak_sustained_elapsed"};
 static const char *const gp_ncun_type_names[] = {"counter", "ratio", "throughput"};
 
 static const char *const *gp_ncun_sfx_of(int type)
 {
     switch (type) {
-    case GP_NCUN_COUNTER: return gp_ncun_counter_sfx;
-    case GP_NCUN_RATIO: return gp_ncun_ratio_sfx;
-    case GP_NCUN_THROUGHPUT: return gp_ncun_tput_sfx;
+    case GP_NCUN_COUNTER:
+        return gp_ncun_counter_sfx;
+    case GP_NCUN_RATIO:
+        return gp_ncun_ratio_sfx;
+    case GP_NCUN_THROUGHPUT:
+        return gp_ncun_tput_sfx;
     }
     return NULL;
 }
@@ -320,8 +326,8 @@ void gp_ncun_check(const gp_ncun_list *chip, const char *chip_name, const char *
                  gp_ncun_type_names[t], gp_ncun_default_sfx[t]);
         gp_ncun_offer(v, name, bl, gp_ncun_default_sfx[t]);
     } else if (!gp_ncun_suffix_ok(t, name + bl)) {
-        snprintf(v->reason, sizeof v->reason, "'%s' is not a suffix a %s metric has",
-                 name + bl, gp_ncun_type_names[t]);
+        snprintf(v->reason, sizeof v->reason, "'%s' is not a suffix a %s metric has", name + bl,
+                 gp_ncun_type_names[t]);
         gp_ncun_offer(v, name, bl, gp_ncun_default_sfx[t]);
     } else {
         v->kind = GP_NCUN_ACCEPT_CUPTI;

@@ -41,7 +41,8 @@ int gp_roofs_check(const double *v, const gp_peaks *p, gp_roof_check *out)
     for (i = 0; i < GP_ROOF_COUNT; i++) {
         const gp_roof_def *d = &gp_roof_defs[i];
         gp_roof_check *c = &out[i];
-        double sm_hz = gp_roofs_v(v, GP_M_SM_CLOCK), mhz = p->clock_mhz[gp_roofs_ix[i][2] < 0 ? 0 : gp_roofs_ix[i][2]];
+        double sm_hz = gp_roofs_v(v, GP_M_SM_CLOCK),
+               mhz = p->clock_mhz[gp_roofs_ix[i][2] < 0 ? 0 : gp_roofs_ix[i][2]];
         c->achieved = gp_roofs_v(v, gp_roofs_ix[i][0]);
         c->arch = gp_roofs_v(v, gp_roofs_ix[i][1]);
         c->measured = gp_peaks_get(p, gp_roofs_ix[i][2]);
@@ -59,8 +60,8 @@ int gp_roofs_check(const double *v, const gp_peaks *p, gp_roof_check *out)
                      "bug: the measured %s ceiling (%.4g%s) is above the architectural one "
                      "(%.4g): they count different quantities, or the peaks are another "
                      "device's; not drawn",
-                     d->name, c->measured_here, d->clocked && mhz > 0 ? " at the kernel's clock" : "",
-                     c->arch);
+                     d->name, c->measured_here,
+                     d->clocked && mhz > 0 ? " at the kernel's clock" : "", c->arch);
         } else if (!isnan(c->achieved) && !isnan(c->arch) &&
                    c->achieved > c->arch * (1 + GP_ROOFS_SLACK)) {
             c->bug = 1;

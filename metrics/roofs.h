@@ -34,7 +34,7 @@ typedef struct {
     /* measured at the kernel's clock (clocked roofs: x kernel clock /
      * gpupeak's clock), the figure the invariant and the roofline use */
     double measured_here;
-    int bug; /* 1: measured above architectural */
+    int bug;       /* 1: measured above architectural */
     char why[200]; /* the bug, or why measured_here is n/a */
 } gp_roof_check;
 

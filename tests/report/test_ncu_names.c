@@ -20,8 +20,8 @@
 
 static int type_of(const char *t)
 {
-    return strcmp(t, "Counter") == 0 ? GP_NCUN_COUNTER
-           : strcmp(t, "Ratio") == 0 ? GP_NCUN_RATIO
+    return strcmp(t, "Counter") == 0      ? GP_NCUN_COUNTER
+           : strcmp(t, "Ratio") == 0      ? GP_NCUN_RATIO
            : strcmp(t, "Throughput") == 0 ? GP_NCUN_THROUGHPUT
                                           : GP_NCUN_NONE;
 }
@@ -131,11 +131,16 @@ int main(void)
     GP_CHECK(v.kind == GP_NCUN_REFUSED && strstr(v.reason, "section file"));
     GP_CHECK_STR(v.instead, "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum");
     gp_ncun_check(chip, "GH100", "smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued", &v);
-    GP_CHECK_STR(v.instead, "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio");
-    gp_ncun_check(chip, "GH100", "sm__ops_path_tensor_op_utchmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", &v);
-    GP_CHECK_MSG(v.kind == GP_NCUN_REFUSED && strstr(v.reason, "not a metric of GH100") &&
-                     strstr(v.instead, "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained"),
-                 "%s: %s", v.reason, v.instead);
+    GP_CHECK_STR(v.instead,
+                 "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio");
+    gp_ncun_check(
+        chip, "GH100",
+        "sm__ops_path_tensor_op_utchmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", &v);
+    GP_CHECK_MSG(
+        v.kind == GP_NCUN_REFUSED && strstr(v.reason, "not a metric of GH100") &&
+            strstr(v.instead,
+                   "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained"),
+        "%s: %s", v.reason, v.instead);
     gp_ncun_check(chip, "GH100", "l1tex__lsu_writeback_active_mem_lg.sum.peak_sustained", &v);
     GP_CHECK_MSG(strstr(v.instead, "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained"), "%s",
                  v.instead);

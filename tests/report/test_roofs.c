@@ -31,22 +31,23 @@ static void h200_launch(double hz, const char *work, gp_derived_row *row)
     gp_occ_result occ;
     gp_facts f;
     gp_peaks none;
-    snprintf(json, sizeof json,
-             "{\"type\":\"launch\",\"kernel\":\"k\",\"grid\":[1056,1,1],\"block\":[256,1,1],"
-             "\"metrics\":{\"gpu__time_duration.sum\":1e6,"
-             "\"sm__cycles_elapsed.avg.per_second\":%.17g,"
-             "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained\":16896,"
-             "\"sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained\":8448,"
-             "\"sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained\":16896,"
-             "\"l1tex__t_bytes.sum.peak_sustained\":67584,"
-             "\"l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained\":132,"
-             "\"l1tex__cycles_elapsed.avg.per_second\":%.17g,"
-             "\"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.peak_sustained\":132,"
-             "\"sm__ops_path_tensor_src_fp16.sum.peak_sustained\":540672,"
-             "\"dram__bytes.sum.peak_sustained\":1536,\"dram__cycles_elapsed.avg.per_second\":3.2e9,"
-             "\"lts__t_bytes.sum.peak_sustained\":5632,\"lts__cycles_elapsed.avg.per_second\":%.17g"
-             "%s}}",
-             hz, hz, hz, work);
+    snprintf(
+        json, sizeof json,
+        "{\"type\":\"launch\",\"kernel\":\"k\",\"grid\":[1056,1,1],\"block\":[256,1,1],"
+        "\"metrics\":{\"gpu__time_duration.sum\":1e6,"
+        "\"sm__cycles_elapsed.avg.per_second\":%.17g,"
+        "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained\":16896,"
+        "\"sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained\":8448,"
+        "\"sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained\":16896,"
+        "\"l1tex__t_bytes.sum.peak_sustained\":67584,"
+        "\"l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained\":132,"
+        "\"l1tex__cycles_elapsed.avg.per_second\":%.17g,"
+        "\"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.peak_sustained\":132,"
+        "\"sm__ops_path_tensor_src_fp16.sum.peak_sustained\":540672,"
+        "\"dram__bytes.sum.peak_sustained\":1536,\"dram__cycles_elapsed.avg.per_second\":3.2e9,"
+        "\"lts__t_bytes.sum.peak_sustained\":5632,\"lts__cycles_elapsed.avg.per_second\":%.17g"
+        "%s}}",
+        hz, hz, hz, work);
     j = gp_json_parse(json, strlen(json), err, sizeof err);
     GP_CHECK_MSG(j != NULL, "%s", err);
     GP_CHECK_MSG(gp_record_launch(j, &l, err, sizeof err) == 0, "%s", err);
@@ -107,11 +108,11 @@ static void test_recorded(gp_peaks *p)
     char err[300];
     GP_CHECK_MSG(gp_peaks_load(H200_PEAKS, p, err, sizeof err) == 0, "%s", err);
     GP_CHECK_NEAR(p->fp32_flops_per_s, 65289160000000.0, 1e-12);
-    GP_CHECK_NEAR(p->fp16_flops_per_s, 131326640000000.0, 1e-12); /* HFMA2 = 4, as ncu */
-    GP_CHECK_NEAR(p->tensor_flops_per_s, 887438590000000.0, 1e-12);  /* wgmma_bf16 */
-    GP_CHECK_NEAR(p->dram_bytes_per_s, 3965270300000.0, 1e-12);      /* dram_copy wins */
+    GP_CHECK_NEAR(p->fp16_flops_per_s, 131326640000000.0, 1e-12);   /* HFMA2 = 4, as ncu */
+    GP_CHECK_NEAR(p->tensor_flops_per_s, 887438590000000.0, 1e-12); /* wgmma_bf16 */
+    GP_CHECK_NEAR(p->dram_bytes_per_s, 3965270300000.0, 1e-12);     /* dram_copy wins */
     GP_CHECK_NEAR(p->l1_bytes_per_s, 32859350000000.0, 1e-12);
-    GP_CHECK_NEAR(p->shared_bytes_per_s, 33058055000000.0, 1e-12);  /* LDS.128 */
+    GP_CHECK_NEAR(p->shared_bytes_per_s, 33058055000000.0, 1e-12); /* LDS.128 */
     GP_CHECK_NEAR(p->clock_mhz[GP_PEAK_tensor_flops_per_s], 1657.1205, 1e-12);
     GP_CHECK_NEAR(p->clock_mhz[GP_PEAK_l1_bytes_per_s], 1979.9692, 1e-12);
 }
@@ -173,7 +174,7 @@ static void test_invariant(const gp_peaks *rec)
                  "%s", c[GP_ROOF_FP16].why);
     gp_roofline_compute(row->v, row->why[GP_M_FLOPS_PER_S], &p, &roof);
     GP_CHECK_STR(roof.precision, "FP16");
-    GP_CHECK(isnan(roof.level[GP_LEVEL_L1].measured.compute));         /* not drawn */
+    GP_CHECK(isnan(roof.level[GP_LEVEL_L1].measured.compute));                      /* not drawn */
     GP_CHECK_NEAR(roof.level[GP_LEVEL_L1].arch.compute, 4 * 16896 * 1.98e9, 1e-12); /* drawn */
     GP_CHECK(strstr(roof.bug, "FP16") != NULL);
     /* the same kernel against the file as read: no bug, the FP16 roof drawn */
