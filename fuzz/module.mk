@@ -1,7 +1,7 @@
 # fuzz/module.mk - fuzz targets for what reads input gpuprof did not write
 # itself: the report's JSON-lines reader, the peaks reader, characterize's
 # suite parser and result loader, the library's configuration parser, the
-# parser of nvdisasm's listings.
+# parser of nvdisasm's listings, Nsight Compute's raw CSV (gpuprof-report --against).
 #
 # `make test` builds each target with a small main (fuzz/replay.c) under
 # AddressSanitizer and UndefinedBehaviorSanitizer with $(CC), and runs it on
@@ -10,7 +10,7 @@
 # targets with libFuzzer (clang -fsanitize=fuzzer) and fuzzes each for
 # FUZZ_TIME seconds (fuzz/run.sh); clang is a Debian package (apt-get install
 # clang): gcc has no libFuzzer.
-FUZZ_TARGETS := jsonl peaks suite result config listing
+FUZZ_TARGETS := jsonl peaks suite result config listing ncu
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
 GP_FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -25,6 +25,7 @@ FUZZ_SRCS_peaks  := fuzz/fuzz_peaks.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_result := fuzz/fuzz_result.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/sass_listing.c
+FUZZ_SRCS_ncu    := fuzz/fuzz_ncu.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
                     $(patsubst %,util/%.c,strutil log regex_safe kname)
 FUZZ_CPPFLAGS := $(CPPFLAGS) -Imetrics -Itools/characterize -Ifuzz

@@ -7,12 +7,12 @@
 GP_METRICS_SRCS := json expr textfile device devices record guard facts derived occupancy peaks \
                    source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
-                   roofs roofline ncu_names verdict aggregate load format baseline
+                   roofs roofline ncu_names verdict aggregate load format baseline ncu_raw against
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
                    where_text where_json where_csv where_ncu where_html \
-                   report_api svg_roofline
+                   report_api svg_roofline against_out
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
 GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname strutil)
@@ -51,7 +51,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 # Unit tests (no GPU).
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
                     test_ncu_names \
-                    test_textfile test_where
+                    test_textfile test_where test_against
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)
@@ -64,7 +64,7 @@ TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh
                 tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
                 tests/report/test_where_html.sh tests/report/test_no_access.sh \
-                tests/report/test_roofline_selfcheck.sh
+                tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

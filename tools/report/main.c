@@ -4,14 +4,18 @@
  *
  *   gpuprof-report [options] FILE.jsonl...        ('-' reads standard input)
  *   gpuprof-report --baseline OLD.jsonl [options] NEW.jsonl...
+ *   gpuprof-report --against NCU.csv [--against NCU2.csv] [--against-dram D.csv] RUN.jsonl...
  *
- * Exit status: 0 success, 1 nothing usable read or output failed, 2 usage. */
+ * Exit status: 0 success, 1 nothing usable read or output failed, 2 usage;
+ * with --against, that of the comparison (against_cmd.h: 0 agree, 1 differ
+ * or nothing compared, 3 partial). */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "against_cmd.h"
 #include "baseline.h"
 #include "disasm.h"
 #include "gpuprof.h"
@@ -45,6 +49,10 @@ static int gp_report_usage(FILE *f)
 {
     fprintf(f,
             "usage: " GP_REPORT_PROG " [options] FILE.jsonl...   ('-' reads standard input)\n"
+            "       " GP_REPORT_PROG " --baseline OLD.jsonl [options] NEW.jsonl...\n"
+            "       " GP_REPORT_PROG " --against NCU.csv [--against NCU2.csv] [--against-dram "
+            "D.csv]\n"
+            "                      [-f text|json|csv] RUN.jsonl...\n"
             "  -f, --format FMT          text (default), csv, html, json, ncu-csv (Nsight "
             "Compute's\n"
             "                            --csv --page details layout), ncu-raw-csv (--page raw),\n"
@@ -56,6 +64,22 @@ static int gp_report_usage(FILE *f)
             "      --baseline OLD.jsonl  compare FILE.jsonl... (the new run) with OLD.jsonl; "
             "may be\n"
             "                            given more than once; formats text, csv, html\n"
+            "      --against NCU.csv     judge FILE.jsonl... against Nsight Compute's raw CSV of "
+            "the\n"
+            "                            same program (ncu --csv --page raw --print-units base\n"
+            "                            --clock-control none), launches matched by short name "
+            "and\n"
+            "                            ordinal, every (launch, metric) pair under its metric's\n"
+            "                            tolerance class; per metric and in all, how many "
+            "agree,\n"
+            "                            the last line 'against: N agree, N differ, ...'.  "
+            "Again:\n"
+            "                            a later ncu run (pairs it does not repeat are set "
+            "apart).\n"
+            "                            Formats text, json, csv (one row per pair)\n"
+            "      --against-dram D.csv  ncu with dram__bytes_write.sum and dram__throughput "
+            "alone:\n"
+            "                            those two are judged against it\n"
             "      --kernel-name-base B  function (short names, the default), demangled, "
             "mangled\n"
             "      --nvdisasm PATH       the disassembler for SASS text (default: "
@@ -68,6 +92,10 @@ static int gp_report_usage(FILE *f)
             "      --no-source-text      do not read source files\n"
             "  -V, --version             print the version\n"
             "  -h, --help                this text\n"
+            "Exit status: 0 success; 1 nothing usable read or output failed; 2 usage.  With\n"
+            "--against: 0 every judged pair agrees and every launch matched, 1 a pair differs,\n"
+            "nothing could be compared or an input is unreadable, 3 every judged pair agrees\n"
+            "but launches are in one file only or the devices differ.\n"
             "See docs/report.md.\n");
     return 2;
 }
@@ -146,12 +174,60 @@ static size_t gp_report_folders(char *s, char **folders, size_t max)
     return n;
 }
 
+/* --against: the comparison with Nsight Compute (against_cmd.c) written to
+ * out_path or standard output; frees baseline and o->ncu.  Returns the
+ * exit status. */
+static int gp_report_against(gp_against_opts *o, int format, const char *out_path,
+                             size_t n_baseline, char **runs, size_t n_runs, char **baseline)
+{
+    gp_safefile sf = {0};
+    char err[512];
+    int rc = 2;
+    if (n_baseline) {
+        gp_report_err("--against and --baseline are different comparisons; give one");
+        goto out;
+    }
+    if (format != GP_FMT_TEXT && format != GP_FMT_JSON && format != GP_FMT_CSV) {
+        gp_report_err("--against writes text, json or csv, not %s", gp_report_formats[format]);
+        goto out;
+    }
+    o->format = format == GP_FMT_JSON  ? GP_AGAINST_JSON
+                : format == GP_FMT_CSV ? GP_AGAINST_CSV
+                                       : GP_AGAINST_TEXT;
+    rc = 1;
+    if (out_path && gp_safefile_open(&sf, out_path, err, sizeof err) < 0) {
+        gp_report_err("%s", err);
+        goto out;
+    }
+    rc = gp_against_run(o, runs, n_runs, sf.f ? sf.f : stdout, stderr);
+    if (rc == -1)
+        gp_report_err("writing the comparison failed");
+    if (sf.f && rc < 0)
+        gp_safefile_discard(&sf);
+    else if (sf.f && gp_safefile_commit(&sf, err, sizeof err) < 0) {
+        gp_report_err("%s", err);
+        rc = -1;
+    }
+    if (rc < 0)
+        rc = 1;
+    if (!out_path && fflush(stdout) != 0) {
+        gp_report_err("writing the comparison failed");
+        rc = 1;
+    }
+out:
+    free(baseline);
+    free(o->ncu);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"peaks", required_argument, NULL, 'P'},
                                          {"baseline", required_argument, NULL, 'B'},
+                                         {"against", required_argument, NULL, 'A'},
+                                         {"against-dram", required_argument, NULL, 'R'},
                                          {"kernel-name-base", required_argument, NULL, 'K'},
                                          {"nvdisasm", required_argument, NULL, 'D'},
                                          {"nvdisasm-timeout", required_argument, NULL, 'T'},
@@ -164,6 +240,7 @@ int main(int argc, char **argv)
     const char *peaks_path = NULL, *out_path = NULL;
     char **baseline = NULL, err[512];
     size_t n_baseline = 0;
+    gp_against_opts against = {0};
     int format = GP_FMT_TEXT, name_base = -1, c, rc = 1;
     gp_peaks peaks;
     gp_report *r = NULL, *old = NULL;
@@ -173,8 +250,12 @@ int main(int argc, char **argv)
     gp_report_where_opts where = {.folders = folders};
 
     baseline = calloc((size_t)argc, sizeof *baseline);
-    if (!baseline)
+    against.ncu = calloc((size_t)argc, sizeof *against.ncu);
+    if (!baseline || !against.ncu) {
+        free(baseline);
+        free(against.ncu);
         return 1;
+    }
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:o:Vh", opts, NULL)) != -1) {
         switch (c) {
@@ -190,6 +271,17 @@ int main(int argc, char **argv)
             break;
         case 'B':
             baseline[n_baseline++] = optarg;
+            break;
+        case 'A':
+            against.ncu[against.n_ncu++] = optarg;
+            break;
+        case 'R':
+            if (against.dram) {
+                gp_report_err("--against-dram is given once (ncu's run of the DRAM metrics "
+                              "alone)");
+                goto usage;
+            }
+            against.dram = optarg;
             break;
         case 'K':
             if ((name_base = gp_report_choice("--kernel-name-base", optarg, bases, 3)) < 0)
@@ -219,10 +311,12 @@ int main(int argc, char **argv)
         case 'V':
             printf(GP_REPORT_PROG " %s\n", GPUPROF_VERSION);
             free(baseline);
+            free(against.ncu);
             return 0;
         case 'h':
             gp_report_usage(stdout);
             free(baseline);
+            free(against.ncu);
             return 0;
         case ':':
             gp_report_err("option '%s' needs a value", argv[optind - 1]);
@@ -238,6 +332,13 @@ int main(int argc, char **argv)
         gp_report_usage(stderr);
         goto usage;
     }
+    if (against.dram && !against.n_ncu) {
+        gp_report_err("--against-dram needs --against (the full-list run)");
+        goto usage;
+    }
+    if (against.n_ncu)
+        return gp_report_against(&against, format, out_path, n_baseline, argv + optind,
+                                 (size_t)(argc - optind), baseline);
     if (n_baseline && format != GP_FMT_TEXT && format != GP_FMT_CSV && format != GP_FMT_HTML) {
         gp_report_err("--baseline compares in text, csv or html, not %s",
                       gp_report_formats[format]);
@@ -314,8 +415,10 @@ out:
     free(r);
     free(old);
     free(baseline);
+    free(against.ncu);
     return rc;
 usage:
     free(baseline);
+    free(against.ncu);
     return 2;
 }

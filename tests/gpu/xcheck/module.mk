@@ -16,4 +16,9 @@ $(XC)/libs: tests/gpu/xcheck/libs.cu
 	$(NVCC) $(NVCCFLAGS) -std=c++17 --extended-lambda -o $@ $< -lcublas -lcufft
 
 GPU_TESTS += $(XC)/libs
-TEST_SCRIPTS += tests/gpu/xcheck/test_compare.sh
+TEST_SCRIPTS += tests/gpu/xcheck/test_compare.sh tests/gpu/xcheck/test_verdict.sh
+$(XC)/dram_rule: tests/gpu/xcheck/dram_rule.cu tests/gpu/rt_check.h tests/gpu/gp_check.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+
+GPU_TESTS += $(XC)/dram_rule

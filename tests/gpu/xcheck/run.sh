@@ -1,17 +1,21 @@
 #!/bin/sh
 # run.sh - the cross-check corpus: each program runs plain, under gpuprof and
 # under ncu (--clock-control none, the same metric list and launch count);
-# outputs must be unchanged under gpuprof, and compare.py matches launches
-# and judges every (launch, metric) pair.  Needs a GPU and ncu; python3 with
-# torch and triton for the framework programs (skipped, with the reason,
-# when absent).
+# outputs must be unchanged under gpuprof, and `gpuprof-report --against`
+# (the command users run to check gpuprof on their own program) matches
+# launches and judges every (launch, metric) pair of each program.  Needs a
+# GPU and ncu; python3 with torch and triton for the framework programs
+# (skipped, with the reason, when absent).
 #   sh tests/gpu/xcheck/run.sh [program...]      (default: all)
-# XC_OUT: where outputs go (default build/xcheck-out).  XC_EXTRA=1 adds
-# ncu's raw SASS memory counters to ncu's list (for studying definitions).
-# XC_NCU_REPEAT=1 (default) runs ncu a second time with the same list: a
-# (launch, metric) pair whose two ncu values disagree under compare.py's
-# tolerances has no oracle value to agree with, and compare.py lists it apart
-# (XC_NCU_REPEAT=0: one ncu run, every pair judged).
+# XC_OUT: where outputs go (default build/xcheck-out); per program P:
+# P.jsonl, P.ncu.csv, P.ncu2.csv, P.ncu-dram.csv and P.against.txt (the
+# comparison; its messages in P.against.err).  XC_EXTRA=1 adds ncu's raw SASS memory counters to ncu's list
+# (for studying definitions).  XC_NCU_REPEAT=1 (default) runs ncu a second
+# time with the same list: a (launch, metric) pair whose two ncu values
+# disagree under the tolerances has no oracle value to agree with, and
+# --against lists it apart (XC_NCU_REPEAT=0: one ncu run, every pair
+# judged).  compare.py, the Python form of the same rules, gives a second
+# opinion when python3 is there (compare.txt); the verdict is --against's.
 B=${BUILD:-build}
 X=$B/tests/gpu/xcheck
 LIB=$(cd "$B" && pwd)/libgpuprof.so
@@ -98,8 +102,8 @@ while IFS='|' read -r name n cmd; do
     # DRAM writes with nothing restored: Nsight Compute with the write-back
     # metrics alone needs one pass, so its kernel replay restores no memory
     # (with more passes, the lines it restores before a pass are dirty in L2
-    # and their write-back is charged to the kernel); compare.py takes these
-    # metrics from this run
+    # and their write-back is charged to the kernel); --against-dram takes
+    # these metrics from this run
     timeout 900 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
         -c "$n" --metrics "$DRAM_ALONE" sh -c "$cmd" >"$O/$name.ncu-dram.csv" 2>"$O/$name.ncu-dram.err"
     awk -v n="$name" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \
@@ -112,7 +116,10 @@ if [ -s "$O/patterns.jsonl" ]; then
         ok "$(tail -1 "$O/patterns.check")"
     else bad "$(tail -1 "$O/patterns.check")"; grep FAIL "$O/patterns.check" | head -10; fi
 fi
-$PY "$HERE/compare.py" "$O" | tee "$O/compare.txt" | tail -80
-line=$(grep '^xcheck:' "$O/compare.txt")
+# the verdict: gpuprof-report --against on each program of $O (verdict.sh)
+BUILD=$B PYTHON=$PY sh "$HERE/verdict.sh" "$O" >"$O/verdict.txt"
+vrc=$?
+cat "$O/verdict.txt"
+fail=$((fail + $(grep -c '^FAIL ' "$O/verdict.txt"))); skip=$((skip + $(grep -c '^SKIP ' "$O/verdict.txt")))
 echo "xcheck-run: $pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ] && echo "$line" | grep -q ' 0 failed'
+[ $fail -eq 0 ] && [ $vrc -eq 0 ]
