@@ -174,6 +174,23 @@ int main(void)
     }
     if (f)
         fclose(f);
+    /* every counter gpuprof collects is one of the chip's (its own
+     * gpuprof__ sums apart, and the ideal wavefronts the SASS pass counts:
+     * replay/sass_derive.c) */
+    {
+        static const char *const counters[] = {
+#define GP_COUNTER(n, u, c, s, d) n,
+#include "counters.def"
+#undef GP_COUNTER
+        };
+        for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+            if (strncmp(counters[i], "gpuprof__", 9) == 0 || strstr(counters[i], "_ideal.sum"))
+                continue;
+            gp_ncun_check(chip, "GH100", counters[i], &v);
+            GP_CHECK_MSG(v.kind == GP_NCUN_ACCEPT_CUPTI, "counters.def: %s: %s (%s)", counters[i],
+                         v.reason, v.instead);
+        }
+    }
     gp_ncun_list_free(chip);
     return gp_test_finish("ncu-names");
 }
