@@ -54,7 +54,9 @@ int gp_roofs_check(const double *v, const gp_peaks *p, gp_roof_check *out)
         if (d->clocked && !isnan(c->measured) && isfinite(sm_hz) && sm_hz > 0 && mhz > 0)
             c->measured_here = c->measured * sm_hz / (mhz * 1e6);
         if (!isnan(c->measured_here) && !isnan(c->arch) &&
-            c->measured_here > c->arch * (1 + GP_ROOFS_SLACK)) {
+            c->measured_here >
+                c->arch * (1 + (d->clocked && !(mhz > 0) ? GP_ROOFS_SLACK_NO_CLOCK
+                                                         : GP_ROOFS_SLACK))) {
             c->bug = 1;
             snprintf(c->why, sizeof c->why,
                      "bug: the measured %s ceiling (%.4g%s) is above the architectural one "

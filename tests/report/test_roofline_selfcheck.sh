@@ -48,5 +48,12 @@ t 'grep -q "^FAIL .*measured ceiling above the architectural one" "$tmp/line" &&
   "old FP16 count: $(cat "$tmp/line")"
 judge FP16 "$peaks" "$tmp/hfma.jsonl"
 t 'grep -q "^PASS roofline self-check FP16" "$tmp/line"' "FP16: $(cat "$tmp/line")"
+# the recorded peaks files against H100 records: no roofline bug (a flat
+# file says no clock: compared as rates, allowing the boost clock's margin)
+for pk in tests/data/report/peaks-h100.json tests/data/report/peaks-gpupeak1.json; do
+    "$b/gpuprof-report" -f json --peaks "$pk" tests/data/report/h100-planted.jsonl >"$tmp/p.json" 2>/dev/null
+    t 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"kernels\"] and not [x for k in d[\"kernels\"] for x in k[\"roofs\"].values() if x[\"bug\"]]" "$tmp/p.json"' \
+      "$pk: a roofline bug on H100 records"
+done
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
