@@ -85,12 +85,62 @@ static int gp_expr_is_name_char(char c)
     return isalnum((unsigned char)c) || c == '_' || c == '.';
 }
 
+/* nonzero(x, 'what the kernel did not do'): x, or NaN with that reason when
+ * x is 0 (a count that is the denominator of an efficiency: no accesses, no
+ * efficiency).  The reason is a quoted text without quotes in it. */
+static void gp_expr_parse_nonzero(gp_expr_parser *p, gp_expr_v *out)
+{
+    gp_expr_v x;
+    const char *text;
+    size_t len = 0;
+    p->pos++; /* '(' */
+    gp_expr_parse_sum(p, &x);
+    if (p->failed)
+        return;
+    gp_expr_skip(p);
+    if (p->s[p->pos] != ',') {
+        gp_expr_fail(p, "nonzero() takes a value and a quoted reason%.*s", "", 0);
+        return;
+    }
+    p->pos++;
+    gp_expr_skip(p);
+    if (p->s[p->pos] != '\'') {
+        gp_expr_fail(p, "nonzero()'s second argument must be a quoted reason%.*s", "", 0);
+        return;
+    }
+    text = p->s + ++p->pos;
+    while (text[len] && text[len] != '\'')
+        len++;
+    if (!text[len] || len == 0 || len >= GP_EXPR_WHY) {
+        gp_expr_fail(p, "nonzero()'s reason is empty, too long or not closed%.*s", "", 0);
+        return;
+    }
+    p->pos += len + 1;
+    gp_expr_skip(p);
+    if (p->s[p->pos] != ')') {
+        gp_expr_fail(p, "expected ')' after nonzero()'s reason%.*s", "", 0);
+        return;
+    }
+    p->pos++;
+    if (isnan(x.value) || x.value != 0) {
+        *out = x;
+        return;
+    }
+    x.value = NAN;
+    snprintf(x.why, sizeof x.why, "%.*s", (int)len, text);
+    *out = x;
+}
+
 static void gp_expr_parse_call(gp_expr_parser *p, const char *fn, size_t fnlen, gp_expr_v *out)
 {
     gp_expr_v args[2];
     int nargs = 0, want;
     int known_or = fnlen == 8 && memcmp(fn, "known_or", 8) == 0;
     int at_most = fnlen == 7 && memcmp(fn, "at_most", 7) == 0;
+    if (fnlen == 7 && memcmp(fn, "nonzero", 7) == 0) {
+        gp_expr_parse_nonzero(p, out);
+        return;
+    }
     if (known_or || at_most ||
         (fnlen == 3 && (memcmp(fn, "min", 3) == 0 || memcmp(fn, "max", 3) == 0)))
         want = 2;

@@ -4,12 +4,17 @@
  *           unary := '-' unary | primary
  *           primary := number | name | func '(' expr (',' expr)* ')' | '(' expr ')'
  *           func := min | max | ceil | floor | known_or | at_most
+ *           | nonzero '(' expr ',' "'" text "'" ')'
  * known_or(x, d) is x, or d where x is missing: for a counter that records
  * written by older versions lack (the only case where a default is stated).
  * at_most(x, m) is x when x <= m (with GP_EXPR_AT_MOST_SLACK of m for
  * rounding), else NaN "impossible value": for a metric its definition
  * bounds (an efficiency of at most 100%), where more means the counters in
  * the record disagree.
+ * nonzero(x, 'reason') is x, or NaN with that reason where x is 0: the count
+ * under an efficiency or a ratio ('no shared-memory accesses'), so that an
+ * efficiency of nothing is n/a with what the kernel did not do, not a
+ * division by zero (nor the 0 CUPTI gives for its own ratios).
  * Names are [A-Za-z_][A-Za-z0-9_.]* (PerfWorks names such as
  * dram__bytes_read.sum, facts such as launch.blocks, other derived metrics).
  *

@@ -4,10 +4,10 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device devices record facts derived estimate estimate_load occupancy peaks \
+GP_METRICS_SRCS := json expr textfile device devices record guard facts derived estimate estimate_load occupancy peaks \
                    source source_json source_instr source_group source_text where \
                    verdict_stall verdict_where sass_listing \
-                   roofline verdict aggregate load format baseline ncu_raw against
+                   roofs roofline ncu_names verdict aggregate load format baseline ncu_raw against
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
@@ -15,7 +15,7 @@ GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu rep
                    report_api svg_roofline against_out
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
-GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname)
+GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname strutil)
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
@@ -23,10 +23,11 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 
 # The checker/generator: a host tool built from the same parser and fact table
 # the report uses, run on derived.def before anything includes it.
-GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c util/num.c \
+GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/guard.c util/num.c \
                        metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
                        metrics/textfile.c util/textio.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
+                   metrics/guards.def metrics/gpupeak.def \
                    $(wildcard metrics/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Imetrics $(filter-out -MMD -MP,$(CFLAGS)) $(GP_METRICS_GEN_SRCS) -o $@ -lm
@@ -48,7 +49,8 @@ $(GP_METRICS_LIB): $(GP_METRICS_OBJS)
 ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
-GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io \
+GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
+                    test_ncu_names \
                     test_textfile test_where test_against test_estimate
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
@@ -61,7 +63,8 @@ $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.m
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
                 tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
-                tests/report/test_where_html.sh tests/report/test_against_cli.sh
+                tests/report/test_where_html.sh tests/report/test_no_access.sh \
+                tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

@@ -11,9 +11,43 @@
 
 void gp_peaks_none(gp_peaks *p)
 {
+    int i;
     memset(p, 0, sizeof *p);
     p->fp32_flops_per_s = p->fp64_flops_per_s = p->fp16_flops_per_s = NAN;
+    p->tensor_flops_per_s = p->shared_bytes_per_s = NAN;
     p->dram_bytes_per_s = p->l2_bytes_per_s = p->l1_bytes_per_s = NAN;
+    for (i = 0; i < GP_PEAK_COUNT; i++)
+        p->clock_mhz[i] = NAN;
+}
+
+static const struct {
+    const char *key;
+    size_t off;
+} gp_peaks_map[GP_PEAK_COUNT] = {
+#define X(k) {#k, offsetof(gp_peaks, k)},
+    GP_PEAKS_KEYS
+#undef X
+};
+
+int gp_peaks_key(const char *key)
+{
+    int i;
+    for (i = 0; key && i < GP_PEAK_COUNT; i++)
+        if (strcmp(gp_peaks_map[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+const char *gp_peaks_key_name(int i)
+{
+    return i >= 0 && i < GP_PEAK_COUNT ? gp_peaks_map[i].key : "?";
+}
+
+double gp_peaks_get(const gp_peaks *p, int i)
+{
+    if (i < 0 || i >= GP_PEAK_COUNT)
+        return NAN;
+    return *(const double *)((const char *)p + gp_peaks_map[i].off);
 }
 
 void gp_peaks_set(gp_peaks *p, const gp_peaks *given)
@@ -26,22 +60,8 @@ void gp_peaks_set(gp_peaks *p, const gp_peaks *given)
 
 static double *gp_peaks_slot(gp_peaks *p, const char *key)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } map[] = {
-        {"fp32_flops_per_s", offsetof(gp_peaks, fp32_flops_per_s)},
-        {"fp64_flops_per_s", offsetof(gp_peaks, fp64_flops_per_s)},
-        {"fp16_flops_per_s", offsetof(gp_peaks, fp16_flops_per_s)},
-        {"dram_bytes_per_s", offsetof(gp_peaks, dram_bytes_per_s)},
-        {"l2_bytes_per_s", offsetof(gp_peaks, l2_bytes_per_s)},
-        {"l1_bytes_per_s", offsetof(gp_peaks, l1_bytes_per_s)},
-    };
-    size_t i;
-    for (i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strcmp(map[i].key, key) == 0)
-            return (double *)((char *)p + map[i].off);
-    return NULL;
+    int i = gp_peaks_key(key);
+    return i < 0 ? NULL : (double *)((char *)p + gp_peaks_map[i].off);
 }
 
 /* Number from a plain number or from {"value": x} (a measured figure with
@@ -114,11 +134,16 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
     {
         static const struct {
             const char *group, *name, *key;
+            double factor;
         } g1[] = {
+#define ROOF(key, factor) key, factor
+#define NOROOF NULL, 1
 #define GPK_TPUT(id, name, unit, per_count, theo, quick, sass, skip, peak, run)                   \
     {"throughput", name, peak},
 #define GPK_MEM(id, name, quick, theo, what, peak, run) {"bandwidth", name, peak},
 #include "gpupeak.def"
+#undef ROOF
+#undef NOROOF
         };
         const gp_json *devobj = gp_json_get(doc, "device");
         if ((dev = gp_json_string(gp_json_get(devobj, "name"))))
@@ -127,8 +152,14 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
             if (!g1[i].key)
                 continue;
             const gp_json *v = gp_json_get(gp_json_get(doc, g1[i].group), g1[i].name);
-            if (v && (r = gp_peaks_take(p, g1[i].key, gp_peaks_value(v), err, errlen)) < 0)
+            double x = gp_peaks_value(v) * g1[i].factor;
+            if (v && (r = gp_peaks_take(p, g1[i].key, x, err, errlen)) < 0)
                 goto bad;
+            if (v && r > 0)
+                p->clock_mhz[gp_peaks_key(g1[i].key)] =
+                    gp_json_number(gp_json_get(v, "clock_mhz")) > 0
+                        ? gp_json_number(gp_json_get(v, "clock_mhz"))
+                        : NAN;
             found += v ? r : 0;
         }
     }
@@ -144,7 +175,8 @@ int gp_peaks_from_json(const gp_json *doc, gp_peaks *p, char *err, size_t errlen
     if (!found) {
         snprintf(err, errlen,
                  "the peaks file has none of fp32_flops_per_s, fp64_flops_per_s, "
-                 "fp16_flops_per_s, dram_bytes_per_s, l2_bytes_per_s, l1_bytes_per_s");
+                 "fp16_flops_per_s, tensor_flops_per_s, dram_bytes_per_s, l2_bytes_per_s, "
+                 "l1_bytes_per_s, shared_bytes_per_s");
         return -1;
     }
     return 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard.h"
 #include "util/num.h"
 
 /* The validity checks of every record (record_fields.def): what CUDA allows
@@ -179,6 +180,23 @@ void gp_record_launch_unindex(gp_launch *l)
     l->by_name_cap = 0;
 }
 
+typedef struct {
+    gp_launch *l;
+    int oom;
+} gp_record_guarded;
+
+static void gp_record_guard_why(void *ctx, size_t i, const char *reason)
+{
+    gp_record_guarded *g = ctx;
+    char *why = gp_record_strdup(reason);
+    if (!why) {
+        g->oom = 1;
+        return;
+    }
+    free(g->l->missing[i]);
+    g->l->missing[i] = why;
+}
+
 /* The metric object and the reasons of its null values. */
 static int gp_record_metrics(const gp_json *obj, gp_launch *l, const char *what, char *err,
                              size_t errlen)
@@ -226,6 +244,15 @@ static int gp_record_metrics(const gp_json *obj, gp_launch *l, const char *what,
         if (isnan(l->values[i]) && !l->missing[i] &&
             !(l->missing[i] = gp_record_strdup("null in the profile")))
             goto oom;
+    /* a record written before the library withheld an efficiency of
+     * nothing still has CUPTI's 0 there */
+    {
+        gp_record_guarded g = {l, 0};
+        gp_guard_apply((const char *const *)l->names, l->values, l->n_metrics, gp_record_guard_why,
+                       &g);
+        if (g.oom)
+            goto oom;
+    }
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");

@@ -1,6 +1,8 @@
 /* roofline.c - see roofline.h. */
 #include "roofline.h"
 
+#include "roofs.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -67,21 +69,34 @@ void gp_roofline_compute(const double *v, const char *perf_why, const gp_peaks *
     static const int arch_bw_of[GP_LEVEL_COUNT] = {GP_M_ARCH_DRAM_BYTES_PER_S,
                                                    GP_M_ARCH_L2_BYTES_PER_S,
                                                    GP_M_ARCH_L1_BYTES_PER_S};
-    double meas_bw[GP_LEVEL_COUNT] = {peaks->dram_bytes_per_s, peaks->l2_bytes_per_s,
-                                      peaks->l1_bytes_per_s};
+    gp_roof_check chk[GP_ROOF_COUNT];
+    double meas[GP_ROOF_COUNT], meas_bw[GP_LEVEL_COUNT];
     double f32 = v[GP_M_FP32_FLOPS], f64 = v[GP_M_FP64_FLOPS], f16 = v[GP_M_FP16_FLOPS];
-    double arch_c = v[GP_M_ARCH_FP32_FLOPS_PER_S], meas_c = peaks->fp32_flops_per_s;
-    int l;
+    double arch_c = v[GP_M_ARCH_FP32_FLOPS_PER_S], meas_c;
+    int l, i, main_roof = GP_ROOF_FP32;
+    /* every measured ceiling at the kernel's clock, and none drawn that is
+     * above its architectural one */
+    gp_roofs_check(v, peaks, chk);
+    r->bug[0] = 0;
+    for (i = 0; i < GP_ROOF_COUNT; i++) {
+        meas[i] = chk[i].bug ? NAN : chk[i].measured_here;
+        if (chk[i].bug && !r->bug[0])
+            snprintf(r->bug, sizeof r->bug, "%s", chk[i].why);
+    }
+    meas_bw[GP_LEVEL_DRAM] = meas[GP_ROOF_DRAM];
+    meas_bw[GP_LEVEL_L2] = meas[GP_ROOF_L2];
+    meas_bw[GP_LEVEL_L1] = meas[GP_ROOF_L1];
     r->precision = "FP32";
     if (!isnan(f64) && f64 > (isnan(f32) ? 0 : f32) && f64 >= (isnan(f16) ? 0 : f16)) {
         r->precision = "FP64";
         arch_c = v[GP_M_ARCH_FP64_FLOPS_PER_S];
-        meas_c = peaks->fp64_flops_per_s;
+        main_roof = GP_ROOF_FP64;
     } else if (!isnan(f16) && f16 > (isnan(f32) ? 0 : f32)) {
         r->precision = "FP16";
         arch_c = v[GP_M_ARCH_FP16_FLOPS_PER_S];
-        meas_c = peaks->fp16_flops_per_s;
+        main_roof = GP_ROOF_FP16;
     }
+    meas_c = meas[main_roof];
     r->perf = v[GP_M_FLOPS_PER_S];
     snprintf(r->why, sizeof r->why, "%s", isnan(r->perf) && perf_why ? perf_why : "");
     for (l = 0; l < GP_LEVEL_COUNT; l++) {

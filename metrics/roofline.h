@@ -33,13 +33,19 @@ typedef struct {
     int arch_binding, measured_binding; /* gp_level, or -1 when n/a */
     int arch_compute_binds, measured_compute_binds;
     char why[GP_EXPR_WHY]; /* reason when perf or every level is n/a */
+    /* a ceiling that broke the invariant of roofs.h (measured above
+     * architectural, or the kernel above architectural): the first one's
+     * sentence, "" when none; such a measured ceiling is n/a, not drawn */
+    char bug[240];
 } gp_roofline;
 
 const char *gp_roofline_level_name(gp_level l);
 
 /* Fills r from a kernel's (or launch's) derived metrics v (GP_DERIVED_COUNT
  * of them, NaN where n/a), the reason flops_per_s is n/a (when it is), and
- * the measured peaks (may hold NaN: those ceilings are then n/a). */
+ * the measured peaks (may hold NaN: those ceilings are then n/a).  Measured
+ * ceilings are taken at the kernel's clock and checked against the
+ * architectural ones (roofs.h): one above is left out and said in bug. */
 void gp_roofline_compute(const double *v, const char *perf_why, const gp_peaks *peaks,
                          gp_roofline *r);
 

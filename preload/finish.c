@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "metrics/guard.h"
 #include "metrics/report_api.h"
 #include "preload/output.h"
 #include "preload/sampling.h"
@@ -188,6 +189,11 @@ static int is_bounded_efficiency(const char *name)
            strcmp(name + l - 4, ".pct") == 0;
 }
 
+static void guard_why(void *ctx, size_t i, const char *reason)
+{
+    ((const char **)ctx)[i] = reason;
+}
+
 void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
 {
     size_t nv = gp_core.n_metrics + 1;
@@ -205,6 +211,8 @@ void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
             missing[i] = missing_why(ls, i, hw_why);
         }
     }
+    /* an efficiency over no accesses is CUPTI's 0: n/a with its reason */
+    gp_guard_apply(gp_core.metric_names, values, gp_core.n_metrics, guard_why, missing);
     write_record(ls, &ls->ev, values, missing);
     free(missing);
     pthread_mutex_lock(&gp_core.state_lock);

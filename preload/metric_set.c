@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/derived.h"
+#include "metrics/expr.h"
+#include "metrics/facts.h"
+#include "metrics/ncu_names.h"
 #include "preload/core_state.h"
 #include "util/log.h"
 
@@ -42,11 +46,24 @@ static const char *counter_unit(const char *name)
     return "";
 }
 
+static size_t metric_cap;
+
 static void metric_add(const char *name)
 {
     for (size_t i = 0; i < gp_core.n_metrics; i++)
         if (strcmp(gp_core.metric_names[i], name) == 0)
             return;
+    if (gp_core.n_metrics == metric_cap) { /* a derived name's inputs, added late */
+        size_t nc = 2 * metric_cap + 8;
+        const char **nn = realloc(gp_core.metric_names, nc * sizeof(char *));
+        if (nn)
+            gp_core.metric_names = nn;
+        const char **nu = nn ? realloc(gp_core.metric_units, nc * sizeof(char *)) : NULL;
+        if (!nu)
+            return;
+        gp_core.metric_units = nu;
+        metric_cap = nc;
+    }
     gp_core.metric_names[gp_core.n_metrics] = name;
     gp_core.metric_units[gp_core.n_metrics] = counter_unit(name);
     gp_core.n_metrics++;
@@ -61,6 +78,7 @@ int gp_metric_set_build(void)
     gp_core.metric_units = calloc(cap, sizeof(char *));
     if (!gp_core.metric_names || !gp_core.metric_units)
         return -1;
+    metric_cap = cap;
     /* @fast: the SASS pass counts the instrumented sums; Nsight Compute's
      * instrumented efficiencies, which need the range profiler's own
      * instrumented pass, are left out of the default set */
@@ -96,8 +114,88 @@ int gp_metric_set_build(void)
     return 0;
 }
 
+/* ---- Nsight Compute's names: accepted, or refused with the reason ------- */
+
+static void chip_add(void *ctx, const char *name, int type)
+{
+    gp_ncun_list_add(ctx, name, type);
+}
+
+/* The chip's base metrics from CUPTI, read at the first name that needs a
+ * reason or close names (NULL when CUPTI cannot list them). */
+static gp_ncun_list *chip_list(const char *chip, gp_ncun_list **l, int *tried)
+{
+    if (!*tried) {
+        *tried = 1;
+        *l = gp_ncun_list_new();
+        if (*l && gp_collect_each_base(chip, chip_add, *l) == 0) {
+            gp_ncun_list_done(*l);
+        } else {
+            gp_ncun_list_free(*l);
+            *l = NULL;
+        }
+    }
+    return *l;
+}
+
+/* The counters a derived name's formula needs, added to the list (facts
+ * and other derived metrics are not collected; depth bounds a cycle, which
+ * the build check of derived.def rules out anyway). */
+static void derived_input(void *ctx, const char *name, size_t len);
+static void derived_inputs(const char *name, int depth)
+{
+    int d = gp_derived_index(name);
+    if (d < 0 || depth > 8)
+        return;
+    gp_expr_names(gp_derived_defs[d].formula, derived_input, &depth);
+}
+
+static void derived_input(void *ctx, const char *name, size_t len)
+{
+    int depth = *(int *)ctx;
+    char buf[256];
+    if (len >= sizeof(buf) || gp_facts_known(name, len))
+        return;
+    memcpy(buf, name, len);
+    buf[len] = 0;
+    if (gp_derived_index(buf) >= 0) {
+        derived_inputs(buf, depth + 1);
+        return;
+    }
+    for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++)
+        if (strcmp(known_counters[i].name, buf) == 0) { /* a static string for the list */
+            metric_add(known_counters[i].name);
+            return;
+        }
+    gp_warn("GPUPROF_METRICS: '%s' (an input of a derived metric) is not in counters.def; "
+            "its derived metric may be n/a", buf);
+}
+
+/* 1 when name is one of Nsight Compute's names decided without CUPTI (it
+ * leaves the CUPTI list), 0 when CUPTI decides. */
+static int ncu_name(const char *chip, const char *name, gp_ncun_list **l, int *tried)
+{
+    gp_ncun_verdict v;
+    if (!gp_ncun_known(name))
+        return 0;
+    gp_ncun_check(chip_list(chip, l, tried), chip, name, &v);
+    if (v.kind == GP_NCUN_ACCEPT_DERIVED) {
+        gp_info("GPUPROF_METRICS: '%s' is %s; gpuprof-report shows it", name, v.reason);
+        derived_inputs(name, 0);
+    } else if (v.kind == GP_NCUN_ACCEPT_LAUNCH) {
+        gp_info("GPUPROF_METRICS: '%s' is %s", name, v.reason);
+    } else {
+        gp_error("GPUPROF_METRICS: '%s' is refused: %s; collect instead: %s; it is left out, "
+                 "the other metrics are collected",
+                 name, v.reason, v.instead);
+    }
+    return 1;
+}
+
 void gp_metric_set_check(const char *chip)
 {
+    gp_ncun_list *list = NULL;
+    int listed = 0;
     if (gp_core.metrics_checked)
         return;
     gp_core.metrics_checked = 1;
@@ -105,6 +203,8 @@ void gp_metric_set_check(const char *chip)
     for (size_t i = 0; i < gp_core.n_metrics; i++) {
         char err[768];
         const char *name = gp_core.metric_names[i];
+        if (ncu_name(chip, name, &list, &listed))
+            continue;
         int why = gp_collect_check_name(chip, name, err, sizeof(err));
         if (why == GP_NAME_SASS_UNDERIVABLE) {
             gp_error("GPUPROF_METRICS: '%s' is not one of gpuprof's own SASS metrics; it is "
@@ -113,7 +213,17 @@ void gp_metric_set_check(const char *chip)
             continue;
         }
         if (why != GP_NAME_OK) {
-            gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected", err);
+            gp_ncun_verdict v;
+            gp_ncun_check(chip_list(chip, &list, &listed), chip, name, &v);
+            if (v.kind == GP_NCUN_REFUSED && list)
+                gp_error("GPUPROF_METRICS: unknown metric '%s' for %s%s%s%s; close matches: %s; "
+                         "it is left out, the other metrics are collected",
+                         name, chip, strncmp(v.reason, "not a metric", 12) ? " (" : "",
+                         strncmp(v.reason, "not a metric", 12) ? v.reason : "",
+                         strncmp(v.reason, "not a metric", 12) ? ")" : "", v.instead);
+            else
+                gp_error("GPUPROF_METRICS: %s; it is left out, the other metrics are collected",
+                         err);
             continue;
         }
         gp_core.metric_names[keep] = gp_core.metric_names[i];
@@ -121,6 +231,7 @@ void gp_metric_set_check(const char *chip)
         keep++;
     }
     gp_core.n_metrics = keep;
+    gp_ncun_list_free(list);
     gp_core.hw_index = calloc(keep ? keep : 1, sizeof(size_t));
     for (size_t i = 0; i < gp_core.n_metrics; i++) {
         if (gp_collect_is_sass(gp_core.metric_names[i]))

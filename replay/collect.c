@@ -86,6 +86,12 @@ int gp_collect_check_name(const char *chip, const char *name, char *err, size_t 
     return gp_host_check_names(chip, &name, 1, err, errlen) != 0 ? GP_NAME_UNKNOWN : GP_NAME_OK;
 }
 
+int gp_collect_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
+                         void *ctx)
+{
+    return gp_host_each_base(chip, fn, ctx);
+}
+
 int gp_collect_needs_code(const char *name)
 {
     return gp_sass_needs_code(name);

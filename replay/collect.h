@@ -66,6 +66,11 @@ void gp_collect_route_exact_to_sass(int on);
 /* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
  * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen);
+/* Calls fn for every base metric of chip and its type (0 counter, 1 ratio,
+ * 2 throughput): the list the refusals' reasons and close names come from
+ * (metrics/ncu_names.h).  0, or -1 when CUPTI does not know the chip. */
+int gp_collect_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
+                         void *ctx);
 /* True when a SASS metric is counted by opcode (needs the machine code). */
 int gp_collect_needs_code(const char *name);
 

@@ -106,6 +106,27 @@ static void close_matches(CUpti_Profiler_Host_Object *h, const char *name, char 
                                  k ? ", " : "", best[k], dot ? dot : "");
 }
 
+int gp_host_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
+                      void *ctx)
+{
+    CUptiResult r;
+    CUpti_Profiler_Host_Object *h = host_open(chip, NULL, &r);
+    if (!h)
+        return -1;
+    for (int t = CUPTI_METRIC_TYPE_COUNTER; t <= CUPTI_METRIC_TYPE_THROUGHPUT; t++) {
+        CUpti_Profiler_Host_GetBaseMetrics_Params p = {
+            CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+        p.pHostObject = h;
+        p.metricType = (CUpti_MetricType)t;
+        if (cuptiProfilerHostGetBaseMetrics(&p) != CUPTI_SUCCESS)
+            continue;
+        for (size_t i = 0; i < p.numMetrics; i++)
+            fn(ctx, p.ppMetricNames[i], t - CUPTI_METRIC_TYPE_COUNTER);
+    }
+    host_close(h);
+    return 0;
+}
+
 size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
                            size_t errlen)
 {

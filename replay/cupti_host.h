@@ -30,6 +30,11 @@ int gp_host_config_evaluate(const gp_host_config *cfg, const uint8_t *counter_da
 
 /* Checks each name on its own.  Returns the number of unknown names; for the
  * first one writes "unknown metric 'x'; close matches: a, b, c" into err. */
+/* Calls fn for every base metric of chip with its type (0 counter, 1 ratio,
+ * 2 throughput, as ncu --query-metrics lists them).  0, or -1 when CUPTI
+ * does not know the chip. */
+int gp_host_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
+                      void *ctx);
 size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
                            size_t errlen);
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "metrics/roofs.h"
 #include "report.h"
 #include "util/textio.h"
 
@@ -60,6 +61,28 @@ static void gp_json_roof(FILE *out, const gp_roofline *roof, int arch)
     fputc('}', out);
 }
 
+/* Every roof of roofs.def: the kernel's rate and the two ceilings in the
+ * same quantity (measured at the kernel's clock), and a broken invariant. */
+static void gp_json_roofs(const gp_report *r, const gp_kernel_report *k, FILE *out)
+{
+    gp_roof_check c[GP_ROOF_COUNT];
+    int i;
+    gp_roofs_check(k->agg.row.v, &r->peaks, c);
+    fputs("\"roofs\":{", out);
+    for (i = 0; i < GP_ROOF_COUNT; i++) {
+        fprintf(out, "%s\"%s\":{\"achieved\":", i ? "," : "", gp_roof_defs[i].name);
+        gp_json_num(out, c[i].achieved);
+        fputs(",\"architectural\":", out);
+        gp_json_num(out, c[i].arch);
+        fputs(",\"measured\":", out);
+        gp_json_num(out, c[i].measured_here);
+        fputs(",\"bug\":", out);
+        gp_text_json_string(out, c[i].bug ? c[i].why : NULL);
+        fputc('}', out);
+    }
+    fputc('}', out);
+}
+
 static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank, FILE *out)
 {
     const gp_kernel_agg *a = &k->agg;
@@ -101,7 +124,11 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
     gp_json_roof(out, &k->roof, 1);
     fputs(",\"measured\":", out);
     gp_json_roof(out, &k->roof, 0);
-    fputs("},\"metrics\":", out);
+    fputs(",\"bug\":", out);
+    gp_text_json_string(out, k->roof.bug[0] ? k->roof.bug : NULL);
+    fputs("},", out);
+    gp_json_roofs(r, k, out);
+    fputs(",\"metrics\":", out);
     gp_json_metrics(out, a->row.v);
     fputs(",\"missing\":{", out);
     for (i = 0; i < GP_DERIVED_COUNT; i++)

@@ -122,6 +122,11 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
     fprintf(out, "\n   roofline (%s), measured ceilings:      ", k->roof.precision);
     gp_text_plain(out, roof);
     fputc('\n', out);
+    if (k->roof.bug[0]) { /* a ceiling that contradicts another is said, not drawn */
+        fputs("   roofline BUG: ", out);
+        gp_text_plain(out, k->roof.bug);
+        fputc('\n', out);
+    }
     fprintf(out, "   metrics:\n");
     for (i = 0; i < GP_DERIVED_COUNT; i++) {
         char val[48];

@@ -476,7 +476,9 @@ static void test_aggregate_and_merge(const char *tmp)
         if (i == 3) { /* the text names the planted problems and the defect */
             GP_CHECK(a && strstr(a, "[uncoalesced(load)]") && strstr(a, "[bank_conflicts]"));
             GP_CHECK(a && strstr(a, "PROFILER DEFECT in broken"));
-            GP_CHECK(a && strstr(a, "below 50.0% (uncoalesced): 1"));
+            GP_CHECK_MSG(a && strstr(a, "below 50.0% (uncoalesced, strided, broadcast or narrow "
+                                        "accesses): 1"),
+                         "%s", a ? a : "");
         }
         free(a);
         free(b);
@@ -491,6 +493,32 @@ static void test_aggregate_and_merge(const char *tmp)
         GP_CHECK(strstr(err, "two results") != NULL);
         gpc_summary_free(&d);
     }
+}
+
+/* Kernels that never touch shared memory (0 shared wavefronts) have no
+ * shared-memory efficiency: left out of the class, counted apart, never
+ * "below 50%" (the old study put 0% and "bank conflicts" on them). */
+static void test_absent(const char *tmp)
+{
+    char root[1024], *dirs[1] = {root};
+    char *text, *html;
+    snprintf(root, sizeof root, "%s/absent", tmp);
+    make_prog(root, "planted", "h100-planted-wavefronts.jsonl", GPC_OK);
+    text = summarize(dirs, 1, NULL, gpc_summary_text);
+    html = summarize(dirs, 1, NULL, gpc_summary_html);
+    /* 11 kernels (tiny_kernel's three launches are one): 8 of them have no
+     * shared access, smem_bank_conflict (3.1%) and sgemm_tiled (100%) have
+     * a value, reduce_partial's record lacks the counters */
+    GP_CHECK_MSG(text && strstr(text, "shared_efficiency: 2 kernels with a value, 1 n/a; 7 kernels "
+                                      "without shared-memory accesses (left out)"),
+                 "%s", text ? text : "");
+    GP_CHECK_MSG(text && strstr(text, "below 50.0% (bank conflicts, broadcasts or narrow "
+                                      "accesses): 1   between: 0   above 90.0% (wavefronts "
+                                      "mostly full): 1"),
+                 "%s", text ? text : "");
+    GP_CHECK(html && strstr(html, "7 kernels without shared-memory accesses left out."));
+    free(text);
+    free(html);
 }
 
 int main(void)
@@ -508,6 +536,7 @@ int main(void)
     test_result_roundtrip(tmp);
     test_validity(tmp);
     test_aggregate_and_merge(tmp);
+    test_absent(tmp);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmp);

@@ -9,7 +9,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES crosscheck driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
-             capture_ranges torch_ranges split_list replay_none; do skipped "$c: no GPU on this machine"; done
+             capture_ranges torch_ranges split_list replay_none roofline_selfcheck; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -130,6 +130,18 @@ else bad "malformed variable"; cat "$OUT/bad1.err"; fi
 got=$(GPUPROF_METRICS=dram__bytes_raed.sum,gpu__time_duration.sum GPUPROF_OUTPUT=$OUT/bad2 LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/bad2.err")
 if [ "$exp" = "$got" ] && grep -q "close matches" "$OUT/bad2.err" && grep -q gpu__time_duration "$OUT/bad2.jsonl"; then ok "unknown metric: $(grep 'close matches' "$OUT/bad2.err" | head -1)"
 else bad "unknown metric"; cat "$OUT/bad2.err"; fi
+# Nsight Compute's own names: a derived one computed by the report, a launch
+# fact, a section-local definition and a bare base name refused with what to
+# collect instead; the program runs on and the report has the derived value
+got=$(GPUPROF_LOG_LEVEL=info GPUPROF_METRICS=smsp__maximum_warps_avg_per_active_cycle,launch__grid_size,derived__smsp__sass_thread_inst_executed_op_hfma_pred_on_x4,dram__bytes,gpu__time_duration.sum \
+      GPUPROF_OUTPUT=$OUT/ncunames LD_PRELOAD=$LIB $G/replay_cases_static inplace 2>"$OUT/ncunames.err")
+if [ "$exp" = "$got" ] && grep -q "'smsp__maximum_warps_avg_per_active_cycle' is computed by gpuprof-report" "$OUT/ncunames.err" &&
+   grep -q "'launch__grid_size' is recorded with every launch" "$OUT/ncunames.err" &&
+   grep -q "refused: a definition local to an Nsight Compute section file.*collect instead: smsp__sass_thread_inst_executed_op_hfma_pred_on.sum" "$OUT/ncunames.err" &&
+   grep -q "unknown metric 'dram__bytes' for .*roll-up suffix.*close matches: dram__bytes.sum" "$OUT/ncunames.err" &&
+   "$B/gpuprof-report" -f json "$OUT/ncunames.jsonl" | python3 -c "import json,sys; k=json.load(sys.stdin)['kernels'][0]; assert k['metrics']['smsp__maximum_warps_avg_per_active_cycle'] > 0"
+then ok "Nsight Compute's names: accepted, or refused with the reason and what to collect"
+else bad "Nsight Compute's names"; cat "$OUT/ncunames.err"; fi
 
 # 7. filters: include regex, per-kernel limit, skip/count
 GPUPROF_KERNEL_INCLUDE='scale_by' GPUPROF_MAX_PER_KERNEL=1 GPUPROF_OUTPUT=$OUT/filt LD_PRELOAD=$LIB $G/replay_cases_static all >/dev/null 2>"$OUT/filt.err"
@@ -316,6 +328,21 @@ else
     grep -E "^(PASS|FAIL|SKIP) " "$OUT/where.log"
     p=$(grep -c "^PASS " "$OUT/where.log"); f=$(grep -c "^FAIL " "$OUT/where.log"); s=$(grep -c "^SKIP " "$OUT/where.log")
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+fi
+
+# 17. the roofline on its own ceilings: gpupeak measures every roof's
+#     ceiling, then each roof's peak kernel runs alone under gpuprof and must
+#     land within 5% of its measured ceiling and never above its
+#     architectural one (tests/gpu/roofline_selfcheck.sh, which also runs
+#     alone; SKIP_ROOFLINE=1 leaves it out)
+if [ "${SKIP_ROOFLINE:-0}" = 1 ]; then
+    skipped "roofline self-check: SKIP_ROOFLINE=1 (run tests/gpu/roofline_selfcheck.sh on its own)"
+else
+    sh tests/gpu/roofline_selfcheck.sh | tee "$OUT/roofline_selfcheck.txt"
+    line=$(grep -E '^gpu-roofline: [0-9]+ passed' "$OUT/roofline_selfcheck.txt" | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    k=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${k:-0}))
 fi
 
 echo "gpu: $pass passed, $fail failed, $skip skipped"

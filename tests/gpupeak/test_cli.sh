@@ -40,6 +40,9 @@ check 2 "" "--out needs a value" --out
 check 2 "" "--quick takes no value" --quick=1
 check 2 "" "unexpected argument 'extra'" --quick extra
 check 2 "" "--out needs a folder" --out=
+check 2 "" "--only: no line 'nope'; the lines are: fp32_fma" --only nope
+check 2 "" "--only: no line 'l1'" --only fp32_fma,l1
+check 2 "" "^usage: gpupeak" --only=
 check 2 "" "^usage: gpupeak" --bogus
 # no usable device: one sentence, and nothing left behind, whatever the
 # options' order or form

@@ -54,5 +54,25 @@ for mode in full quick; do
         fail=$((fail + 1)); echo "FAIL: $mode: other files than $ref/$mode" >&2
     fi
 done
+# --only: the named lines' kernels and no other (the probe included), their
+# figures in peaks.json, the others null
+if [ "${1:-}" != --record ]; then
+    "$bin" --only fp16x2_fma,l1_read --out "$tmp/only" >/dev/null 2>"$tmp/only.stderr"; rc=$?
+    n=$(grep -c '^gpupeak: [a-z0-9_]*  *[0-9.e+]* [a-zA-Z/]*  *[0-9.]* [a-zA-Z/]*clk/SM' "$tmp/only.stderr")
+    if [ "$rc" -eq 0 ] && [ "$n" -eq 2 ] && grep -q '^gpupeak: fp16x2_fma ' "$tmp/only.stderr" &&
+        grep -q '^gpupeak: l1_read ' "$tmp/only.stderr" && ! grep -q 'probe' "$tmp/only.stderr" &&
+        python3 - "$tmp/only/peaks.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["throughput"]["fp16x2_fma"]["value"] > 0 and d["bandwidth"]["l1_read"]["value"] > 0
+assert d["throughput"]["fp32_fma"]["value"] is None and d["bandwidth"]["dram_copy"]["value"] is None
+PY
+    then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: --only fp16x2_fma,l1_read: exit $rc, $n lines measured" >&2
+        cat "$tmp/only.stderr" >&2
+    fi
+fi
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

@@ -22,7 +22,7 @@ test_gen() {
     for d in derived.def facts.def counters.def record_fields.def; do
         [ "$d" = "$1" ] || cp "metrics/$d" "$tmp/"
     done
-    srcs="$tmp/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c metrics/textfile.c util/num.c util/textio.c"
+    srcs="$tmp/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/guard.c metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c metrics/textfile.c util/num.c util/textio.c"
     if $CC -std=gnu11 -I"$tmp" -I. -Imetrics -Iinclude $srcs -o "$tmp/gen" -lm 2>"$tmp/cc.log"; then
         return 0
     fi

@@ -82,6 +82,23 @@ int main(void)
     GP_CHECK(isnan(ev("at_most(m, 100)", &o)));
     GP_CHECK_STR(o.why, "m: pass failed");
     GP_CHECK(gp_expr_eval("at_most(a)", lookup, NULL, &o, err, sizeof err) == -1);
+    /* nonzero: a count under an efficiency; 0 means nothing was accessed,
+     * and the efficiency of nothing is n/a with that reason */
+    GP_CHECK_NEAR(ev("100 * a / (2 * nonzero(a, 'no loads'))", &o), 50, 1e-12);
+    GP_CHECK(isnan(ev("100 * a / (2 * nonzero(b, 'no shared-memory accesses'))", &o)));
+    GP_CHECK_STR(o.why, "no shared-memory accesses");
+    GP_CHECK(isnan(ev("nonzero(m, 'no loads')", &o))); /* missing stays missing, its reason */
+    GP_CHECK_STR(o.why, "m: pass failed");
+    {
+        static const char *const bad[] = {"nonzero(a)", "nonzero(a, no)", "nonzero(a, '')",
+                                          "nonzero(a, 'open", "nonzero(a, 'x' b)"};
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+            GP_CHECK_MSG(gp_expr_eval(bad[i], lookup, NULL, &o, err, sizeof err) == -1,
+                         "accepted %s", bad[i]);
+    }
+    GP_CHECK(gp_expr_check("a / nonzero(b, 'no b')", lookup, NULL, err, sizeof err) == 0);
+    GP_CHECK(gp_expr_names("a / nonzero(b, 'no x.y')", NULL, NULL) == 2);
     /* unknown name at run time: n/a, named */
     GP_CHECK(isnan(ev("a + nosuch.counter", &o)));
     GP_CHECK_MSG(strstr(o.why, "nosuch.counter") != NULL, "why: %s", o.why);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "format.h"
+#include "metrics/guard.h"
 #include "metrics/report/report.h"
 #include "util/safefile.h"
 #include "util/strindex.h"
@@ -25,7 +26,9 @@ const gpc_class gpc_classes[] = {
      1,
      10,
      "memory-leaning",
-     "compute-leaning"},
+     "compute-leaning",
+     {-1, -1},
+     {NULL, NULL}},
     {"fp_util",
      "FP-unit utilization (main precision)",
      "%",
@@ -33,7 +36,9 @@ const gpc_class gpc_classes[] = {
      10,
      50,
      "FP units mostly idle",
-     "FP units busy"},
+     "FP units busy",
+     {-1, -1},
+     {NULL, NULL}},
     {"dram_util",
      "DRAM bandwidth utilization",
      "%",
@@ -41,7 +46,9 @@ const gpc_class gpc_classes[] = {
      20,
      60,
      "DRAM lightly used",
-     "DRAM heavily used"},
+     "DRAM heavily used",
+     {-1, -1},
+     {NULL, NULL}},
     {"achieved_occupancy",
      "achieved occupancy",
      "%",
@@ -49,31 +56,39 @@ const gpc_class gpc_classes[] = {
      25,
      50,
      "low occupancy",
-     "good occupancy"},
+     "good occupancy",
+     {GP_GUARD_WARPS_ACTIVE, -1},
+     {"active cycles", NULL}},
     {"shared_efficiency",
      "shared-memory efficiency",
      "%",
      {GP_M_SHARED_EFFICIENCY, -1},
      50,
      90,
-     "bank conflicts",
-     "conflict-free"},
+     "bank conflicts, broadcasts or narrow accesses",
+     "wavefronts mostly full",
+     {GP_GUARD_SHARED, -1},
+     {"shared-memory accesses", NULL}},
     {"global_efficiency",
      "global load/store efficiency",
      "%",
      {GP_M_GLD_EFFICIENCY, GP_M_GST_EFFICIENCY},
      50,
      90,
-     "uncoalesced",
-     "coalesced"},
+     "uncoalesced, strided, broadcast or narrow accesses",
+     "sectors mostly used",
+     {GP_GUARD_GLOBAL_LD, GP_GUARD_GLOBAL_ST},
+     {"global loads", "global stores"}},
     {"warp_execution_efficiency",
      "warp execution efficiency",
      "%",
      {GP_M_WARP_EXECUTION_EFFICIENCY, -1},
      50,
      90,
-     "divergent",
-     "converged"},
+     "divergent or partly filled warps",
+     "warps mostly full",
+     {GP_GUARD_THREADS, -1},
+     {"instructions", NULL}},
 };
 const size_t gpc_n_classes = sizeof gpc_classes / sizeof gpc_classes[0];
 
@@ -126,6 +141,13 @@ double gpc_metric_value(const gp_kernel_report *k, int m)
 static const char *gpc_metric_why(const gp_kernel_report *k, int m)
 {
     return k->agg.row.why[m == GPC_FP_MAIN ? gpc_fp_metric(k) : m];
+}
+
+int gpc_class_absent(const gpc_class *c, int mi, const gp_kernel_report *k)
+{
+    int m = c->metric[mi];
+    return m >= 0 && c->absent[mi] >= 0 && isnan(gpc_metric_value(k, m)) &&
+           strstr(gpc_metric_why(k, m), gp_guard_reason(c->absent[mi])) != NULL;
 }
 
 void gpc_summary_init(gpc_summary *s, const gp_peaks *peaks)
@@ -472,9 +494,10 @@ int gpc_summary_kernels_json(const gpc_summary *s, FILE *out)
 }
 
 /* The extremes and the counts of one metric over every kernel. */
-static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FILE *out)
+static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int mi, FILE *out)
 {
-    long below = 0, mid = 0, above = 0, na = 0;
+    int m = c->metric[mi];
+    long below = 0, mid = 0, above = 0, na = 0, absent = 0;
     double lo = NAN, hi = NAN;
     const char *lo_p = NULL, *lo_k = NULL, *hi_p = NULL, *hi_k = NULL;
     size_t i, j;
@@ -483,6 +506,10 @@ static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FIL
         const gp_report *r = s->progs[i].rep;
         for (j = 0; r && j < r->n; j++) {
             double v = gpc_metric_value(&r->kernels[j], m);
+            if (gpc_class_absent(c, mi, &r->kernels[j])) {
+                absent++;
+                continue;
+            }
             if (isnan(v)) {
                 na++;
                 continue;
@@ -505,8 +532,12 @@ static void gpc_text_metric(const gpc_summary *s, const gpc_class *c, int m, FIL
             }
         }
     }
-    fprintf(out, "  %s: %ld kernel%s with a value, %ld n/a\n", gpc_metric_name(m),
+    fprintf(out, "  %s: %ld kernel%s with a value, %ld n/a", gpc_metric_name(m),
             below + mid + above, below + mid + above == 1 ? "" : "s", na);
+    if (c->absent[mi] >= 0)
+        fprintf(out, "; %ld kernel%s without %s (left out)", absent, absent == 1 ? "" : "s",
+                c->absent_what[mi]);
+    fputc('\n', out);
     if (below + mid + above == 0)
         return;
     fprintf(out, "    below %s (%s): %ld   between: %ld   above %s (%s): %ld\n",
@@ -635,9 +666,9 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             s->n_kernels);
     for (c = 0; c < (int)gpc_n_classes; c++) {
         fprintf(out, "%s [%s]\n", gpc_classes[c].title, gpc_classes[c].unit);
-        gpc_text_metric(s, &gpc_classes[c], gpc_classes[c].metric[0], out);
+        gpc_text_metric(s, &gpc_classes[c], 0, out);
         if (gpc_classes[c].metric[1] >= 0)
-            gpc_text_metric(s, &gpc_classes[c], gpc_classes[c].metric[1], out);
+            gpc_text_metric(s, &gpc_classes[c], 1, out);
     }
     fprintf(out, "\nBottlenecks per program (kernels by time; the report's verdicts, ranked)\n");
     for (i = 0; i < s->n; i++) {

@@ -38,6 +38,11 @@ typedef struct {
     int metric[2];
     double low, high;
     const char *low_means, *high_means;
+    /* per metric: the guard (metrics/guards.def) whose reason marks a kernel
+     * that did none of what the metric measures, or -1; such kernels have no
+     * place in the class and are counted apart, "N kernels without <what>" */
+    int absent[2];
+    const char *absent_what[2];
 } gpc_class;
 
 extern const gpc_class gpc_classes[];
@@ -47,6 +52,11 @@ extern const size_t gpc_n_classes;
 const char *gpc_metric_name(int m);
 /* A kernel's value of metric m (GPC_FP_MAIN included), NaN when n/a. */
 double gpc_metric_value(const gp_kernel_report *k, int m);
+
+/* 1 when kernel k has no value of class c's metric number mi (0 or 1)
+ * because it did none of what that metric measures (no shared-memory
+ * accesses for the shared-memory efficiency). */
+int gpc_class_absent(const gpc_class *c, int mi, const gp_kernel_report *k);
 
 void gpc_summary_init(gpc_summary *s, const gp_peaks *peaks);
 void gpc_summary_free(gpc_summary *s);

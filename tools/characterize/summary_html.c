@@ -112,6 +112,17 @@ static double gpc_bar_frac(double v, int pct, double max, double lo, double hi)
     return fmin(1, fmax(0, (log10(v) - lo) / (hi - lo)));
 }
 
+/* A kernel with none of what every metric of the class measures (no
+ * shared-memory accesses) has no row in the class's chart. */
+static int gpc_html_left_out(const gpc_class *c, int nm, const gp_kernel_report *k)
+{
+    int mi;
+    for (mi = 0; mi < nm; mi++)
+        if (!gpc_class_absent(c, mi, k))
+            return 0;
+    return 1;
+}
+
 /* One chart of a metric class: a row per kernel, grouped under a label per
  * program; two bars per row for a two-metric class. */
 static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
@@ -121,10 +132,12 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
     double max = 100, lo = INFINITY, hi = -INFINITY;
     size_t i, j, idx = 0, rows = 0, groups = 0;
     gp_fmtbuf fb = {.next = 0};
+    size_t left_out[2] = {0, 0};
     for (i = 0; i < s->n; i++)
         for (j = 0; s->progs[i].rep && j < s->progs[i].rep->n; j++)
             for (mi = 0; mi < nm; mi++) {
                 double v = gpc_metric_value(&s->progs[i].rep->kernels[j], c->metric[mi]);
+                left_out[mi] += (size_t)gpc_class_absent(c, mi, &s->progs[i].rep->kernels[j]);
                 if (!isnan(v) && v > max)
                     max = v;
                 gpc_widen(v, &lo, &hi);
@@ -135,11 +148,13 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
     }
     lo = floor(lo);
     hi = ceil(hi) > floor(lo) ? ceil(hi) : floor(lo) + 1;
-    for (i = 0; i < s->n; i++)
-        if (s->progs[i].rep && s->progs[i].rep->n) {
-            groups++;
-            rows += s->progs[i].rep->n;
-        }
+    for (i = 0; i < s->n; i++) {
+        size_t here = 0;
+        for (j = 0; s->progs[i].rep && j < s->progs[i].rep->n; j++)
+            here += !gpc_html_left_out(c, nm, &s->progs[i].rep->kernels[j]);
+        groups += here > 0;
+        rows += here;
+    }
     fprintf(out,
             "<figure class=\"bars\"><svg class=\"chart\" data-class=\"%s\" width=\"%d\" "
             "height=\"%zu\" viewBox=\"0 0 %d %zu\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -152,8 +167,13 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
             nm == 2 ? " — upper bar: load, lower bar: store" : "");
     for (i = 0; i < s->n; i++) {
         const gp_report *r = s->progs[i].rep;
-        if (!r || !r->n)
+        size_t here = 0;
+        for (j = 0; r && j < r->n; j++)
+            here += !gpc_html_left_out(c, nm, &r->kernels[j]);
+        if (!here) {
+            idx += r ? r->n : 0;
             continue;
+        }
         fprintf(out, "<text class=\"group\" x=\"0\" y=\"%d\">", y + 13);
         gpc_html_str(out, s->progs[i].res.name);
         fputs("</text>\n", out);
@@ -161,6 +181,8 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
         for (j = 0; j < r->n; j++) {
             const gp_kernel_report *k = &r->kernels[j];
             idx++;
+            if (gpc_html_left_out(c, nm, k))
+                continue;
             fprintf(out, "<g class=\"krow\" data-kernel=\"%zu\"><title>#%zu ", idx, idx);
             gpc_html_str(out, k->agg.kernel);
             fprintf(out,
@@ -172,8 +194,8 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
                 int by = y + 2 + mi * 10;
                 fb.next = 0;
                 if (isnan(v)) {
-                    fprintf(out, "<text class=\"na\" x=\"%d\" y=\"%d\">n/a</text>", bar_x + 2,
-                            by + 9);
+                    fprintf(out, "<text class=\"na\" x=\"%d\" y=\"%d\">%s</text>", bar_x + 2,
+                            by + 9, gpc_class_absent(c, mi, k) ? "none" : "n/a");
                     continue;
                 }
                 {
@@ -193,9 +215,15 @@ static void gpc_html_chart(const gpc_summary *s, const gpc_class *c, FILE *out)
     fputs("</svg><figcaption>", out);
     gp_text_html(out, c->title);
     fb.next = 0;
-    fprintf(out, ": below %s %s, above %s %s.</figcaption></figure>\n",
-            gp_fmt(&fb, c->low, c->unit), c->low_means, gp_fmt(&fb, c->high, c->unit),
-            c->high_means);
+    fprintf(out, ": below %s %s, above %s %s.", gp_fmt(&fb, c->low, c->unit), c->low_means,
+            gp_fmt(&fb, c->high, c->unit), c->high_means);
+    for (mi = 0; mi < nm; mi++)
+        if (c->absent[mi] >= 0)
+            fprintf(out, " %zu kernel%s without %s%s.", left_out[mi],
+                    left_out[mi] == 1 ? "" : "s", c->absent_what[mi],
+                    nm == 1 || left_out[0] + left_out[1] == 0 ? " left out"
+                                                            : " (bar \"none\"; left out when both are)");
+    fputs("</figcaption></figure>\n", out);
 }
 
 static const char gpc_html_style[] =

@@ -181,10 +181,10 @@ void gpk_measure(gpk_results *r)
     double t0;
 
     for (int i = 0; i < GPK_T_COUNT; i++)
-        if (!r->quick || gpk_tputs[i].quick)
+        if (r->only ? r->only_tput[i] : !r->quick || gpk_tputs[i].quick)
             gpk_measure_tput(&gpk_tputs[i], &r->tput[i], target, sms);
     for (int i = 0; i < GPK_M_COUNT; i++)
-        if (!r->quick || gpk_mems[i].quick)
+        if (r->only ? r->only_mem[i] : !r->quick || gpk_mems[i].quick)
             gpk_measure_bw(r, &gpk_mems[i], &r->mem[i], target);
     if (r->quick)
         return;
@@ -350,6 +350,10 @@ static const char *gpk_probe_one(int vmm, int *no_device)
 void gpk_probe(gpk_results *r)
 {
     int no_device = 0;
+    /* --only without the DRAM copy runs no bulk copy: no probe, so the
+     * launches are the named lines' kernels and nothing else */
+    if (r->only && !r->only_mem[GPK_M_DRAM_COPY])
+        return;
     r->probe_bulk_why = gpk_probe_one(0, &no_device);
     if (!r->quick)
         r->probe_vmm_why = no_device ? r->probe_bulk_why : gpk_probe_one(1, &no_device);

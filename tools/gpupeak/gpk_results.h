@@ -62,6 +62,9 @@ typedef struct gpk_sweep_res {
 
 typedef struct gpk_results {
     int quick;
+    /* --only: 1 for each throughput / bandwidth line named, the rest not
+     * run (quick is then set too: nothing else is measured) */
+    int only, only_tput[GPK_T_COUNT], only_mem[GPK_M_COUNT];
     gpk_devinfo dev;
     gpk_rate tput[GPK_T_COUNT], mem[GPK_M_COUNT];
     gpk_lat lat[GPK_L_COUNT];

@@ -2,7 +2,7 @@
  * writes DIR/peaks.json (read by the roofline), DIR/peaks.txt and, in the
  * full run, SVG plots and the raw curves.  See docs/gpupeak.md.
  *
- *   gpupeak [--quick] [--out DIR] [--help] [--version]
+ *   gpupeak [--quick] [--only NAME[,NAME...]] [--out DIR] [--help] [--version]
  *
  * This file is the command: its options, the output folder, and the three
  * jobs in order: measure (gpk_measure.c, with the fits of gpk_fit.c), then
@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpk_bench.h"
 #include "gpk_fit.h"
 #include "gpk_measure.h"
 #include "gpk_write.h"
@@ -26,9 +27,11 @@
 
 static int gpk_usage(FILE *f, int rc)
 {
-    fprintf(f, "usage: gpupeak [--quick] [--out DIR]\n"
+    fprintf(f, "usage: gpupeak [--quick] [--only NAME[,NAME...]] [--out DIR]\n"
                "  --quick    only the roofline's peaks (FP32, FP64, FP16x2, BF16x2, tensor BF16,\n"
                "             DRAM, L2, L1, shared), under 30 s\n"
+               "  --only N   only the throughput or bandwidth lines named (peaks.json keys,\n"
+               "             e.g. fp32_fma,l1_read): each launches its own kernel and no other\n"
                "  --out DIR  where peaks.json, peaks.txt and the plots go (default: .)\n"
                "  --version  the version, and the schema of peaks.json\n"
                "  --help     this text\n");
@@ -37,6 +40,7 @@ static int gpk_usage(FILE *f, int rc)
 
 static const struct option gpk_options[] = {
     {"quick", no_argument, NULL, 'q'},
+    {"only", required_argument, NULL, 'n'},
     {"out", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -66,6 +70,35 @@ static void gpk_bad_option(int c, char **argv)
     fprintf(stderr, "gpupeak: unknown option '%s'\n", arg);
 }
 
+/* --only's list into r: 0, or -1 after naming the unknown line and the
+ * known ones. */
+static int gpk_only(gpk_results *r, const char *list)
+{
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        for (int i = 0; i < GPK_T_COUNT; i++)
+            if (strlen(gpk_tputs[i].key) == len && strncmp(gpk_tputs[i].key, p, len) == 0)
+                found = r->only_tput[i] = 1;
+        for (int i = 0; i < GPK_M_COUNT; i++)
+            if (strlen(gpk_mems[i].key) == len && strncmp(gpk_mems[i].key, p, len) == 0)
+                found = r->only_mem[i] = 1;
+        if (!found) {
+            fprintf(stderr, "gpupeak: --only: no line '%.*s'; the lines are:", (int)len, p);
+            for (int i = 0; i < GPK_T_COUNT; i++)
+                fprintf(stderr, " %s", gpk_tputs[i].key);
+            for (int i = 0; i < GPK_M_COUNT; i++)
+                fprintf(stderr, " %s", gpk_mems[i].key);
+            fputc('\n', stderr);
+            return -1;
+        }
+        p += len + (p[len] == ',');
+    }
+    r->only = r->quick = 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static gpk_results r;
@@ -77,6 +110,10 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", gpk_options, NULL)) != -1) {
         switch (c) {
         case 'q': r.quick = 1; break;
+        case 'n':
+            if (!optarg[0] || gpk_only(&r, optarg) < 0)
+                return gpk_usage(stderr, 2);
+            break;
         case 'o': dir = optarg; break;
         case 'h': return gpk_usage(stdout, 0);
         case 'V':
