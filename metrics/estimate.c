@@ -132,6 +132,27 @@ double gp_est_rel_spread(const gp_est_variant *v, const gp_est_layout *L)
     return r;
 }
 
+static const struct {
+    const char *prefix, *suffix;
+    double share;
+} est_floors[] = {
+#define GP_EST_FLOOR(p, s, share, why) {p, s, share},
+#include "estimate_floors.def"
+#undef GP_EST_FLOOR
+};
+
+double gp_est_floor(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    for (size_t i = 0; n && i < sizeof est_floors / sizeof est_floors[0]; i++) {
+        size_t lp = strlen(est_floors[i].prefix), ls = strlen(est_floors[i].suffix);
+        if (lp + ls <= n && strncmp(name, est_floors[i].prefix, lp) == 0 &&
+            strcmp(name + n - ls, est_floors[i].suffix) == 0)
+            return est_floors[i].share;
+    }
+    return 0;
+}
+
 /* sqrt of the finite-population variance factor of a mean of n of N */
 static double fpc(uint64_t n, uint64_t N)
 {
@@ -182,12 +203,18 @@ int gp_est_value(const gp_est_variant *v, const gp_est_layout *L, size_t i, doub
     *mean = add ? *total / (double)N : *total;
     if (isnan(spread) || (!isnan(rel_spread) && rel_spread > spread))
         spread = rel_spread;
-    if (isnan(spread))
-        return 0; /* bound unknown */
+    /* what a second run would differ by anyway, added in quadrature */
+    double fl = gp_est_floor(L->names[i]);
+    if (isnan(spread)) { /* sampling error unknown: the floor alone, if any */
+        if (fl > 0)
+            *bound = fl * fabs(*total);
+        return 0;
+    }
     double rel = spread * fpc((uint64_t)used, N);
     if (ratio && r->n < N) /* the reference's own total is an estimate too */
         rel += isnan(rel_sd(r)) ? 0 : rel_sd(r) * fpc(r->n, N);
-    *bound = GP_EST_Z * rel * fabs(*total);
+    rel *= GP_EST_Z;
+    *bound = sqrt(rel * rel + fl * fl) * fabs(*total);
     return 0;
 }
 

@@ -24,8 +24,11 @@
  * from the counter's own residual spread around the ratio (n >= 2), and never
  * less than the largest residual spread of the other spread counters
  * (gp_est_rel_spread), so that a counter seen in one launch still gets the
- * variant's launch-to-launch variation.  See docs/user-guide.md ("Replay
- * mode none"). */
+ * variant's launch-to-launch variation; that sampling error is added in
+ * quadrature to the counter's run-to-run share (estimate_floors.def), which
+ * no number of launches removes: the bound covers what kernel replay of
+ * every launch would measure in another run.  See docs/user-guide.md
+ * ("Replay mode none"). */
 #ifndef GP_ESTIMATE_H
 #define GP_ESTIMATE_H
 
@@ -35,6 +38,10 @@
 #include "derived.h"
 #include "facts.h"
 #include "record.h"
+
+/* The share of a metric's value by which two runs of the same launches
+ * differ (estimate_floors.def); 0 when none is known. */
+double gp_est_floor(const char *name);
 
 /* Standard errors in a bound (about 95% for a normal mean). */
 #define GP_EST_Z 2.0

@@ -8,9 +8,10 @@ For each variant_estimate record of NONE.jsonl (kernel, grid, block, dynamic
 shared memory) the launch records of DEFAULT.jsonl with the same key are the
 truth: the sum of each additive counter over them, the mean of a rate, ratio
 or percentage.  Variants of FIXED_KERNEL (same work each launch): each
-estimate within 2% of the truth (1 point for a percentage) on at least 99% of
-the (variant, metric) pairs.  Variants of DRIFT_KERNEL: the difference within
-the printed bound on at least 95% of the pairs.  Every variant launched at
+estimate within 2% of the truth (1 point for a percentage; bytes as the
+cross-check judges them, 5% or 64 KiB a launch: DRAM write-backs of a few
+hundred bytes are noise) on at least 99% of the (variant, metric) pairs.  Variants of DRIFT_KERNEL: the difference within
+the printed bound on at least 95% of the pairs (an exact match needs none).  Every variant launched at
 least as many times as it has configurations: every metric valued.
 Prints one line per check (PASS/FAIL) and the figures; exits 1 on a FAIL.
 """
@@ -80,6 +81,8 @@ def main(argv):
             if is_fixed:
                 fixed_pairs += 1
                 lim = 1.0 if m.endswith(".pct") else 0.02 * abs(t)
+                if "bytes" in m:  # the cross-check's byte class: 5% or 64 KiB a launch
+                    lim = max(0.05 * abs(t), 65536.0 * len(vals))
                 good = diff <= lim + 1e-9
                 fixed_ok += good
                 if not good:
@@ -87,7 +90,7 @@ def main(argv):
             elif is_drift:
                 drift_pairs += 1
                 b = e["bound"].get(m)
-                good = b is not None and diff <= b + 1e-9 * abs(t)
+                good = diff <= 1e-9 * abs(t) or (b is not None and diff <= b + 1e-9 * abs(t))
                 drift_ok += good
                 if not good:
                     worst.append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, b))

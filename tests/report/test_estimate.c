@@ -44,6 +44,19 @@ static void test_rotation(void)
         GP_CHECK(gp_rotation_next(&r, &sw) == 0 && sw == 0);
 }
 
+/* The run-to-run shares: the first matching line, 0 for deterministic counts. */
+static void test_floors(void)
+{
+    GP_CHECK(gp_est_floor("smsp__inst_executed.sum") == 0);
+    GP_CHECK(gp_est_floor("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == 0);
+    GP_CHECK(gp_est_floor("sm__cycles_elapsed.avg.per_second") == 0.002); /* suffix first */
+    GP_CHECK(gp_est_floor("sm__cycles_elapsed.avg") == 0.02);
+    GP_CHECK(gp_est_floor("lts__t_bytes.sum") == 0.01);
+    GP_CHECK(gp_est_floor("dram__bytes_write.sum") == 0.05);
+    GP_CHECK(gp_est_floor("dram__throughput.avg.pct_of_peak_sustained_elapsed") == 0.02);
+    GP_CHECK(gp_est_floor("") == 0 && gp_est_floor(NULL) == 0);
+}
+
 /* Three positions: a spread counter (reference), a counter of configuration
  * 0, a percentage of configuration 1. */
 static void test_small(void)
@@ -72,7 +85,10 @@ static void test_small(void)
     GP_CHECK(total == 400 && bound == 0); /* every launch had it: exact */
     GP_CHECK(gp_est_value(&v, &L, 1, rs, &mean, &total, &bound, why, sizeof why) == 0);
     GP_CHECK_NEAR(total, 4000, 1e-12);
-    GP_CHECK(bound == 0); /* identical launches: no residual */
+    /* identical launches: no residual; what is left is DRAM reads' run-to-run
+     * share (estimate_floors.def) */
+    GP_CHECK_NEAR(bound, gp_est_floor("dram__bytes_read.sum") * 4000, 1e-9);
+    GP_CHECK(gp_est_floor("dram__bytes_read.sum") > 0);
     GP_CHECK_NEAR(mean, 1000, 1e-12);
     GP_CHECK(gp_est_value(&v, &L, 2, rs, &mean, &total, &bound, why, sizeof why) == 0);
     GP_CHECK(total == 50 && mean == 50); /* a percentage is a mean, not scaled */
@@ -335,6 +351,7 @@ int main(void)
 {
     test_report_load();
     test_rotation();
+    test_floors();
     test_small();
     test_recorded();
     return gp_test_finish("report-estimate");
