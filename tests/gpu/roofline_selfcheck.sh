@@ -3,7 +3,9 @@
 # the kernels that define its ceilings: gpupeak measures every roof's ceiling
 # (metrics/roofs.def: FP32, FP64, FP16, tensor, DRAM, L2, L1, shared), then
 # each roof's own benchmark runs alone (gpupeak --only NAME, so the profiled
-# launches are exactly that peak kernel's) under gpuprof, and gpuprof-report
+# launches are exactly that peak kernel's; --profile-measured with profiling
+# off from the start: gpuprof sees the timed launches, not the calibration)
+# under gpuprof, and gpuprof-report
 # with the measured peaks must put the kernel within 5% of its measured
 # ceiling and never above its architectural one, and name no roofline bug
 # (tests/gpu/roofline_selfcheck.py).  Run by run-gpu-tests.sh, or alone:
@@ -32,9 +34,12 @@ else
             # the tensor roof's counters are in the extended set
             extra=
             [ "$name" = tensor ] && extra=+sm__ops_path_tensor_src_fp16.sum,sm__ops_path_tensor_src_bf16_dst_fp32.sum
-            GPUPROF_OUTPUT="$R/$bench-%p" GPUPROF_SUMMARY=0 timeout 600 \
-                env ${extra:+GPUPROF_METRICS=$extra} LD_PRELOAD="$LIB" \
-                "$PEAK" --only "$bench" --out "$R/run-$bench" >"$R/$bench.log" 2>&1
+            # only the timed launches are profiled: gpupeak calibrates the
+            # launch length by timing launches, which profiling would make
+            # look slow (the peak kernels then ran for a few microseconds)
+            GPUPROF_OUTPUT="$R/$bench-%p" GPUPROF_SUMMARY=0 GPUPROF_PROFILE_FROM_START=0 \
+                timeout 600 env ${extra:+GPUPROF_METRICS=$extra} LD_PRELOAD="$LIB" \
+                "$PEAK" --only "$bench" --profile-measured --out "$R/run-$bench" >"$R/$bench.log" 2>&1
             rc=$?
             if [ "$rc" -ne 0 ]; then
                 echo "FAIL roofline self-check $name: gpupeak --only $bench under gpuprof: exit $rc"

@@ -38,6 +38,8 @@ check 2 "" "unknown option '--bogus=1'" --quick --bogus=1
 check 2 "" "unknown option '-x'" -x
 check 2 "" "--out needs a value" --out
 check 2 "" "--quick takes no value" --quick=1
+check 2 "" "--profile-measured takes no value" --profile-measured=1
+check 1 "" "no usable CUDA device" --profile-measured --only fp32_fma --out "$tmp/pm"
 check 2 "" "unexpected argument 'extra'" --quick extra
 check 2 "" "--out needs a folder" --out=
 check 2 "" "--only: no line 'nope'; the lines are: fp32_fma" --only nope

@@ -18,9 +18,10 @@
 
 /* An H200 launch at clock hz: the per-cycle peaks CUPTI gives for GH100
  * (per SM: 128 FFMA, 64 DFMA, 128 HFMA thread instructions, 512 tag-stage
- * L1 bytes, one data-stage wavefront, one shared wavefront, 4096 tensor
- * operations, 128 bytes per L1 writeback cycle, one per SM and cycle), 132
- * SMs, and a kernel doing the given work in 1 ms. */
+ * L1 bytes, one data-stage wavefront, one shared wavefront, 8192 tensor
+ * operations (the 2:4 sparse rate: the dense roof is half), 128 bytes per
+ * L1 writeback cycle, one per SM and cycle), 132 SMs, and a kernel doing the
+ * given work in 1 ms. */
 static void h200_launch(double hz, const char *work, gp_derived_row *row)
 {
     char json[4096], err[160];
@@ -43,7 +44,7 @@ static void h200_launch(double hz, const char *work, gp_derived_row *row)
         "\"l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained\":132,"
         "\"l1tex__cycles_elapsed.avg.per_second\":%.17g,"
         "\"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.peak_sustained\":132,"
-        "\"sm__ops_path_tensor_src_fp16.sum.peak_sustained\":540672,"
+        "\"sm__ops_path_tensor_src_fp16.sum.peak_sustained\":1081344,"
         "\"dram__bytes.sum.peak_sustained\":1536,\"dram__cycles_elapsed.avg.per_second\":3.2e9,"
         "\"lts__t_bytes.sum.peak_sustained\":5632,\"lts__cycles_elapsed.avg.per_second\":%.17g"
         "%s}}",

@@ -1,6 +1,7 @@
 /* gpk_dev.cu - the device gpupeak measures, and the timing of a launch that
  * every family file uses (gpk_dev.cuh). */
 #include "gpk_dev.cuh"
+#include <cuda_profiler_api.h>
 
 gpk_devinfo gpk_dev;
 unsigned long long *gpk_clk_d;
@@ -98,6 +99,19 @@ fail:
     return -1;
 }
 
+static int gpk_profile_measured;
+
+extern "C" void gpk_dev_profile_measured(int on)
+{
+    gpk_profile_measured = on;
+}
+
+extern "C" void gpk_measured_range(int begin)
+{
+    if (gpk_profile_measured)
+        (void)(begin ? cudaProfilerStart() : cudaProfilerStop());
+}
+
 int gpk_time_one(gpk_launch &l, int iters, double *ms, double *mhz)
 {
     float f = 0;
@@ -142,11 +156,15 @@ int gpk_time(gpk_launch &l, double target_ms, int iters0, int *iters_out, gpk_me
         double s = target_ms / t * iters;
         iters = s > 1e9 ? 1000000000 : (s < 1 ? 1 : (int)s);
     }
+    gpk_measured_range(1);
     for (int r = 0; r < R; r++) {
-        if (gpk_time_one(l, iters, &ms[r], &mhz[r]))
+        if (gpk_time_one(l, iters, &ms[r], &mhz[r])) {
+            gpk_measured_range(0);
             return -1;
+        }
         sorted[r] = ms[r];
     }
+    gpk_measured_range(0);
     qsort(sorted, R, sizeof(double), gpk_cmp_dbl);
     m->ms = sorted[R / 2];
     m->clk_mhz = NAN;

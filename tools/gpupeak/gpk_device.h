@@ -60,6 +60,14 @@ enum gpk_chase_space {
 /* Opens device 0; on failure returns -1 with one sentence in why (n bytes)
  * and prints nothing, so the caller says it once. */
 int gpk_dev_open(gpk_devinfo *info, char *why, size_t n);
+/* on: the timed launches of every line (not the calibration before them)
+ * run between cudaProfilerStart and cudaProfilerStop, so that a profiler
+ * started with profiling off (gpuprof --profile-from-start off) sees exactly
+ * the launches whose times give the figures (--profile-measured). */
+void gpk_dev_profile_measured(int on);
+/* cudaProfilerStart (begin) or Stop around a line's timed launches, when
+ * gpk_dev_profile_measured(1) was called; nothing otherwise */
+void gpk_measured_range(int begin);
 void gpk_dev_close(void);
 
 /* Runs kind for about target_ms per launch.  *count: operations executed

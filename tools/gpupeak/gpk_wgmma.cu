@@ -163,9 +163,13 @@ static int gpk_wg_run(double target_ms, double flop_per_inst, double *count, gpk
         double s = target_ms / t * iters;
         iters = s > 1e8 ? 100000000 : (s < 1 ? 1 : (int)s);
     }
+    gpk_measured_range(1);
     for (int r = 0; r < 5; r++)
-        if (gpk_wg_launch<KIND>(sms, iters, fill, sink, clk, e0, e1, &ms[r], &mhz[r]))
+        if (gpk_wg_launch<KIND>(sms, iters, fill, sink, clk, e0, e1, &ms[r], &mhz[r])) {
+            gpk_measured_range(0);
             goto out;
+        }
+    gpk_measured_range(0);
     {
         /* median of five by duration */
         int idx[5] = {0, 1, 2, 3, 4};

@@ -2,7 +2,7 @@
  * writes DIR/peaks.json (read by the roofline), DIR/peaks.txt and, in the
  * full run, SVG plots and the raw curves.  See docs/gpupeak.md.
  *
- *   gpupeak [--quick] [--only NAME[,NAME...]] [--out DIR] [--help] [--version]
+ *   gpupeak [--quick] [--only NAME[,NAME...]] [--profile-measured] [--out DIR] [--help] [--version]
  *
  * This file is the command: its options, the output folder, and the three
  * jobs in order: measure (gpk_measure.c, with the fits of gpk_fit.c), then
@@ -27,11 +27,14 @@
 
 static int gpk_usage(FILE *f, int rc)
 {
-    fprintf(f, "usage: gpupeak [--quick] [--only NAME[,NAME...]] [--out DIR]\n"
+    fprintf(f, "usage: gpupeak [--quick] [--only NAME[,NAME...]] [--profile-measured] [--out DIR]\n"
                "  --quick    only the roofline's peaks (FP32, FP64, FP16x2, BF16x2, tensor BF16,\n"
                "             DRAM, L2, L1, shared), under 30 s\n"
                "  --only N   only the throughput or bandwidth lines named (peaks.json keys,\n"
                "             e.g. fp32_fma,l1_read): each launches its own kernel and no other\n"
+               "  --profile-measured  the timed launches between cudaProfilerStart and Stop\n"
+               "             (a profiler started with profiling off sees only them, not the\n"
+               "             calibration: gpuprof --profile-from-start off)\n"
                "  --out DIR  where peaks.json, peaks.txt and the plots go (default: .)\n"
                "  --version  the version, and the schema of peaks.json\n"
                "  --help     this text\n");
@@ -42,6 +45,7 @@ static const struct option gpk_options[] = {
     {"quick", no_argument, NULL, 'q'},
     {"only", required_argument, NULL, 'n'},
     {"out", required_argument, NULL, 'o'},
+    {"profile-measured", no_argument, NULL, 'P'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -115,6 +119,7 @@ int main(int argc, char **argv)
                 return gpk_usage(stderr, 2);
             break;
         case 'o': dir = optarg; break;
+        case 'P': gpk_dev_profile_measured(1); break;
         case 'h': return gpk_usage(stdout, 0);
         case 'V':
             printf("gpupeak %s (gpuprof), writes peaks.json schema gpupeak/1\n", GPUPROF_VERSION);
