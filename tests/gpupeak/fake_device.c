@@ -212,6 +212,7 @@ int gpk_dev_vmm_chase(size_t footprint, size_t stride, int order, double *cycles
 }
 void gpk_dev_vmm_free(void) { fake_vmm_mapped = 0; }
 size_t gpk_dev_free_bytes(void) { return (size_t)100 << 30; }
+void gpk_dev_profile_measured(int on) { (void)on; } /* no timed launches to mark */
 int gpk_dev_probe_vmm(void) { return 0; }
 
 int gpk_dev_l2_samples(size_t footprint, int n, uint32_t *cycles, int *smid)
