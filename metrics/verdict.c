@@ -112,6 +112,17 @@ static void gp_verdict_bounds(const gp_verdict_input *in, gp_verdict *out, size_
                  gp_fmt(&fb, gp_verdict_v(in, GP_M_DRAM_BYTES_PER_S) /
                                  gp_verdict_v(in, GP_M_DRAM_UTIL_MEASURED) * 100, "byte/s"),
                  gp_fmt(&fb, gp_verdict_v(in, GP_M_DRAM_BYTES), "byte"));
+        /* write-backs land where L2 evicts them: a verdict that holds only by
+         * them says so, and ranks lower, rather than pass for a read-bound one */
+        double ws = gp_verdict_v(in, GP_M_DRAM_WRITE_SHARE);
+        if (!isnan(ws) && dram * (1 - ws / 100) < gp_verdict_t.bound_util) {
+            size_t len = strlen(v->evidence);
+            snprintf(v->evidence + len, sizeof v->evidence - len,
+                     "; %s of it write-backs, without which DRAM would be below %g%%: they are "
+                     "what L2 evicted during the kernel and depend on what it held before",
+                     gp_fmt(&fb, ws, "%"), gp_verdict_t.bound_util);
+            v->score *= 0.5;
+        }
         snprintf(v->advice, sizeof v->advice,
                  "the kernel runs at the memory roof: only moving fewer bytes helps (reuse data "
                  "from shared memory or L2, fuse with the producer/consumer kernel, use smaller "

@@ -326,6 +326,19 @@ static void test_stall_verdicts(void)
                      "\"dram__bytes.sum.peak_sustained\":1280");
     GP_CHECK(r->n && verdict(&r->kernels[0], "dram_bound") &&
              !verdict(&r->kernels[0], "memory_latency"));
+    v = r->n ? verdict(&r->kernels[0], "dram_bound") : NULL;
+    double read_score = v ? v->score : NAN;
+    GP_CHECK(v && !strstr(v->evidence, "write-backs")); /* reads alone reach the bound */
+    done(r);
+    /* the same traffic, two thirds of it write-backs: reads alone would not be
+     * DRAM-bound, so the verdict says what it rests on and ranks lower */
+    r = stall_kernel(90, 10,
+                     ",\"dram__bytes_read.sum\":1e9,\"dram__bytes_write.sum\":2e9,"
+                     "\"dram__cycles_elapsed.avg.per_second\":2.619e9,"
+                     "\"dram__bytes.sum.peak_sustained\":1280");
+    v = r->n ? verdict(&r->kernels[0], "dram_bound") : NULL;
+    GP_CHECK_MSG(v && strstr(v->evidence, "66.7% of it write-backs"), "%s", v ? v->evidence : "");
+    GP_CHECK(v && v->score < read_score);
     done(r);
 }
 
