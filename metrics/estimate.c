@@ -273,22 +273,27 @@ int gp_est_derived(const gp_facts *facts, gp_launch *mean, const double *mean_bo
     return 0;
 }
 
-void gp_rotation_init(gp_rotation *r, size_t n_configs, uint64_t block)
+void gp_rotation_init(gp_rotation *r, size_t n_configs, uint64_t block, double min_s)
 {
     memset(r, 0, sizeof(*r));
     r->n_configs = n_configs;
     r->block = block ? block : 1;
+    r->min_s = min_s > 0 ? min_s : 0;
+    r->since = -1;
 }
 
-size_t gp_rotation_next(gp_rotation *r, int *switched)
+size_t gp_rotation_next(gp_rotation *r, double now, int *switched)
 {
     *switched = 0;
     if (r->n_configs == 0)
         return 0;
-    if (r->in_block >= r->block && r->n_configs > 1) {
+    if (r->since < 0)
+        r->since = now;
+    if (r->in_block >= r->block && r->n_configs > 1 && now - r->since >= r->min_s) {
         r->current = (r->current + 1) % r->n_configs;
         r->in_block = 0;
         r->switches++;
+        r->since = now;
         *switched = 1;
     }
     r->in_block++;

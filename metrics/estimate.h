@@ -123,17 +123,21 @@ int gp_est_derived(const gp_facts *facts, gp_launch *mean, const double *mean_bo
                    gp_derived_row *row, double *bound);
 
 /* Rotation of configurations in a context: one stays programmed for a block
- * of `block` profiled launches, then the next. */
+ * of `block` profiled launches and at least `min_s` seconds, then the next
+ * (a switch restarts CUPTI's range profiler, about 0.3 s: the time floor
+ * bounds that cost to a share of the run whatever the launch rate). */
 typedef struct gp_rotation {
     size_t n_configs;
     size_t current;
     uint64_t block, in_block;
     uint64_t switches;
+    double min_s, since; /* since: when the current one was programmed; < 0: not yet */
 } gp_rotation;
 
-void gp_rotation_init(gp_rotation *r, size_t n_configs, uint64_t block);
-/* The configuration the next launch is to collect: the current one, or the
- * next when the block is full (then *switched is 1). */
-size_t gp_rotation_next(gp_rotation *r, int *switched);
+void gp_rotation_init(gp_rotation *r, size_t n_configs, uint64_t block, double min_s);
+/* The configuration the next launch, at time now (seconds, any origin), is
+ * to collect: the current one, or the next when the block is full and its
+ * time is up (then *switched is 1). */
+size_t gp_rotation_next(gp_rotation *r, double now, int *switched);
 
 #endif

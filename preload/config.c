@@ -331,6 +331,7 @@ static void set_defaults(gp_config *cfg)
     cfg->crosscheck = GP_CROSSCHECK_WINDOW;
     cfg->batch = GP_BATCH_DEFAULT;
     cfg->rotate_launches = GP_ROTATE_DEFAULT;
+    cfg->rotate_ms = GP_ROTATE_MS_DEFAULT;
     cfg->variants_max = GP_VARIANTS_DEFAULT;
     cfg->profile_from_start = 1;
     cfg->profiler_start_stop = 1;
@@ -400,6 +401,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_crosscheck(&st, env, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 3, &cfg->replay_mode);
     parse_long_in(&st, env, "GPUPROF_ROTATE_LAUNCHES", 1, LONG_MAX, &cfg->rotate_launches);
+    parse_long_in(&st, env, "GPUPROF_ROTATE_MS", 0, 86400000, &cfg->rotate_ms);
     parse_long_in(&st, env, "GPUPROF_VARIANTS_MAX", 1, GP_VARIANTS_MAX, &cfg->variants_max);
     parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);

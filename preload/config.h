@@ -28,6 +28,9 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
  * before the next is programmed (GPUPROF_ROTATE_LAUNCHES), and the kernel
  * variants one context keeps estimates for (GPUPROF_VARIANTS_MAX) */
 #define GP_ROTATE_DEFAULT 64
+/* ... and at least this long (GPUPROF_ROTATE_MS): a switch costs about 0.3 s,
+ * so at most about a quarter of the time goes to switching */
+#define GP_ROTATE_MS_DEFAULT 1000
 #define GP_VARIANTS_DEFAULT 4096
 #define GP_VARIANTS_MAX 1000000
 
@@ -59,6 +62,7 @@ typedef struct gp_config {
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
     int replay_mode; /* GPUPROF_REPLAY: profiler (own replay), cupti (CUPTI's) or none */
     long rotate_launches;       /* GPUPROF_ROTATE_LAUNCHES: replay none's block per configuration */
+    long rotate_ms;             /* GPUPROF_ROTATE_MS: and its least time programmed */
     long variants_max;          /* GPUPROF_VARIANTS_MAX: replay none's variants per context */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
     int profile_from_start;     /* GPUPROF_PROFILE_FROM_START: on until cu(da)ProfilerStop */

@@ -17,6 +17,14 @@
 #include "util/log.h"
 #include "util/textio.h"
 
+/* seconds on a monotonic clock: the rotation's time floor */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 typedef struct gp_variant_key {
     gp_kernel *kernel; /* per (function, context): the kernel table's entry */
     unsigned grid[3], block[3], smem;
@@ -109,7 +117,8 @@ void gp_variants_setup(gp_context *cs)
     vs->layout.config = vs->config;
     vs->layout.names = gp_core.metric_names;
     vs->programmed = -1;
-    gp_rotation_init(&vs->rot, vs->layout.n_configs, (uint64_t)gp_core.cfg.rotate_launches);
+    gp_rotation_init(&vs->rot, vs->layout.n_configs, (uint64_t)gp_core.cfg.rotate_launches,
+                     gp_core.cfg.rotate_ms / 1e3);
     const char *why = gp_collect_rotation_why(cs->col);
     if (vs->layout.n_configs == 0) {
         gp_log_once(GP_LOG_WARN, "none-impossible",
@@ -199,10 +208,12 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (vs->n_refused >= vs->layout.n_configs) /* nothing left to rotate */
         return 0;
     int switched, sw;
-    size_t c = gp_rotation_next(&vs->rot, &switched);
+    double now = now_s();
+    size_t c = gp_rotation_next(&vs->rot, now, &switched);
     for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
         vs->rot.in_block = vs->rot.block; /* on to the next one now */
-        c = gp_rotation_next(&vs->rot, &sw);
+        vs->rot.since = now - vs->rot.min_s;
+        c = gp_rotation_next(&vs->rot, now, &sw);
         switched = 1;
     }
     ls->rot_config = (int)c;

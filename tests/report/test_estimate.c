@@ -29,9 +29,9 @@ static void test_rotation(void)
     gp_rotation r;
     int sw, switches = 0;
     size_t seq[10];
-    gp_rotation_init(&r, 3, 2);
+    gp_rotation_init(&r, 3, 2, 0);
     for (int i = 0; i < 10; i++) {
-        seq[i] = gp_rotation_next(&r, &sw);
+        seq[i] = gp_rotation_next(&r, 0, &sw);
         switches += sw;
     }
     size_t want[10] = {0, 0, 1, 1, 2, 2, 0, 0, 1, 1};
@@ -39,9 +39,18 @@ static void test_rotation(void)
         GP_CHECK_MSG(seq[i] == want[i], "launch %d: configuration %zu, want %zu", i, seq[i],
                      want[i]);
     GP_CHECK(switches == 4 && r.switches == 4);
-    gp_rotation_init(&r, 1, 64); /* one configuration: never switches */
+    gp_rotation_init(&r, 1, 64, 0); /* one configuration: never switches */
     for (int i = 0; i < 200; i++)
-        GP_CHECK(gp_rotation_next(&r, &sw) == 0 && sw == 0);
+        GP_CHECK(gp_rotation_next(&r, i, &sw) == 0 && sw == 0);
+    /* the time floor: a full block waits until its second is up */
+    gp_rotation_init(&r, 2, 2, 1.0);
+    GP_CHECK(gp_rotation_next(&r, 10.0, &sw) == 0 && !sw);
+    GP_CHECK(gp_rotation_next(&r, 10.1, &sw) == 0 && !sw);
+    GP_CHECK(gp_rotation_next(&r, 10.5, &sw) == 0 && !sw); /* block full, 0.5 s */
+    GP_CHECK(gp_rotation_next(&r, 10.9, &sw) == 0 && !sw);
+    GP_CHECK(gp_rotation_next(&r, 11.0, &sw) == 1 && sw);  /* 1 s: next */
+    GP_CHECK(gp_rotation_next(&r, 11.0, &sw) == 1 && !sw);
+    GP_CHECK(gp_rotation_next(&r, 13.0, &sw) == 0 && sw && r.switches == 2);
 }
 
 /* The run-to-run shares: the first matching line, 0 for deterministic counts. */
@@ -190,7 +199,7 @@ static void simulate(const gp_launch *b, int drift, int use_ref, uint64_t seed, 
     gp_est_variant v;
     gp_rotation rot;
     GP_CHECK(gp_est_variant_init(&v, &L) == 0);
-    gp_rotation_init(&rot, N_CONFIGS, BLOCK);
+    gp_rotation_init(&rot, N_CONFIGS, BLOCK, 0);
     uint64_t st = seed;
     for (uint64_t t = 1; t <= N_LAUNCH; t++) {
         double f = drift ? 1.0 - 0.6 * (double)(t - 1) / (N_LAUNCH - 1) : 1.0;
@@ -207,7 +216,7 @@ static void simulate(const gp_launch *b, int drift, int use_ref, uint64_t seed, 
         if (t == 1)
             gp_est_add(&v, &L, GP_EST_ALL, o, x); /* kernel replay: every pass */
         else
-            gp_est_add(&v, &L, (int)gp_rotation_next(&rot, &sw), o, x);
+            gp_est_add(&v, &L, (int)gp_rotation_next(&rot, 0, &sw), o, x);
     }
     double rs = gp_est_rel_spread(&v, &L);
     /* the mean launch, estimated and exact, for the derived metrics */

@@ -60,12 +60,17 @@ int main(void)
     /* replay mode none: the rotation block and the variant limit, defaults and bounds */
     GP_CHECK(parse((const char *const[]){NULL}, &c, err, sizeof(err)) == 0 &&
              c.replay_mode == GP_REPLAY_PROFILER && c.rotate_launches == GP_ROTATE_DEFAULT &&
-             c.variants_max == GP_VARIANTS_DEFAULT);
+             c.rotate_ms == GP_ROTATE_MS_DEFAULT && c.variants_max == GP_VARIANTS_DEFAULT);
     gp_config_free(&c);
     static const char *const rnone[] = {"GPUPROF_REPLAY", "none", "GPUPROF_ROTATE_LAUNCHES", "500",
-                                        "GPUPROF_VARIANTS_MAX", "16", NULL};
+                                        "GPUPROF_VARIANTS_MAX", "16", "GPUPROF_ROTATE_MS", "0",
+                                        NULL};
     GP_CHECK_MSG(parse(rnone, &c, err, sizeof(err)) == 0, "%s", err);
-    GP_CHECK(c.replay_mode == GP_REPLAY_NONE && c.rotate_launches == 500 && c.variants_max == 16);
+    GP_CHECK(c.replay_mode == GP_REPLAY_NONE && c.rotate_launches == 500 && c.variants_max == 16 &&
+             c.rotate_ms == 0);
+    gp_config_free(&c);
+    static const char *const rms[] = {"GPUPROF_ROTATE_MS", "-1", NULL};
+    GP_CHECK(parse(rms, &c, err, sizeof(err)) != 0 && strstr(err, "GPUPROF_ROTATE_MS"));
     gp_config_free(&c);
     static const char *const rbad[] = {"GPUPROF_REPLAY", "application", "GPUPROF_ROTATE_LAUNCHES",
                                        "0", "GPUPROF_VARIANTS_MAX", "2000000", NULL};
