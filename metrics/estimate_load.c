@@ -13,6 +13,7 @@
 
 #include "devices.h"
 #include "estimate.h"
+#include "facts.h"
 #include "occupancy.h"
 #include "roofline.h"
 #include "util/num.h"
@@ -101,19 +102,9 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     e.dynamic_smem = l.dynamic_smem;
     e.dev = gp_devices_of_launch(r, r->n_files - 1, l.host ? l.host : "", l.pid, l.device);
     const gp_device *dv = e.dev >= 0 ? &r->devices[e.dev].d : &r->dflt;
-    gp_occ_input oi;
     gp_occ_result occ;
-    memset(&oi, 0, sizeof oi);
-    oi.threads_per_block =
-        (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
-    oi.regs_per_thread = l.regs_per_thread;
-    oi.static_smem = l.static_smem;
-    oi.dynamic_smem = l.dynamic_smem;
-    oi.max_dynamic_smem = -1;
-    oi.carveout_pct = -1;
-    oi.cluster_size = (int)gp_num_clamp((double)gp_record_cluster_size(&l), 0, INT_MAX, 0);
-    gp_occupancy_compute(dv, &oi, &occ);
-    gp_facts f = {&l, dv, occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &occ, &r->peaks};
+    gp_facts f;
+    gp_facts_of_launch(&f, &l, dv, &r->peaks, &occ);
     gp_derived_row *row = malloc(sizeof(*row));
     if (!row || gp_est_derived(&f, &l, mb, row, e.bound) != 0) {
         free(row);

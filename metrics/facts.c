@@ -1,9 +1,12 @@
 /* facts.c - values of the facts of facts.def; see facts.h. */
 #include "facts.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "util/num.h"
 
 const gp_fact_def gp_fact_defs[] = {
 #define GP_FACT(name, unit, desc, source, value) {name, unit, desc},
@@ -66,4 +69,23 @@ int gp_facts_lookup(const gp_facts *f, const char *name, size_t len, double *v, 
             snprintf(why, whylen, "%.*s unknown", (int)len, name);
     }
     return 0;
+}
+
+void gp_facts_of_launch(gp_facts *f, const gp_launch *l, const gp_device *d, const gp_peaks *peaks,
+                        gp_occ_result *occ)
+{
+    gp_occ_input oi;
+    memset(&oi, 0, sizeof oi);
+    oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(l), 0, INT_MAX, 0);
+    oi.regs_per_thread = l->regs_per_thread;
+    oi.static_smem = l->static_smem;
+    oi.dynamic_smem = l->dynamic_smem;
+    oi.max_dynamic_smem = -1;
+    oi.carveout_pct = -1;
+    oi.cluster_size = (int)gp_num_clamp((double)gp_record_cluster_size(l), 0, INT_MAX, 0);
+    gp_occupancy_compute(d, &oi, occ);
+    f->launch = l;
+    f->device = d;
+    f->occ = occ->limiter == GP_OCC_LIMIT_INVALID ? NULL : occ;
+    f->peaks = peaks;
 }

@@ -29,6 +29,12 @@ extern const size_t gp_fact_count;
 int gp_facts_lookup(const gp_facts *f, const char *name, size_t len, double *v, char *why,
                     size_t whylen);
 
+/* The facts of launch l on device d: its occupancy computed from the
+ * record into *occ, which f points at unless the launch's shape is
+ * impossible (occ.* facts n/a).  peaks may be NULL. */
+void gp_facts_of_launch(gp_facts *f, const gp_launch *l, const gp_device *d, const gp_peaks *peaks,
+                        gp_occ_result *occ);
+
 /* True when name[0..len) is a fact name (no values needed: build-time check). */
 int gp_facts_known(const char *name, size_t len);
 

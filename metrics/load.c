@@ -255,7 +255,6 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
                           size_t errlen)
 {
     gp_launch l;
-    gp_occ_input oi;
     gp_occ_result occ;
     gp_facts f;
     gp_kernel_report *k;
@@ -265,19 +264,7 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
         return -1;
     dev = gp_devices_of_launch(r, r->n_files - 1, l.host ? l.host : "", l.pid, l.device);
     d = dev >= 0 ? &r->devices[dev].d : &r->dflt;
-    memset(&oi, 0, sizeof oi);
-    oi.threads_per_block = (int)gp_num_clamp((double)gp_record_threads_per_block(&l), 0, INT_MAX, 0);
-    oi.regs_per_thread = l.regs_per_thread;
-    oi.static_smem = l.static_smem;
-    oi.dynamic_smem = l.dynamic_smem;
-    oi.max_dynamic_smem = -1;
-    oi.carveout_pct = -1;
-    oi.cluster_size = (int)gp_num_clamp((double)gp_record_cluster_size(&l), 0, INT_MAX, 0);
-    gp_occupancy_compute(d, &oi, &occ);
-    f.launch = &l;
-    f.device = d;
-    f.occ = occ.limiter == GP_OCC_LIMIT_INVALID ? NULL : &occ;
-    f.peaks = &r->peaks;
+    gp_facts_of_launch(&f, &l, d, &r->peaks, &occ);
     gp_derived_eval(&f, row);
     k = gp_load_kernel(r, l.kernel, l.device, dev, l.mangled);
     if (!k) {

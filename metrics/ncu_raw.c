@@ -7,6 +7,7 @@
 
 #include "textfile.h"
 #include "util/strindex.h"
+#include "util/strutil.h"
 
 /* values kept at most (rows times columns): 512 MB of numbers */
 #define GP_NCU_MAX_CELLS ((size_t)1 << 26)
@@ -128,16 +129,6 @@ int gp_ncu_raw_number(const char *s, size_t len, double *v)
     return isfinite(*v);
 }
 
-static char *gp_ncu_dup(const char *s, size_t len)
-{
-    char *d = malloc(len + 1);
-    if (d) {
-        memcpy(d, s, len);
-        d[len] = 0;
-    }
-    return d;
-}
-
 long gp_ncu_raw_col(const gp_ncu_table *t, const char *name)
 {
     return gp_strindex_find(t->index, name, strlen(name));
@@ -194,7 +185,7 @@ static int gp_ncu_header(gp_ncu_table *t, const gp_ncu_field *f, size_t n, long 
     if (!(t->cols = calloc(n, sizeof *t->cols)) || !(t->units = calloc(n, sizeof *t->units)))
         goto oom;
     for (i = 0; i < n; i++) {
-        if (!(t->cols[i] = gp_ncu_dup(f[i].s, f[i].len)) || !(t->units[i] = gp_ncu_dup("", 0)))
+        if (!(t->cols[i] = gp_strndup(f[i].s, f[i].len)) || !(t->units[i] = gp_strndup("", 0)))
             goto oom;
         t->n_cols = i + 1;
         if (gp_strindex_find(t->index, f[i].s, f[i].len) >= 0) {
@@ -247,7 +238,7 @@ static int gp_ncu_units(gp_ncu_table *t, const gp_ncu_field *f)
 {
     size_t i;
     for (i = 0; i < t->n_cols; i++) {
-        char *u = gp_ncu_dup(f[i].s, f[i].len);
+        char *u = gp_strndup(f[i].s, f[i].len);
         if (!u)
             return -1;
         free(t->units[i]);
@@ -274,11 +265,11 @@ static int gp_ncu_row_add(gp_ncu_table *t, const gp_ncu_field *f, long id, long 
     r->line = lineno;
     r->v = malloc(t->n_cols * sizeof *r->v);
     r->kind = malloc(t->n_cols);
-    r->kernel = gp_ncu_dup(f[t->col_kernel].s, f[t->col_kernel].len);
+    r->kernel = gp_strndup(f[t->col_kernel].s, f[t->col_kernel].len);
     if (t->col_cc >= 0)
-        r->cc = gp_ncu_dup(f[t->col_cc].s, f[t->col_cc].len);
+        r->cc = gp_strndup(f[t->col_cc].s, f[t->col_cc].len);
     if (t->col_device >= 0)
-        r->device = gp_ncu_dup(f[t->col_device].s, f[t->col_device].len);
+        r->device = gp_strndup(f[t->col_device].s, f[t->col_device].len);
     t->n_rows++; /* freed with the table from here on */
     if (!r->v || !r->kind || !r->kernel || (t->col_cc >= 0 && !r->cc) ||
         (t->col_device >= 0 && !r->device))

@@ -62,6 +62,19 @@ typedef struct gp_variants {
 
 enum { EXACT_TRIES = 3, REFUSE_AFTER = 3 };
 
+/* Frees vs (NULL, or partly allocated, too); its table must be empty. */
+static void variants_free(gp_variants *vs)
+{
+    if (!vs)
+        return;
+    free(vs->config);
+    free(vs->instrumented);
+    free(vs->given);
+    free(vs->failed);
+    free(vs->refused);
+    free(vs);
+}
+
 void gp_variants_setup(gp_context *cs)
 {
     gp_variants *vs = calloc(1, sizeof(*vs));
@@ -71,13 +84,7 @@ void gp_variants_setup(gp_context *cs)
         !(vs->given = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
         !(vs->failed = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
         !(vs->refused = calloc(GP_RP_MAX_ROT + 1, sizeof(int)))) {
-        if (vs) {
-            free(vs->config);
-            free(vs->instrumented);
-            free(vs->given);
-            free(vs->failed);
-        }
-        free(vs);
+        variants_free(vs);
         gp_log_once(GP_LOG_WARN, "none-oom",
                     "GPUPROF_REPLAY=none: out of memory; launches are profiled in kernel replay");
         return;
@@ -125,12 +132,7 @@ void gp_variants_setup(gp_context *cs)
                     "GPUPROF_REPLAY=none: device %d: no configuration of one pass (%s); every "
                     "launch is profiled in kernel replay",
                     cs->device, why ? why : "no metric to rotate");
-        free(vs->config);
-        free(vs->instrumented);
-        free(vs->given);
-        free(vs->failed);
-        free(vs->refused);
-        free(vs);
+        variants_free(vs);
         return;
     }
     if (why)
@@ -427,12 +429,7 @@ void gp_variants_close(gp_context *cs)
         gp_warn("replay mode none: device %d: %llu launches of variants beyond "
                 "GPUPROF_VARIANTS_MAX=%ld were profiled in kernel replay",
                 cs->device, (unsigned long long)vs->beyond, gp_core.cfg.variants_max);
-    free(vs->config);
-    free(vs->instrumented);
-    free(vs->given);
-    free(vs->failed);
-    free(vs->refused);
-    free(vs);
+    variants_free(vs);
 }
 
 /* Waits at most 10 s for the exclusive lock, as gp_batch_close_all(). */

@@ -64,6 +64,48 @@ int gp_metric_is_instrumented(const char *name)
     return strstr(name, "__sass_") != NULL;
 }
 
+/* Calls fn once per base metric of h (type 0: counter, 1: ratio, 2:
+ * throughput); a type CUPTI cannot list is left out. */
+static void each_base(CUpti_Profiler_Host_Object *h,
+                      void (*fn)(void *ctx, const char *name, int type), void *ctx)
+{
+    for (int t = CUPTI_METRIC_TYPE_COUNTER; t <= CUPTI_METRIC_TYPE_THROUGHPUT; t++) {
+        CUpti_Profiler_Host_GetBaseMetrics_Params p = {
+            CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+        p.pHostObject = h;
+        p.metricType = (CUpti_MetricType)t;
+        if (cuptiProfilerHostGetBaseMetrics(&p) != CUPTI_SUCCESS)
+            continue;
+        for (size_t i = 0; i < p.numMetrics; i++)
+            fn(ctx, p.ppMetricNames[i], t - CUPTI_METRIC_TYPE_COUNTER);
+    }
+}
+
+/* The 3 base metrics closest to base so far, nearest first. */
+typedef struct {
+    const char *base;
+    const char *best[3];
+    size_t bestd[3];
+} closest;
+
+static void closest_note(void *ctx, const char *name, int type)
+{
+    closest *c = ctx;
+    (void)type;
+    size_t d = gp_edit_distance(c->base, name);
+    for (int k = 0; k < 3; k++) {
+        if (d < c->bestd[k]) {
+            for (int m = 2; m > k; m--) {
+                c->bestd[m] = c->bestd[m - 1];
+                c->best[m] = c->best[m - 1];
+            }
+            c->bestd[k] = d;
+            c->best[k] = name;
+            break;
+        }
+    }
+}
+
 /* Lists up to 3 base metrics of the chip closest to name's base (the part
  * before the first '.'), each with name's suffix, into buf. */
 static void close_matches(CUpti_Profiler_Host_Object *h, const char *name, char *buf, size_t len)
@@ -75,35 +117,13 @@ static void close_matches(CUpti_Profiler_Host_Object *h, const char *name, char 
         bl = sizeof(base) - 1;
     memcpy(base, name, bl);
     base[bl] = '\0';
-    const char *best[3] = {0};
-    size_t bestd[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
-    for (int t = CUPTI_METRIC_TYPE_COUNTER; t <= CUPTI_METRIC_TYPE_THROUGHPUT; t++) {
-        CUpti_Profiler_Host_GetBaseMetrics_Params p = {
-            CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
-        p.pHostObject = h;
-        p.metricType = (CUpti_MetricType)t;
-        if (cuptiProfilerHostGetBaseMetrics(&p) != CUPTI_SUCCESS)
-            continue;
-        for (size_t i = 0; i < p.numMetrics; i++) {
-            size_t d = gp_edit_distance(base, p.ppMetricNames[i]);
-            for (int k = 0; k < 3; k++) {
-                if (d < bestd[k]) {
-                    for (int m = 2; m > k; m--) {
-                        bestd[m] = bestd[m - 1];
-                        best[m] = best[m - 1];
-                    }
-                    bestd[k] = d;
-                    best[k] = p.ppMetricNames[i];
-                    break;
-                }
-            }
-        }
-    }
+    closest c = {base, {0}, {(size_t)-1, (size_t)-1, (size_t)-1}};
+    each_base(h, closest_note, &c);
     buf[0] = '\0';
     size_t used = 0;
-    for (int k = 0; k < 3 && best[k]; k++)
+    for (int k = 0; k < 3 && c.best[k]; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s%s",
-                                 k ? ", " : "", best[k], dot ? dot : "");
+                                 k ? ", " : "", c.best[k], dot ? dot : "");
 }
 
 int gp_host_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
@@ -113,16 +133,7 @@ int gp_host_each_base(const char *chip, void (*fn)(void *ctx, const char *name, 
     CUpti_Profiler_Host_Object *h = host_open(chip, NULL, &r);
     if (!h)
         return -1;
-    for (int t = CUPTI_METRIC_TYPE_COUNTER; t <= CUPTI_METRIC_TYPE_THROUGHPUT; t++) {
-        CUpti_Profiler_Host_GetBaseMetrics_Params p = {
-            CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
-        p.pHostObject = h;
-        p.metricType = (CUpti_MetricType)t;
-        if (cuptiProfilerHostGetBaseMetrics(&p) != CUPTI_SUCCESS)
-            continue;
-        for (size_t i = 0; i < p.numMetrics; i++)
-            fn(ctx, p.ppMetricNames[i], t - CUPTI_METRIC_TYPE_COUNTER);
-    }
+    each_base(h, fn, ctx);
     host_close(h);
     return 0;
 }

@@ -286,6 +286,19 @@ static int abort_pass(gp_replay_ctx *rc, gp_replay_state *st)
     return -1;
 }
 
+/* In the open batch: the L2 flush (a range of its own when it launched a
+ * kernel), then the range the program's launch will take. */
+static void program_range(gp_replay_ctx *rc, const gp_replay_opts *o, gp_replay_state *st)
+{
+    int launched;
+    double t = gp_now_s();
+    st->flushed |= flush_l2_counted(rc, o, &launched);
+    gp_rp_batch_note(rc->rp, launched);
+    st->t_flush = gp_now_s() - t;
+    st->batch_range = gp_rp_batch_note(rc->rp, 1) - 1;
+    st->batched = 1;
+}
+
 /* In an open batch every kernel is a range: the SASS pass (its counters are
  * not used), the L2 flush, then the program's launch, whose range is kept. */
 static int enter_batched(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_replay_opts *o,
@@ -308,13 +321,7 @@ static int enter_batched(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_re
             return -1;
         st->t_sass = gp_now_s() - t;
     }
-    int launched;
-    t = gp_now_s();
-    st->flushed |= flush_l2_counted(rc, o, &launched);
-    gp_rp_batch_note(rc->rp, launched);
-    st->t_flush = gp_now_s() - t;
-    st->batch_range = gp_rp_batch_note(rc->rp, 1) - 1;
-    st->batched = 1;
+    program_range(rc, o, st);
     return 0;
 }
 
@@ -336,13 +343,7 @@ static int enter_rotated(gp_replay_ctx *rc, const gp_replay_opts *o, gp_replay_s
     if (gp_rp_batch_open_set(rc->rp, o->rotate_set, err, sizeof(err)) != 0)
         return fail(st, "starting the range profiler", err);
     st->t_start = st->t_rp_start = gp_now_s() - t;
-    int launched;
-    t = gp_now_s();
-    st->flushed |= flush_l2_counted(rc, o, &launched);
-    gp_rp_batch_note(rc->rp, launched);
-    st->t_flush = gp_now_s() - t;
-    st->batch_range = gp_rp_batch_note(rc->rp, 1) - 1;
-    st->batched = 1;
+    program_range(rc, o, st);
     return 0;
 }
 

@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *gp_strndup(const char *s, size_t len)
+{
+    char *d = malloc(len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = 0;
+    }
+    return d;
+}
+
 size_t gp_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);

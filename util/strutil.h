@@ -7,6 +7,10 @@
 /* Levenshtein distance (for "did you mean" lists). */
 size_t gp_edit_distance(const char *a, const char *b);
 
+/* A NUL-terminated copy of s[0..len) (len bytes, NULs included), or NULL
+ * when out of memory. */
+char *gp_strndup(const char *s, size_t len);
+
 /* Splits s at sep into at most max items (pointers into s, which is
  * modified); trims spaces; skips empty items.  Returns the count, or
  * (size_t)-1 when there were more than max. */

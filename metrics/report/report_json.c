@@ -83,10 +83,29 @@ static void gp_json_roofs(const gp_report *r, const gp_kernel_report *k, FILE *o
     fputc('}', out);
 }
 
+/* The elements of a verdicts array; with_where: each one's "where" too. */
+static void gp_json_verdicts(FILE *out, const gp_verdict *v, size_t n, int with_where)
+{
+    char label[64];
+    for (size_t i = 0; i < n; i++) {
+        gp_verdict_label(&v[i], label, sizeof label);
+        fprintf(out, "%s{\"id\":", i ? "," : "");
+        gp_text_json_string(out, v[i].id);
+        gp_json_str(out, "label", label);
+        gp_json_str(out, "title", v[i].title);
+        gp_json_str(out, "evidence", v[i].evidence);
+        gp_json_str(out, "advice", v[i].advice);
+        if (with_where)
+            gp_json_str(out, "where", v[i].where[0] ? v[i].where : NULL);
+        fputs(",\"score\":", out);
+        gp_json_num(out, v[i].score);
+        fputc('}', out);
+    }
+}
+
 static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank, FILE *out)
 {
     const gp_kernel_agg *a = &k->agg;
-    char label[64];
     size_t i;
     int first = 1;
     fprintf(out, "{\"rank\":%zu,\"name\":", rank);
@@ -104,20 +123,7 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
     gp_text_json_string(out, gp_occupancy_limiter_name(a->occ.limiter));
     gp_json_str(out, "occupancy_advice", a->occ.advice);
     fputs(",\"verdicts\":[", out);
-    for (i = 0; i < k->n_verdicts; i++) {
-        const gp_verdict *v = &k->verdicts[i];
-        gp_verdict_label(v, label, sizeof label);
-        fprintf(out, "%s{\"id\":", i ? "," : "");
-        gp_text_json_string(out, v->id);
-        gp_json_str(out, "label", label);
-        gp_json_str(out, "title", v->title);
-        gp_json_str(out, "evidence", v->evidence);
-        gp_json_str(out, "advice", v->advice);
-        gp_json_str(out, "where", v->where[0] ? v->where : NULL);
-        fputs(",\"score\":", out);
-        gp_json_num(out, v->score);
-        fputc('}', out);
-    }
+    gp_json_verdicts(out, k->verdicts, k->n_verdicts, 1);
     fputs("],\"roofline\":{\"precision\":", out);
     gp_text_json_string(out, k->roof.precision);
     fputs(",\"architectural\":", out);
@@ -178,19 +184,7 @@ static void gp_json_estimate(const gp_report_estimate *e, FILE *out)
         fprintf(out, ",\"launches\":%ld}", e->cfg_launches[i]);
     }
     fputs("],\"verdicts\":[", out);
-    for (i = 0; i < e->n_verdicts; i++) {
-        char label[64];
-        gp_verdict_label(&e->verdicts[i], label, sizeof label);
-        fprintf(out, "%s{\"id\":", i ? "," : "");
-        gp_text_json_string(out, e->verdicts[i].id);
-        gp_json_str(out, "label", label);
-        gp_json_str(out, "title", e->verdicts[i].title);
-        gp_json_str(out, "evidence", e->verdicts[i].evidence);
-        gp_json_str(out, "advice", e->verdicts[i].advice);
-        fputs(",\"score\":", out);
-        gp_json_num(out, e->verdicts[i].score);
-        fputc('}', out);
-    }
+    gp_json_verdicts(out, e->verdicts, e->n_verdicts, 0);
     fputs("],\"metrics\":", out);
     gp_json_metrics(out, e->derived);
     fputs(",\"bound\":", out);

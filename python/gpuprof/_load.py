@@ -94,30 +94,43 @@ def _as_frame(rows, as_frame):
     return pandas.DataFrame(rows)
 
 
-def _rows_of_file(path):
+def _typed_records(path, kind):
+    """(record, the columns of its device's facts) for each record of type
+    kind in path, the device being the last device record before it."""
     devices = {}
-    rows = []
     for lineno, rec in _records(path):
-        kind = rec.get("type")
-        if kind == "device":
+        t = rec.get("type")
+        if t == "device":
             devices[rec.get("device")] = {
                 "device_" + k: v for k, v in rec.items() if k not in _NOT_FACTS}
-        elif kind == "launch":
-            row = {"file": path}
-            metrics = rec.get("metrics") or {}
-            for k, v in rec.items():
-                if k in ("type", "schema", "metrics"):
-                    continue
-                if k in _DIM3 and isinstance(v, list):
-                    for axis, x in zip("xyz", v):
-                        row["%s_%s" % (k, axis)] = x
-                else:
-                    row[k] = v
-            row.setdefault("missing", {})
-            row.setdefault("rank", None)
-            row.update(metrics)
-            row.update(devices.get(rec.get("device"), {}))
-            rows.append(row)
+        elif t == kind:
+            yield rec, devices.get(rec.get("device"), {})
+
+
+def _flat_row(path, rec):
+    """A row of rec's own fields (not type, schema or metrics), grid, block
+    and cluster one column per axis, with the file it came from."""
+    row = {"file": path}
+    for k, v in rec.items():
+        if k in ("type", "schema", "metrics"):
+            continue
+        if k in _DIM3 and isinstance(v, list):
+            for axis, x in zip("xyz", v):
+                row["%s_%s" % (k, axis)] = x
+        else:
+            row[k] = v
+    return row
+
+
+def _rows_of_file(path):
+    rows = []
+    for rec, device in _typed_records(path, "launch"):
+        row = _flat_row(path, rec)
+        row.setdefault("missing", {})
+        row.setdefault("rank", None)
+        row.update(rec.get("metrics") or {})
+        row.update(device)
+        rows.append(row)
     return rows
 
 
@@ -126,33 +139,17 @@ _ESTIMATE_LISTS = ("configurations", "bound", "collected", "missing")
 
 
 def _estimates_of_file(path):
-    devices = {}
     rows = []
-    for lineno, rec in _records(path):
-        kind = rec.get("type")
-        if kind == "device":
-            devices[rec.get("device")] = {
-                "device_" + k: v for k, v in rec.items() if k not in _NOT_FACTS}
-        elif kind == "variant_estimate":
-            row = {"file": path}
-            metrics = rec.get("metrics") or {}
-            bounds = rec.get("bound") or {}
-            for k, v in rec.items():
-                if k in ("type", "schema", "metrics"):
-                    continue
-                if k in _DIM3 and isinstance(v, list):
-                    for axis, x in zip("xyz", v):
-                        row["%s_%s" % (k, axis)] = x
-                else:
-                    row[k] = v
-            for k in _ESTIMATE_LISTS:
-                row.setdefault(k, {} if k != "configurations" else [])
-            row.setdefault("estimated", True)
-            row.update(metrics)
-            for k, v in bounds.items():
-                row["bound_" + k] = v
-            row.update(devices.get(rec.get("device"), {}))
-            rows.append(row)
+    for rec, device in _typed_records(path, "variant_estimate"):
+        row = _flat_row(path, rec)
+        for k in _ESTIMATE_LISTS:
+            row.setdefault(k, {} if k != "configurations" else [])
+        row.setdefault("estimated", True)
+        row.update(rec.get("metrics") or {})
+        for k, v in (rec.get("bound") or {}).items():
+            row["bound_" + k] = v
+        row.update(device)
+        rows.append(row)
     return rows
 
 

@@ -17,6 +17,7 @@
 #include "util/regex_safe.h"
 #include "util/safefile.h"
 #include "util/strindex.h"
+#include "util/strutil.h"
 #include "util/textio.h"
 
 static void test_num(void)
@@ -260,6 +261,20 @@ static void test_strindex(void)
     GP_CHECK(ix == NULL && gp_strindex_find(ix, "kernel_5", 8) == -1);
 }
 
+/* gp_strndup copies exactly len bytes (NULs too) and ends them */
+static void test_strndup(void)
+{
+    char *d = gp_strndup("kernel(int)x", 6);
+    GP_CHECK(d && strcmp(d, "kernel") == 0);
+    free(d);
+    d = gp_strndup("a\0b", 3);
+    GP_CHECK(d && d[0] == 'a' && d[1] == 0 && d[2] == 'b' && d[3] == 0);
+    free(d);
+    d = gp_strndup("", 0);
+    GP_CHECK(d && d[0] == 0);
+    free(d);
+}
+
 int main(void)
 {
     test_num();
@@ -267,5 +282,6 @@ int main(void)
     test_text();
     test_regex();
     test_strindex();
+    test_strndup();
     return gp_test_finish("util");
 }

@@ -13,6 +13,7 @@
 #include "textfile.h"
 #include "util/regex_safe.h"
 #include "util/strindex.h"
+#include "util/strutil.h"
 
 __attribute__((format(printf, 5, 6))) static int
 gpc_suite_err(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
@@ -36,16 +37,6 @@ int gpc_suite_name_ok(const char *name)
         if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
             return 0;
     return strlen(name) < 200;
-}
-
-static char *gpc_strndup(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
 }
 
 int gpc_push(char ***arr, size_t *n, const char *v)
@@ -298,7 +289,7 @@ int gpc_suite_parse_n(gpc_suite *s, const char *path, const char *base_dir, cons
                           "would be lost)");
             goto out;
         }
-        l = gpc_strndup(lp, len);
+        l = gp_strndup(lp, len);
         lp += len + (nl ? 1 : 0);
         if (!l) {
             snprintf(err, errlen, "out of memory");
