@@ -67,6 +67,27 @@ void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row
     }
 }
 
+void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m)
+{
+    if (m <= 0)
+        return;
+    double t = v[GP_M_DURATION];
+    double w = isnan(t) ? 0 : t * (double)m;
+    k->launches += m;
+    k->estimated += m;
+    for (size_t i = 0; i < GP_DERIVED_COUNT; i++) {
+        if (isnan(v[i])) {
+            if (!k->first_why[i])
+                k->first_why[i] = strdup("not estimated for the variant (replay mode none)");
+            continue;
+        }
+        k->present[i] += m;
+        k->sum[i] += v[i] * (double)m;
+        k->wsum[i] += v[i] * w;
+        k->weight[i] += w;
+    }
+}
+
 void gp_aggregate_finish(gp_kernel_agg *k)
 {
     size_t i;

@@ -23,6 +23,7 @@ typedef struct {
     char *kernel;
     int device;
     long launches;
+    long estimated; /* of which estimated (replay mode none's repeated launches) */
     /* accumulators */
     double sum[GP_DERIVED_COUNT], wsum[GP_DERIVED_COUNT], weight[GP_DERIVED_COUNT];
     long present[GP_DERIVED_COUNT];
@@ -43,6 +44,10 @@ void gp_aggregate_free(gp_kernel_agg *k);
 /* Adds one launch's derived row; occ is the launch's occupancy. */
 void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row *row,
                       const gp_occ_result *occ);
+
+/* Adds m launches whose derived values are v (a replay-mode-none variant's
+ * estimated mean launch; NaN: not valued, counted as such in each of them). */
+void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m);
 
 /* Computes k->row from the accumulators. */
 void gp_aggregate_finish(gp_kernel_agg *k);

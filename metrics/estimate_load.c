@@ -101,6 +101,7 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     }
     e.dynamic_smem = l.dynamic_smem;
     e.dev = gp_devices_of_launch(r, r->n_files - 1, l.host ? l.host : "", l.pid, l.device);
+    e.device = l.device;
     const gp_device *dv = e.dev >= 0 ? &r->devices[e.dev].d : &r->dflt;
     gp_occ_result occ;
     gp_facts f;

@@ -540,6 +540,21 @@ out:
     free(d);
 }
 
+/* Replay mode none: each variant's repeated launches join its kernel's row
+ * as N - exact launches of the estimated mean launch (its first launches are
+ * there already, as launch records), so that launch counts, time shares and
+ * the study count every launch; the writers mark them as estimated. */
+static void gp_load_fold_estimates(gp_report *r)
+{
+    for (size_t i = r->n_folded; i < r->n_estimates; i++) {
+        gp_report_estimate *e = &r->estimates[i];
+        gp_kernel_report *k = gp_load_kernel(r, e->kernel, e->device, e->dev, NULL);
+        if (k)
+            gp_aggregate_add_estimated(&k->agg, e->derived, e->launches - e->exact);
+    }
+    r->n_folded = r->n_estimates;
+}
+
 void gp_report_finish(gp_report *r)
 {
     gp_verdict found[GP_V_COUNT];
@@ -547,6 +562,7 @@ void gp_report_finish(gp_report *r)
     long *index;
     r->total_time = 0;
     r->n_timed = 0;
+    gp_load_fold_estimates(r);
     gp_source_group_finish(r->source);
     for (i = 0; i < r->n; i++) {
         gp_kernel_report *k = &r->kernels[i];

@@ -74,6 +74,7 @@ typedef struct {
 typedef struct {
     char *kernel; /* demangled */
     long dev;     /* device entry, -1: none */
+    int device;   /* the record's device ordinal */
     long grid[3], block[3], dynamic_smem;
     long launches, exact; /* N, and those profiled in kernel replay */
     size_t n_configs;
@@ -112,6 +113,7 @@ typedef struct {
     struct gp_strindex *pool_index;
     gp_source *source; /* instruction-level records and sampling (source.h), NULL: none */
     gp_report_estimate *estimates; /* replay mode none's variants, in order read */
+    size_t n_folded;               /* estimates added to their kernels (gp_report_finish) */
     size_t n_estimates, cap_estimates;
     int skip_source;   /* set before loading: instruction-level records written as the
                           library writes them ({"type":"source_...) are passed over unread

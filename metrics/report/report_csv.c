@@ -23,7 +23,7 @@ int gp_report_csv(const gp_report *r, FILE *out)
     for (j = 0; j < GP_DERIVED_COUNT; j++)
         fprintf(out, ",%s [%s]", gp_derived_defs[j].name, gp_derived_defs[j].unit);
     fputs(",roofline_precision,roofline_arch_binding,roofline_arch_attainable [%],"
-          "roofline_measured_binding,roofline_measured_attainable [%],missing\n",
+          "roofline_measured_binding,roofline_measured_attainable [%],missing,launches_estimated\n",
           out);
     for (i = 0; i < r->n; i++) {
         const gp_kernel_report *k = &r->kernels[i];
@@ -70,8 +70,7 @@ int gp_report_csv(const gp_report *r, FILE *out)
                 fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, out);
             first = 0;
         }
-        fputc('"', out);
-        fputc('\n', out);
+        fprintf(out, "\",%ld\n", a->estimated);
     }
     return ferror(out) ? -1 : 0;
 }

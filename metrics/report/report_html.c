@@ -248,10 +248,11 @@ int gp_report_html(const gp_report *r, FILE *out)
     for (i = 0; i < r->n; i++) {
         const gp_kernel_report *k = &r->kernels[i];
         fprintf(out,
-                "<tr><td><a href=\"#k%zu\">%zu</a></td><td>%s</td><td>%s</td><td>%ld</td>"
+                "<tr><td><a href=\"#k%zu\">%zu</a></td><td>%s</td><td>%s</td><td>%ld%s</td>"
                 "<td>",
                 i + 1, i + 1, gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"),
-                gp_fmt(&fb, gp_report_time_share(r, k), "%"), k->agg.launches);
+                gp_fmt(&fb, gp_report_time_share(r, k), "%"), k->agg.launches,
+                k->agg.estimated > 0 ? " (~ estimated)" : "");
         gp_html_kernel_name(r, k, out);
         fprintf(out, "</td><td>");
         gp_text_html(out, k->n_verdicts ? k->verdicts[0].title : "none");

@@ -114,7 +114,8 @@ static void gp_json_kernel(const gp_report *r, const gp_kernel_report *k, size_t
     gp_json_str(out, "mangled", k->mangled);
     fprintf(out, ",\"device\":%d,\"device_name\":", a->device);
     gp_text_json_string(out, gp_report_kernel_device(r, k)->name);
-    fprintf(out, ",\"launches\":%ld,\"time_share_pct\":", a->launches);
+    fprintf(out, ",\"launches\":%ld,\"launches_estimated\":%ld,\"time_share_pct\":", a->launches,
+            a->estimated);
     gp_json_num(out, gp_report_time_share(r, k));
     fprintf(out,
             ",\"blocks\":%ld,\"threads_per_block\":%ld,\"regs_per_thread\":%ld,"

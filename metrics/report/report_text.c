@@ -29,8 +29,14 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
 {
     gp_fmtbuf fb = {.next = 0};
     char why[512];
-    fprintf(out, "gpuprof report: %zu file%s, %ld launches of %zu kernels, %s of kernel time\n",
-            r->n_files, r->n_files == 1 ? "" : "s", r->launches, r->n,
+    long est = 0;
+    for (size_t i = 0; i < r->n; i++)
+        est += r->kernels[i].agg.estimated;
+    char more[64] = "";
+    if (est > 0)
+        snprintf(more, sizeof more, " (and %ld estimated)", est);
+    fprintf(out, "gpuprof report: %zu file%s, %ld launches%s of %zu kernels, %s of kernel time\n",
+            r->n_files, r->n_files == 1 ? "" : "s", r->launches, more, r->n,
             gp_fmt(&fb, gp_report_total_time(r), "s"));
     gp_report_each_device(r, gp_report_text_device, out);
     if (!r->n_devices)
@@ -58,12 +64,22 @@ static void gp_report_text_header(const gp_report *r, FILE *out)
 
 /* several: the report has several GPU models, so "device 0" alone is
  * ambiguous (counted once per report, not per kernel) */
+
+/* " (N of them estimated: replay mode none)", or "" */
+static const char *estimated_note(const gp_kernel_agg *a, char *buf, size_t len)
+{
+    if (a->estimated <= 0)
+        return "";
+    snprintf(buf, len, " (~: %ld of them estimated, replay mode none)", a->estimated);
+    return buf;
+}
+
 static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank,
                                   int several, FILE *out)
 {
     const gp_kernel_agg *a = &k->agg;
     gp_fmtbuf fb = {.next = 0};
-    char roof[256], dev[sizeof r->dflt.name * 4];
+    char roof[256], dev[sizeof r->dflt.name * 4], note[80];
     size_t i;
     int missing = 0;
     const char *name = gp_report_kernel_name(r, k);
@@ -76,10 +92,11 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
         fputc('\n', out);
     }
     fprintf(out,
-            "   %s of kernel time, %s in %ld launch%s; device %d%s%s%s; main launch: %ld "
+            "   %s of kernel time, %s in %ld launch%s%s; device %d%s%s%s; main launch: %ld "
             "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
-            a->launches, a->launches == 1 ? "" : "es", a->device, several ? " (" : "",
+            a->launches, a->launches == 1 ? "" : "es", estimated_note(a, note, sizeof note),
+            a->device, several ? " (" : "",
             several ? gp_text_plain_buf(dev, sizeof dev, gp_report_kernel_device(r, k)->name) : "",
             several ? ")" : "", a->blocks, a->threads_per_block, a->regs_per_thread,
             a->smem_per_block);
@@ -234,8 +251,9 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
         } else {
             strcpy(name, full);
         }
-        fprintf(out, "  %6s %10s %6ldx  %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
-                gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches, name);
+        fprintf(out, "  %6s %10s %6ldx%s %s\n", gp_fmt(&fb, gp_report_time_share(r, k), "%"),
+                gp_fmt(&fb, k->agg.row.v[GP_M_DURATION], "s"), k->agg.launches,
+                k->agg.estimated > 0 ? "~" : " ", name);
         if (k->n_verdicts) {
             size_t j;
             for (j = 0; j < k->n_verdicts && j < 2; j++) {

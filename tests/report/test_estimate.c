@@ -339,6 +339,18 @@ static void test_report_load(void)
                      "%zu verdicts: %s", e->n_verdicts,
                      e->n_verdicts ? e->verdicts[0].evidence : "");
     }
+    /* the kernel's row counts every launch: the exact first one and 199 of
+     * the estimated mean launch, marked as estimated */
+    if (r.n == 1) {
+        const gp_kernel_agg *a = &r.kernels[0].agg;
+        GP_CHECK_MSG(a->launches == 200 && a->estimated == 199, "%ld launches, %ld estimated",
+                     a->launches, a->estimated);
+        GP_CHECK_NEAR(a->row.v[GP_M_DURATION], 200 * 180e-6, 1e-9);
+        GP_CHECK_NEAR(gp_report_total_time(&r), 200 * 180e-6, 1e-9);
+    }
+    /* finishing again adds nothing twice */
+    gp_report_finish(&r);
+    GP_CHECK(r.n == 1 && r.kernels[0].agg.launches == 200);
     gp_report_free(&r);
     gp_report_init(&r, NULL);
     const char *bad = "{\"type\":\"variant_estimate\",\"kernel\":\"k\",\"grid\":[1,1,1],"

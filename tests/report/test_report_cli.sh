@@ -155,6 +155,15 @@ fi
 if [ "$(stat -c %a "$tmp/r0.txt")" = 644 ] && [ -z "$(ls -a "$tmp" | grep '^\.r0')" ]; then pass=$((pass + 1))
 else fail=$((fail + 1)); echo "FAIL: -o mode $(stat -c %a "$tmp/r0.txt") with umask 0, or a temporary file left" >&2; fi
 check 0 "gpuprof report" -o /dev/stdout "$fix/h100-planted.jsonl"
+# replay mode none: the kernel's row counts the variant's estimated launches,
+# and every format says how many were estimated
+check 0 "1 launches (and 199 estimated) of 1 kernels" "$fix/none-mode.jsonl"
+check 0 "36 ms in 200 launches (~: 199 of them estimated" "$fix/none-mode.jsonl"
+check 0 '"launches":200,"launches_estimated":199' -f json "$fix/none-mode.jsonl"
+check 0 "200 (~ estimated)" -f html "$fix/none-mode.jsonl"
+"$report" -f csv "$fix/none-mode.jsonl" >"$tmp/none.csv" 2>/dev/null
+if head -1 "$tmp/none.csv" | grep -q ',launches_estimated$' && sed -n 2p "$tmp/none.csv" | grep -q ',199$'
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: csv launches_estimated" >&2; fi
 # many distinct kernels: time grows with their number, not its square (a
 # linear scan made 50,000 take 25 s and 1.3 GB): 8 times the kernels must take
 # well under 8 x 8 times as long (the faster of two runs each, and a margin
