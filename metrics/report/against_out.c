@@ -200,6 +200,28 @@ static void gp_ag_nothing(const gp_against_result *res, FILE *out)
         fputs("no metric has a value on either side\n", out);
 }
 
+/* DRAM write-backs that differ from an ncu run of several passes: say why
+ * they may, and how to judge them (docs/report.md). */
+static void gp_ag_dram_note(const gp_against_result *res, const gp_against_inputs *in, FILE *out)
+{
+    size_t i, n = 0;
+    if (in->dram)
+        return;
+    for (i = 0; i < res->n_pairs; i++) {
+        const gp_against_pair *p = &res->pairs[i];
+        if (p->outcome == GP_AG_DIFFER && gp_against_is_dram(res->metrics[p->metric].name))
+            n++;
+    }
+    if (n)
+        fprintf(out,
+                "note: %zu DRAM write-back pair%s differ%s. With a metric list of several passes "
+                "Nsight Compute restores memory before each pass and charges the write-back of "
+                "what it restored to the kernel; judge them against ncu run with "
+                "--metrics dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_"
+                "elapsed alone, given with --against-dram\n",
+                n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+}
+
 int gp_against_text(const gp_against_result *res, const gp_against_inputs *in, FILE *out)
 {
     char line[256];
@@ -212,6 +234,7 @@ int gp_against_text(const gp_against_result *res, const gp_against_inputs *in, F
     gp_ag_pairs_text(res, GP_AG_UNSTABLE, out);
     gp_ag_pairs_text(res, GP_AG_OVER100, out);
     gp_ag_lists_text(res, in, out);
+    gp_ag_dram_note(res, in, out);
     if (judged)
         fprintf(out, "agreement: %.2f%% of %zu judged (launch, metric) pairs\n",
                 100.0 * (double)res->agree / (double)judged, judged);
