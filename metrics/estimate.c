@@ -299,3 +299,11 @@ size_t gp_rotation_next(gp_rotation *r, double now, int *switched)
     r->in_block++;
     return r->current;
 }
+
+size_t gp_rotation_skip(gp_rotation *r, double now)
+{
+    int switched;
+    r->in_block = r->block;
+    r->since = now - r->min_s;
+    return gp_rotation_next(r, now, &switched);
+}

@@ -139,5 +139,8 @@ void gp_rotation_init(gp_rotation *r, size_t n_configs, uint64_t block, double m
  * to collect: the current one, or the next when the block is full and its
  * time is up (then *switched is 1). */
 size_t gp_rotation_next(gp_rotation *r, double now, int *switched);
+/* The next configuration now, whatever the block and the time (the current
+ * one is refused); it counts the launch as gp_rotation_next does. */
+size_t gp_rotation_skip(gp_rotation *r, double now);
 
 #endif

@@ -4,15 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *gp_sass_listing_dup(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
-}
+#include "util/strutil.h"
 
 static int gp_sass_listing_starts(const char *p, const char *end, const char *prefix)
 {
@@ -36,7 +28,7 @@ static gp_sass_func *gp_sass_listing_func(gp_sass_listing *l, const char *name, 
         l->cap = nc;
     }
     memset(&l->funcs[l->n], 0, sizeof l->funcs[l->n]);
-    if (!(l->funcs[l->n].name = gp_sass_listing_dup(name, n)))
+    if (!(l->funcs[l->n].name = gp_strndup(name, n)))
         return NULL;
     return &l->funcs[l->n++];
 }
@@ -60,7 +52,7 @@ static int gp_sass_listing_file(gp_sass_listing *l, const char *path, size_t n)
     if (!(nf = realloc(l->files, (l->n_files + 1) * sizeof *nf)))
         return -2;
     l->files = nf;
-    if (!(l->files[l->n_files] = gp_sass_listing_dup(path, n)))
+    if (!(l->files[l->n_files] = gp_strndup(path, n)))
         return -2;
     return (int)l->n_files++;
 }
@@ -117,7 +109,7 @@ static int gp_sass_listing_add(gp_sass_func *f, long pc, const char *text, size_
     }
     if (n > GP_SASS_LISTING_MAX_TEXT)
         n = GP_SASS_LISTING_MAX_TEXT;
-    if (!(f->ins[f->n].text = gp_sass_listing_dup(text, n)))
+    if (!(f->ins[f->n].text = gp_strndup(text, n)))
         return -1;
     f->ins[f->n].pc = pc;
     f->ins[f->n].file = file;

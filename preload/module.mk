@@ -83,7 +83,7 @@ TEST_LDLIBS_test_lineinfo := $(CUPTI_LDLIBS)
 $(UT)/test_lineinfo: CFLAGS := $(LIB_CFLAGS)
 $(UT)/test_lineinfo: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 $(UT)/test_source_table: tests/unit/test_source_table.c preload/source_table.c \
-                         replay/sass_derive.c util/gp_uthash.c
+                         replay/sass_derive.c util/gp_uthash.c util/strutil.c
 $(UT)/test_library: tests/unit/test_library.c $(BUILD)/libgpuprof.so $(BUILD)/libgpuprof-core.so
 TEST_LDLIBS_test_library := -ldl
 $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/gp_uthash.h"
+#include "util/strutil.h"
 
 typedef struct pc_entry {
     uint64_t pc; /* key */
@@ -212,11 +213,9 @@ static int reason_id(gp_src_table *t, const char *name, size_t len)
             return (int)r;
     if (t->n_reasons == GP_SRC_MAX_REASONS)
         return -1;
-    char *copy = malloc(len + 1);
+    char *copy = gp_strndup(name, len);
     if (!copy)
         return -1;
-    memcpy(copy, name, len);
-    copy[len] = '\0';
     t->reason[t->n_reasons] = copy;
     return (int)t->n_reasons++;
 }

@@ -209,13 +209,11 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     }
     if (vs->n_refused >= vs->layout.n_configs) /* nothing left to rotate */
         return 0;
-    int switched, sw;
+    int switched;
     double now = now_s();
     size_t c = gp_rotation_next(&vs->rot, now, &switched);
     for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
-        vs->rot.in_block = vs->rot.block; /* on to the next one now */
-        vs->rot.since = now - vs->rot.min_s;
-        c = gp_rotation_next(&vs->rot, now, &sw);
+        c = gp_rotation_skip(&vs->rot, now);
         switched = 1;
     }
     ls->rot_config = (int)c;

@@ -11,26 +11,12 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import gpuprof  # noqa: E402
 
+sys.path.insert(0, HERE)
+from harness import check, finish, skip  # noqa: E402,F401
+
 FIX = os.path.join(ROOT, "tests", "data", "report")
 PLANTED = os.path.join(FIX, "h100-planted.jsonl")
 PCIE = os.path.join(FIX, "h100-pcie-rank1.jsonl")
-passed = failed = skipped = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s" % what, file=sys.stderr)
-
-
-def skip(what, why):
-    global skipped
-    skipped += 1
-    print("SKIP %s: %s" % (what, why), file=sys.stderr)
-
 
 def by_kernel(rows, prefix):
     return [r for r in rows if r["kernel"].startswith(prefix)]
@@ -152,5 +138,4 @@ else:
     check(got[0] == "frame" and len(got[1]) == 12, "the rows become a DataFrame when pandas is there")
     skip("a real pandas DataFrame", "pandas is not installed")
 
-print("python: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-sys.exit(1 if failed else 0)
+finish("python")

@@ -10,19 +10,11 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import gpuprof  # noqa: E402
 
+sys.path.insert(0, HERE)
+from harness import check, finish, skip  # noqa: E402,F401
+
 FIX = os.path.join(ROOT, "tests", "data", "where")
 STALL = os.path.join(FIX, "where-stall.jsonl")
-passed = failed = skipped = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s" % what, file=sys.stderr)
-
 
 rows = gpuprof.load_instructions(STALL, as_frame=False)
 check(isinstance(rows, list) and len(rows) == 810, "one row per source_instr, got %d" % len(rows))
@@ -65,9 +57,7 @@ try:
     df = gpuprof.load_instructions(STALL)
     check(len(df) == 810 and "stall_long_scoreboard" in df.columns, "a DataFrame")
 except ImportError:
-    skipped += 1
-    print("SKIP a real pandas DataFrame: pandas is not installed", file=sys.stderr)
+    skip("a real pandas DataFrame", "pandas is not installed")
     check(isinstance(gpuprof.load_instructions(STALL), list), "a list without pandas")
 
-print("python-where: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-sys.exit(1 if failed else 0)
+finish("python-where")

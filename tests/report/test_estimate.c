@@ -51,6 +51,8 @@ static void test_rotation(void)
     GP_CHECK(gp_rotation_next(&r, 11.0, &sw) == 1 && sw);  /* 1 s: next */
     GP_CHECK(gp_rotation_next(&r, 11.0, &sw) == 1 && !sw);
     GP_CHECK(gp_rotation_next(&r, 13.0, &sw) == 0 && sw && r.switches == 2);
+    /* a refused configuration is skipped at once, block and time regardless */
+    GP_CHECK(gp_rotation_skip(&r, 13.0) == 1 && r.switches == 3 && r.in_block == 1);
 }
 
 /* The run-to-run shares: the first matching line, 0 for deterministic counts. */
