@@ -307,3 +307,51 @@ size_t gp_rotation_skip(gp_rotation *r, double now)
     r->since = now - r->min_s;
     return gp_rotation_next(r, now, &switched);
 }
+
+void gp_duty_init(gp_duty *d, double share, double slice_s, uint64_t slice_launches)
+{
+    memset(d, 0, sizeof(*d));
+    d->share = share > 0 ? share : 0;
+    d->slice_s = slice_s > 0 ? slice_s : 0;
+    d->slice_launches = slice_launches ? slice_launches : 1;
+    d->t0 = -1;
+}
+
+void gp_duty_start(gp_duty *d, double now, double spent)
+{
+    if (d->t0 < 0) {
+        d->t0 = now;
+        d->spent0 = spent;
+    }
+}
+
+int gp_duty_decide(gp_duty *d, double now, double spent, int *new_slice)
+{
+    *new_slice = 0;
+    gp_duty_start(d, now, spent);
+    if (d->share >= 1) { /* every launch: one slice */
+        if (!d->on) {
+            d->on = 1;
+            d->slices++;
+            *new_slice = 1;
+        }
+        d->profiled++;
+        return 1;
+    }
+    if (d->on && d->in_slice >= d->slice_launches && spent - d->slice_spent0 >= d->slice_s)
+        d->on = 0;
+    if (!d->on) {
+        if (spent - d->spent0 > d->share * (now - d->t0)) {
+            d->skipped++;
+            return 0;
+        }
+        d->on = 1;
+        d->in_slice = 0;
+        d->slice_spent0 = spent;
+        d->slices++;
+        *new_slice = 1;
+    }
+    d->in_slice++;
+    d->profiled++;
+    return 1;
+}

@@ -143,4 +143,34 @@ size_t gp_rotation_next(gp_rotation *r, double now, int *switched);
  * one is refused); it counts the launch as gp_rotation_next does. */
 size_t gp_rotation_skip(gp_rotation *r, double now);
 
+/* The profiler's share of a run (replay mode none, GPUPROF_MAX_OVERHEAD).
+ * Launches are profiled in slices: a slice goes on until the profiler has
+ * spent `slice_s` seconds in it and profiled `slice_launches` launches; the
+ * launches after it run unprofiled (counted, not measured) until the
+ * profiler's time since the first decision is at most `share` of the wall
+ * time since then; the next launch begins the next slice.  So the
+ * profiler's time stays near `share` of the run's (a run profiled at share
+ * s takes about 1 / (1 - s) of its own time), and the slices are spread
+ * evenly over it.  A share of 1 or more profiles every launch (one slice).
+ * `spent` is the profiler's time so far, on any origin, in seconds, and
+ * counts what it spends outside the decisions too (a variant's first
+ * launch in kernel replay), which delays the next slice. */
+typedef struct gp_duty {
+    double share, slice_s;
+    uint64_t slice_launches;
+    int on;
+    double t0, spent0; /* the first decision: wall time and profiler time; t0 < 0: none yet */
+    double slice_spent0;
+    uint64_t in_slice;
+    uint64_t slices, profiled, skipped;
+} gp_duty;
+
+void gp_duty_init(gp_duty *d, double share, double slice_s, uint64_t slice_launches);
+/* Sets the origin (the first launch considered), when not set yet; the
+ * first decision sets it otherwise. */
+void gp_duty_start(gp_duty *d, double now, double spent);
+/* 1: profile the launch at wall time now (*new_slice: it begins a slice);
+ * 0: run it unprofiled. */
+int gp_duty_decide(gp_duty *d, double now, double spent, int *new_slice);
+
 #endif

@@ -333,6 +333,7 @@ static void set_defaults(gp_config *cfg)
     cfg->rotate_launches = GP_ROTATE_DEFAULT;
     cfg->rotate_ms = GP_ROTATE_MS_DEFAULT;
     cfg->variants_max = GP_VARIANTS_DEFAULT;
+    cfg->max_overhead = GP_MAX_OVERHEAD_DEFAULT;
     cfg->profile_from_start = 1;
     cfg->profiler_start_stop = 1;
     cfg->rank = -1;
@@ -403,6 +404,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_long_in(&st, env, "GPUPROF_ROTATE_LAUNCHES", 1, LONG_MAX, &cfg->rotate_launches);
     parse_long_in(&st, env, "GPUPROF_ROTATE_MS", 0, 86400000, &cfg->rotate_ms);
     parse_long_in(&st, env, "GPUPROF_VARIANTS_MAX", 1, GP_VARIANTS_MAX, &cfg->variants_max);
+    parse_long_in(&st, env, "GPUPROF_MAX_OVERHEAD", 1, 100, &cfg->max_overhead);
     parse_long_in(&st, env, "GPUPROF_BATCH", 1, GP_BATCH_MAX, &cfg->batch);
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);
     parse_choice(&st, env, "GPUPROF_PROFILE_FROM_START", onoff, 2, &cfg->profile_from_start);

@@ -32,6 +32,10 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
  * so at most about a quarter of the time goes to switching */
 #define GP_ROTATE_MS_DEFAULT 1000
 #define GP_VARIANTS_DEFAULT 4096
+/* ... and the share of the run's wall time, in percent, the profiler may
+ * take (GPUPROF_MAX_OVERHEAD; 100: every launch profiled): a run then takes
+ * about 1 / (1 - 0.25) = 1.33 times its own time */
+#define GP_MAX_OVERHEAD_DEFAULT 25
 #define GP_VARIANTS_MAX 1000000
 
 typedef struct gp_config {
@@ -64,6 +68,7 @@ typedef struct gp_config {
     long rotate_launches;       /* GPUPROF_ROTATE_LAUNCHES: replay none's block per configuration */
     long rotate_ms;             /* GPUPROF_ROTATE_MS: and its least time programmed */
     long variants_max;          /* GPUPROF_VARIANTS_MAX: replay none's variants per context */
+    long max_overhead;          /* GPUPROF_MAX_OVERHEAD: replay none's share of the run, % */
     int inject;                 /* GPUPROF_TEST_INJECT: a failure to pretend (tests only) */
     int profile_from_start;     /* GPUPROF_PROFILE_FROM_START: on until cu(da)ProfilerStop */
     int profiler_start_stop;    /* GPUPROF_PROFILER_START_STOP: honour cu(da)ProfilerStart/Stop */

@@ -53,6 +53,34 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
     return NULL;
 }
 
+/* Replay mode none below GPUPROF_MAX_OVERHEAD=100: 1 when the launch runs
+ * unprofiled and is only counted in its variant's estimate (decided before
+ * anything is synchronized, so that it costs next to nothing; an open batch
+ * is closed, the launch must not run inside it).  A launch during stream
+ * capture does not run now: it takes the usual path. */
+static int counted_only(const gp_launch_event *ev, gp_kernel *k, uint64_t id, double t0)
+{
+    if (gp_core.cfg.replay_mode != GP_REPLAY_NONE || gp_core.cfg.max_overhead >= 100)
+        return 0;
+    int capturing = 0;
+    if (gp_collect_capturing(ev->exec.stream, &capturing) != CUDA_SUCCESS || capturing)
+        return 0;
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_context *cs = gp_contexts_get(ev->ctx);
+    double spent = gp_core.summary.profiler_s;
+    pthread_mutex_unlock(&gp_core.state_lock);
+    if (!cs || cs->unusable || !cs->variants)
+        return 0;
+    if (!gp_variants_sample_out(cs, k, id, &ev->exec, t0, spent))
+        return 0;
+    gp_batch_close(cs);
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.launches_counted++;
+    pthread_mutex_unlock(&gp_core.state_lock);
+    add_profiler_time(t0);
+    return 1;
+}
+
 /* After a launch that could not be profiled: when the context is gone (a
  * pass faulted, or an earlier kernel), the program's results are not valid
  * from this launch on. */
@@ -128,6 +156,10 @@ gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint6
     }
     ls->kernel = k;
     ls->launch_id = id;
+    if (counted_only(ev, k, id, t0)) {
+        free(ls);
+        return NULL;
+    }
     if ((why = launch_ready(ev, &captured, whybuf, sizeof(whybuf))))
         goto not_profiled;
     /* stall sampling stops for the profiler's own work (and gives the

@@ -216,19 +216,19 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
 {
     fprintf(f,
             "{\"type\":\"summary\",\"schema\":1,\"launches_seen\":%llu,\"launches_profiled\":%llu,"
-            "\"launches_estimated\":%llu,"
+            "\"launches_estimated\":%llu,\"launches_counted\":%llu,"
             "\"launches_failed\":%llu,\"launches_reduced\":%llu,\"graph_launches\":%llu,"
-            "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,"
+            "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,\"setup_ms\":%.3f,"
             "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,\"launches_profiled_executed\":%llu,"
             "\"crosscheck_launches\":%llu,\"crosscheck_profiled\":%llu,"
             "\"activity_graph_kernels\":%llu,\"launches_not_executed\":%llu,\"memops\":{\"alloc\":%llu,\"free\":%llu,"
             "\"copy\":%llu,\"set\":%llu},\"skipped\":{",
             (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
-            (unsigned long long)s->launches_estimated,
+            (unsigned long long)s->launches_estimated, (unsigned long long)s->launches_counted,
             (unsigned long long)s->failed, (unsigned long long)s->reduced,
             (unsigned long long)s->graph_launches, (unsigned long long)s->passes,
             (unsigned long long)s->bytes_saved, (unsigned long long)s->bytes_restored,
-            s->profiler_s * 1e3, (unsigned long long)s->internal_launches,
+            s->profiler_s * 1e3, s->setup_s * 1e3, (unsigned long long)s->internal_launches,
             (unsigned long long)s->launches_seen, (unsigned long long)s->activity_matched,
             (unsigned long long)s->profiled_executed, (unsigned long long)s->xc_launches,
             (unsigned long long)s->xc_profiled, (unsigned long long)s->activity_graph, (unsigned long long)HASH_COUNT(s->corr),
@@ -303,8 +303,11 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
             "profiled; the profiler added %.3f s",
             pid, (unsigned long long)s->launches_seen, (unsigned long long)s->launches_profiled,
             (unsigned long long)s->passes,
-            (unsigned long long)(s->launches_seen - s->launches_profiled - s->launches_estimated),
+            (unsigned long long)(s->launches_seen - s->launches_profiled - s->launches_estimated -
+                                 s->launches_counted),
             s->profiler_s);
+    if (s->setup_s > 0)
+        fprintf(f, ", %.3f s of it setting up", s->setup_s);
     if (s->launches_profiled && !s->launches_estimated)
         fprintf(f, " (%.1f ms per profiled launch)", s->profiler_s * 1e3 / s->launches_profiled);
     fputc('\n', f);
@@ -313,6 +316,12 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
                 "[gpuprof %d]   replay mode none: %llu more launches ran once, each collecting "
                 "one configuration, into the estimates of the variant_estimate records\n",
                 pid, (unsigned long long)s->launches_estimated);
+    if (s->launches_counted)
+        fprintf(f,
+                "[gpuprof %d]   replay mode none: %llu more launches ran unprofiled, outside the "
+                "profiler's share of the run (GPUPROF_MAX_OVERHEAD), counted in their variants' "
+                "estimates\n",
+                pid, (unsigned long long)s->launches_counted);
     if (skipped_total(s)) {
         fprintf(f, "[gpuprof %d]   not profiled:", pid);
         for (int i = 0; i < s->n_reasons; i++)

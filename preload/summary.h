@@ -24,12 +24,14 @@ typedef struct gp_corr gp_corr;               /* correlation id -> launch seen *
 typedef struct gp_summary {
     uint64_t launches_seen, launches_profiled, failed, reduced, graph_launches;
     uint64_t launches_estimated; /* replay mode none: launches that went into an estimate */
+    uint64_t launches_counted;   /* replay mode none: outside the profiler's share, counted only */
     uint64_t graph_seen; /* of launches_seen: graph launches and kernels run from graphs */
     uint64_t passes, bytes_saved, bytes_restored;
     /* the incremental snapshot (replay/snapshot.h), over all launches */
     uint64_t snap_bytes_hashed, snap_chunks_saved, snap_chunks_restored, snap_mismatches;
     double snap_t_hash, snap_t_save, snap_t_restore, snap_t_verify;
     double profiler_s;
+    double setup_s; /* of which setting up contexts (CUPTI's start, the configurations) */
     atomic_uint_fast64_t internal_launches;
     atomic_uint_fast64_t memops[4]; /* alloc, free, copy, set */
     int n_reasons;

@@ -37,6 +37,7 @@ typedef struct gp_variant {
     int exact_done;  /* a launch with every configuration is done or pending */
     int exact_tries; /* kernel replays tried (a failed one is tried again, twice) */
     uint64_t lost;   /* rotated launches whose counters were lost */
+    uint64_t unprofiled; /* launches outside the profiler's share (counted only) */
     UT_hash_handle hh;
 } gp_variant;
 
@@ -51,6 +52,9 @@ typedef struct gp_variants {
     int sass;          /* the SASS pass is configuration n_rp */
     int *instrumented; /* per range-profiler configuration: CUPTI instruments it */
     gp_rotation rot;
+    gp_duty duty;    /* the profiler's share of the run (GPUPROF_MAX_OVERHEAD < 100) */
+    int sampling;    /* the share is below 100%: slices, one configuration each */
+    int slice_begins; /* the next rotated launch begins a slice: the next configuration */
     long programmed; /* the configuration the open batch holds, -1: none */
     /* per configuration: launches that gave values, and that lost them; a
      * configuration that loses its first launches and gives none is
@@ -124,8 +128,13 @@ void gp_variants_setup(gp_context *cs)
     vs->layout.config = vs->config;
     vs->layout.names = gp_core.metric_names;
     vs->programmed = -1;
-    gp_rotation_init(&vs->rot, vs->layout.n_configs, (uint64_t)gp_core.cfg.rotate_launches,
-                     gp_core.cfg.rotate_ms / 1e3);
+    /* below 100%, the configuration changes at each slice (and only then) */
+    vs->sampling = gp_core.cfg.max_overhead > 0 && gp_core.cfg.max_overhead < 100;
+    gp_rotation_init(&vs->rot, vs->layout.n_configs,
+                     vs->sampling ? UINT64_MAX : (uint64_t)gp_core.cfg.rotate_launches,
+                     vs->sampling ? 0 : gp_core.cfg.rotate_ms / 1e3);
+    gp_duty_init(&vs->duty, vs->sampling ? gp_core.cfg.max_overhead / 100.0 : 1,
+                 gp_core.cfg.rotate_ms / 1e3, (uint64_t)gp_core.cfg.rotate_launches);
     const char *why = gp_collect_rotation_why(cs->col);
     if (vs->layout.n_configs == 0) {
         gp_log_once(GP_LOG_WARN, "none-impossible",
@@ -138,20 +147,29 @@ void gp_variants_setup(gp_context *cs)
     if (why)
         gp_log_once(GP_LOG_WARN, "none-left-out", "GPUPROF_REPLAY=none: device %d: metrics %s",
                     cs->device, why);
-    gp_info("device %d: replay mode none: %zu configurations of one pass%s, %ld launches each "
-            "in turn; each kernel variant's first launch in kernel replay",
-            cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
-            gp_core.cfg.rotate_launches);
+    if (vs->sampling)
+        gp_info("device %d: replay mode none: %zu configurations of one pass%s, one in each "
+                "slice of at least %ld launches and %ld ms of the profiler's time, the slices "
+                "spread so that the profiler takes about %ld%% of the run "
+                "(GPUPROF_MAX_OVERHEAD); each kernel variant's first launch in kernel replay",
+                cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
+                gp_core.cfg.rotate_launches, gp_core.cfg.rotate_ms, gp_core.cfg.max_overhead);
+    else
+        gp_info("device %d: replay mode none: %zu configurations of one pass%s, %ld launches "
+                "each in turn; each kernel variant's first launch in kernel replay",
+                cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
+                gp_core.cfg.rotate_launches);
     cs->variants = vs;
 }
 
 /* The variant of ls, added when new (NULL: beyond the limit, or out of
  * memory). */
-static gp_variant *variant_of(gp_variants *vs, gp_launch_state *ls, const gp_launch_exec *e)
+static gp_variant *variant_of(gp_variants *vs, gp_kernel *kernel, uint64_t launch_id,
+                              const gp_launch_exec *e)
 {
     gp_variant_key key;
     memset(&key, 0, sizeof(key)); /* hashed as bytes: no padding left unset */
-    key.kernel = ls->kernel;
+    key.kernel = kernel;
     for (int d = 0; d < 3; d++) {
         key.grid[d] = e->grid[d];
         key.block[d] = e->block[d];
@@ -184,23 +202,55 @@ static gp_variant *variant_of(gp_variants *vs, gp_launch_state *ls, const gp_lau
         free(v);
         return NULL;
     }
-    v->first_launch_id = ls->launch_id;
+    v->first_launch_id = launch_id;
     vs->n++;
     return v;
+}
+
+/* 1 when the variant's launch is to be profiled in kernel replay (its first,
+ * or a retry of a first that failed). */
+static int needs_exact(const gp_variant *v)
+{
+    return !v->exact_done && v->exact_tries < EXACT_TRIES;
+}
+
+int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id,
+                           const gp_launch_exec *e, double now, double spent)
+{
+    gp_variants *vs = cs->variants;
+    if (!vs || !vs->sampling)
+        return 0;
+    gp_duty_start(&vs->duty, now, spent); /* the first launch, exact or not, is the origin */
+    gp_variant *v = variant_of(vs, kernel, launch_id, e);
+    if (!v || needs_exact(v) || vs->n_refused >= vs->layout.n_configs)
+        return 0;
+    int slice;
+    if (gp_duty_decide(&vs->duty, now, spent, &slice)) {
+        vs->slice_begins |= slice;
+        if (slice)
+            gp_debug("replay mode none: device %d: slice %llu begins (%llu launches counted "
+                     "only so far)",
+                     cs->device, (unsigned long long)vs->duty.slices,
+                     (unsigned long long)vs->duty.skipped);
+        return 0;
+    }
+    gp_est_launch(&v->est);
+    v->unprofiled++;
+    return 1;
 }
 
 int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_batch)
 {
     gp_context *cs = ls->cs;
     gp_variants *vs = cs->variants;
-    gp_variant *v = variant_of(vs, ls, e);
+    gp_variant *v = variant_of(vs, ls->kernel, ls->launch_id, e);
     ls->variant = v;
     ls->rot_config = GP_EST_ALL;
     *close_batch = 0;
     if (!v) /* kernel replay, a record of its own */
         return 0;
     ls->variant_ordinal = gp_est_launch(&v->est);
-    if (!v->exact_done && v->exact_tries < EXACT_TRIES) {
+    if (needs_exact(v)) {
         v->exact_done = 1;
         v->exact_tries++;
         *close_batch = 1; /* the full set is programmed for its passes */
@@ -211,7 +261,15 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
         return 0;
     int switched;
     double now = now_s();
-    size_t c = gp_rotation_next(&vs->rot, now, &switched);
+    size_t c;
+    if (vs->slice_begins && vs->rot.since >= 0) { /* a later slice: the next configuration */
+        vs->slice_begins = 0;
+        c = gp_rotation_skip(&vs->rot, now);
+        switched = 1;
+    } else {
+        vs->slice_begins = 0;
+        c = gp_rotation_next(&vs->rot, now, &switched);
+    }
     for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
         c = gp_rotation_skip(&vs->rot, now);
         switched = 1;
@@ -334,13 +392,15 @@ static void write_variant(FILE *f, const gp_context *cs, const gp_variants *vs, 
     fprintf(f,
             ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u,"
             "\"regs_per_thread\":%d,\"static_smem\":%zu,\"launches\":%llu,"
-            "\"exact_launches\":%llu,\"lost_launches\":%llu,\"first_launch_id\":%llu,"
-            "\"rotation_block\":%ld,\"spread\":",
+            "\"exact_launches\":%llu,\"lost_launches\":%llu,\"unprofiled_launches\":%llu,"
+            "\"first_launch_id\":%llu,\"rotation_block\":%ld,\"max_overhead_pct\":%ld,"
+            "\"spread\":",
             v->key.grid[0], v->key.grid[1], v->key.grid[2], v->key.block[0], v->key.block[1],
             v->key.block[2], v->key.smem, k->attrs.regs, k->attrs.static_smem,
             (unsigned long long)v->est.launches, (unsigned long long)v->est.exact,
-            (unsigned long long)v->lost, (unsigned long long)v->first_launch_id,
-            gp_core.cfg.rotate_launches);
+            (unsigned long long)v->lost, (unsigned long long)v->unprofiled,
+            (unsigned long long)v->first_launch_id, gp_core.cfg.rotate_launches,
+            vs->sampling ? gp_core.cfg.max_overhead : 100L);
     json_num(f, rs);
     fputs(",\"configurations\":[", f);
     for (size_t c = 0; c < L->n_configs; c++)

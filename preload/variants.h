@@ -3,7 +3,9 @@
  *
  * A variant is (function, grid, block, dynamic shared memory) in a context.
  * Its first launch is profiled as in kernel replay, every pass (exact; its
- * record is written as today).  Each later launch runs once, unsaved and
+ * record is written as today).  Below GPUPROF_MAX_OVERHEAD=100, later
+ * launches are profiled in slices spread over the run and the others only
+ * counted (gp_variants_sample_out).  Each later profiled launch runs once, unsaved and
  * unrestored, inside the configuration the context has programmed: one of
  * the one-pass range-profiler configurations the metric list is split into
  * (each carrying the spread counters), or the SASS pass.  The programmed
@@ -26,6 +28,15 @@
  * can rotate, says why once and leaves cs->variants NULL (every launch is
  * then profiled in kernel replay). */
 void gp_variants_setup(gp_context *cs);
+/* Replay mode none with GPUPROF_MAX_OVERHEAD below 100, before launch id of
+ * kernel (launch e) is set up, nothing synchronized yet: 1 when it runs
+ * unprofiled, outside the profiler's share of the run (metrics/estimate.h
+ * gp_duty), and is only counted in its variant's estimate (the caller closes
+ * an open batch: the launch must not run inside it); 0 when it is profiled
+ * (gp_variants_plan says how).  A variant's first launch is always
+ * profiled.  now: wall time; spent: the profiler's time so far (seconds). */
+int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id,
+                           const gp_launch_exec *e, double now, double spent);
 /* Decides how launch ls (options set, not yet begun; e: the launch) runs: 1
  * when it is rotated (ls->opts.rotate set), 0 when it is profiled as in
  * kernel replay (its variant's first launch, or a variant beyond

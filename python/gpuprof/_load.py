@@ -160,7 +160,9 @@ def load_estimates(paths, as_frame=None, derived=False, report=None, peaks=None)
 
     Each row has the variant (kernel, grid_x.., block_x.., dynamic_smem),
     ``launches`` (N, all launches of the variant), ``exact_launches`` (those
-    profiled in kernel replay, which also have launch records), ``estimated``
+    profiled in kernel replay, which also have launch records),
+    ``unprofiled_launches`` (those that ran outside the profiler's share of
+    the run, counted only), ``estimated``
     (True), one column per metric with its estimate (the total over the N
     launches for counts and times; the mean launch's value for rates, ratios
     and percentages), ``bound_<metric>`` (its error bound, same unit),

@@ -25,13 +25,19 @@ else
     GPUPROF_OUTPUT=$OUT/none.default GPUPROF_LOG_LEVEL=info \
         timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" >"$OUT/none.default.out" 2>"$OUT/none.default.err"
     t2=$(now)
-    # ROTATE launches a block and no time floor: every configuration comes
-    # round many times in this short run (what the checks need)
-    GPUPROF_REPLAY=none GPUPROF_ROTATE_LAUNCHES=$ROT GPUPROF_ROTATE_MS=0 GPUPROF_OUTPUT=$OUT/none.none \
+    # ROTATE launches a block and no time floor, every launch profiled:
+    # every configuration comes round many times in this short run
+    GPUPROF_REPLAY=none GPUPROF_MAX_OVERHEAD=100 GPUPROF_ROTATE_LAUNCHES=$ROT GPUPROF_ROTATE_MS=0 GPUPROF_OUTPUT=$OUT/none.none \
         GPUPROF_LOG_LEVEL=info timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" \
         >"$OUT/none.none.out" 2>"$OUT/none.none.err"
     t3=$(now)
-    # the defaults (64 launches and 1 s a configuration), for the time only
+    # the profiler's default share of the run (25%), slices of ROTATE
+    # launches: most launches run unprofiled, counted only
+    GPUPROF_REPLAY=none GPUPROF_ROTATE_LAUNCHES=$ROT GPUPROF_ROTATE_MS=0 GPUPROF_OUTPUT=$OUT/none.share \
+        GPUPROF_LOG_LEVEL=info timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" \
+        >"$OUT/none.share.out" 2>"$OUT/none.share.err"
+    t3b=$(now)
+    # the defaults (25%, 64 launches and 1 s a slice), for the time only
     GPUPROF_REPLAY=none GPUPROF_OUTPUT=$OUT/none.defaults \
         timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" >/dev/null 2>"$OUT/none.defaults.err"
     t4=$(now)
@@ -47,11 +53,21 @@ else
     cat "$OUT/none.check"
     pass=$((pass + $(grep -c '^PASS ' "$OUT/none.check")))
     fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.check")))
+    if cmp -s "$OUT/none.plain" "$OUT/none.share.out"; then ok "replay mode none, 25% share: output unchanged"
+    else bad "replay mode none, 25% share: output changed"; fi
+    counted=$(grep -o '"launches_counted":[0-9]*' "$OUT/none.share.jsonl" | head -1 | cut -d: -f2)
+    if [ "${counted:-0}" -gt 0 ]; then ok "replay mode none, 25% share: $counted launches counted only"
+    else bad "replay mode none, 25% share: no launch ran unprofiled"; fi
+    if $PY tests/gpu/check_estimates.py --partial "$OUT/none.share.jsonl" "$OUT/none.default.jsonl" \
+        fixed_work drift_work >"$OUT/none.share.check"; then :; fi
+    sed 's/^\(PASS\|FAIL\) /\1 25% share: /' "$OUT/none.share.check"
+    pass=$((pass + $(grep -c '^PASS ' "$OUT/none.share.check")))
+    fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.share.check")))
     if gpuprof_rep=$("$B/gpuprof-report" "$OUT/none.none.jsonl" 2>&1); then ok "replay mode none: gpuprof-report reads the records"
     else bad "replay mode none: gpuprof-report failed: $(echo "$gpuprof_rep" | tail -2)"; fi
-    awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v n="$N" -v r="$ROT" 'BEGIN {
-        printf "FIGURES repeat_work %d launches of each kernel: native %.2f s, default (kernel replay) %.2f s, none with %d-launch blocks %.2f s (%.1fx native), none with its defaults %.2f s (%.1fx)\n",
-               n, b - a, c - b, r, d - c, (d - c) / (b - a), e - d, (e - d) / (b - a) }'
+    awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v d2="$t3b" -v e="$t4" -v n="$N" -v r="$ROT" 'BEGIN {
+        printf "FIGURES repeat_work %d launches of each kernel: native %.2f s, default (kernel replay) %.2f s, none with %d-launch blocks, every launch %.2f s (%.1fx native), 25%% share %.2f s (%.1fx), none with its defaults %.2f s (%.1fx)\n",
+               n, b - a, c - b, r, d - c, (d - c) / (b - a), d2 - d, (d2 - d) / (b - a), e - d2, (e - d2) / (b - a) }'
     grep -E "profiler added|replay mode none" "$OUT/none.none.err" | head -3
 fi
 echo "gpu-none: $pass passed, $fail failed, $skip skipped"

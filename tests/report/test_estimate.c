@@ -55,6 +55,53 @@ static void test_rotation(void)
     GP_CHECK(gp_rotation_skip(&r, 13.0) == 1 && r.switches == 3 && r.in_block == 1);
 }
 
+/* The profiler's share of a run: a program of 1 ms launches, a profiled one
+ * costing 3 ms more. */
+static double duty_run(gp_duty *d, uint64_t launches, uint64_t *first_half, uint64_t *second_half)
+{
+    double spent = 0;
+    int slice;
+    uint64_t slices = 0;
+    *first_half = *second_half = 0;
+    for (uint64_t t = 0; t < launches; t++) {
+        double now = (double)t * 0.001 + spent;
+        if (gp_duty_decide(d, now, spent, &slice)) {
+            spent += 0.003;
+            *(t < launches / 2 ? first_half : second_half) += 1;
+        }
+        slices += (uint64_t)slice;
+    }
+    GP_CHECK(slices == d->slices);
+    return spent / ((double)launches * 0.001 + spent); /* the profiler's share of the wall time */
+}
+
+static void test_duty(void)
+{
+    gp_duty d;
+    uint64_t a, b;
+    gp_duty_init(&d, 1, 1.0, 64); /* a share of 1: every launch, one slice */
+    duty_run(&d, 1000, &a, &b);
+    GP_CHECK(d.profiled == 1000 && d.skipped == 0 && d.slices == 1);
+    gp_duty_init(&d, 0.25, 0.05, 8); /* a quarter of the run, slices of 50 ms */
+    double share = duty_run(&d, 100000, &a, &b);
+    GP_CHECK_MSG(share > 0.2 && share < 0.26, "share %.3f", share);
+    GP_CHECK_MSG(d.slices > 100, "%llu slices", (unsigned long long)d.slices);
+    /* spread evenly: as many profiled launches in each half, within a slice */
+    GP_CHECK_MSG(a + b == d.profiled && (a > b ? a - b : b - a) <= 2 * 17, "%llu and %llu",
+                 (unsigned long long)a, (unsigned long long)b);
+    GP_CHECK(d.profiled + d.skipped == 100000);
+    /* a slice lasts its launches and its time: 8 launches of 3 ms < 50 ms */
+    GP_CHECK(d.profiled >= 17 * d.slices - 17 && d.profiled <= 18 * d.slices);
+    /* time spent outside the decisions (a variant's first launch) delays the next slice */
+    gp_duty_init(&d, 0.5, 0, 1);
+    int slice;
+    GP_CHECK(gp_duty_decide(&d, 0, 0, &slice) == 1 && slice);   /* first: a slice */
+    GP_CHECK(gp_duty_decide(&d, 1, 10, &slice) == 0 && !slice); /* 10 s spent in 1 s */
+    GP_CHECK(gp_duty_decide(&d, 19, 10, &slice) == 0);          /* 10 > 0.5 x 19 */
+    GP_CHECK(gp_duty_decide(&d, 20, 10, &slice) == 1 && slice); /* 10 <= 0.5 x 20 */
+    GP_CHECK(d.skipped == 2 && d.slices == 2);
+}
+
 /* The run-to-run shares: the first matching line, 0 for deterministic counts. */
 static void test_floors(void)
 {
@@ -175,14 +222,18 @@ enum { N_LAUNCH = 257, N_CONFIGS = 4, BLOCK = 16 };
 
 typedef struct sim_result {
     size_t pairs, covered, exact_ok, derived_pairs, derived_covered, derived_exact_ok;
+    uint64_t profiled, launches;
 } sim_result;
 
 /* One variant: launches from base b (drift: the work shrinks to 40% over the
  * run, 1% noise per counter and launch; the reference, instructions, follows
  * the work exactly), rotated over N_CONFIGS configurations in blocks of
  * BLOCK; estimates against the exact sums.  use_ref: 0 for the plain
- * mean x N. */
-static void simulate(const gp_launch *b, int drift, int use_ref, uint64_t seed, sim_result *res)
+ * mean x N.  sampled: the profiler's share is 25% (gp_duty: a launch takes
+ * 1 ms, a profiled one 3 ms more; slices of 4 launches and 10 ms, one
+ * configuration each), so that most launches are counted only. */
+static void simulate(const gp_launch *b, int drift, int use_ref, int sampled, uint64_t seed,
+                     sim_result *res)
 {
     size_t n = b->n_metrics;
     int *config = calloc(n, sizeof(int));
@@ -201,7 +252,10 @@ static void simulate(const gp_launch *b, int drift, int use_ref, uint64_t seed, 
     gp_est_variant v;
     gp_rotation rot;
     GP_CHECK(gp_est_variant_init(&v, &L) == 0);
-    gp_rotation_init(&rot, N_CONFIGS, BLOCK, 0);
+    gp_rotation_init(&rot, N_CONFIGS, sampled ? UINT64_MAX : BLOCK, 0);
+    gp_duty duty;
+    gp_duty_init(&duty, sampled ? 0.25 : 1, 0.010, 4);
+    double now = 0, spent = 0;
     uint64_t st = seed;
     for (uint64_t t = 1; t <= N_LAUNCH; t++) {
         double f = drift ? 1.0 - 0.6 * (double)(t - 1) / (N_LAUNCH - 1) : 1.0;
@@ -214,12 +268,19 @@ static void simulate(const gp_launch *b, int drift, int use_ref, uint64_t seed, 
             exact[i] += x[i];
         }
         uint64_t o = gp_est_launch(&v);
-        int sw;
-        if (t == 1)
+        int sw, slice;
+        now = (double)(t - 1) * 0.001 + spent; /* wall: the native time and the profiler's */
+        if (t == 1) {
             gp_est_add(&v, &L, GP_EST_ALL, o, x); /* kernel replay: every pass */
-        else
-            gp_est_add(&v, &L, (int)gp_rotation_next(&rot, 0, &sw), o, x);
+            spent += 0.003 * N_CONFIGS;
+        } else if (gp_duty_decide(&duty, now, spent, &slice)) {
+            size_t c = slice && sampled ? gp_rotation_skip(&rot, now) : gp_rotation_next(&rot, 0, &sw);
+            gp_est_add(&v, &L, (int)c, o, x);
+            spent += 0.003;
+        }
     }
+    res->profiled += duty.profiled;
+    res->launches += N_LAUNCH - 1;
     double rs = gp_est_rel_spread(&v, &L);
     /* the mean launch, estimated and exact, for the derived metrics */
     gp_launch est = *b, tru = *b;
@@ -286,12 +347,14 @@ static void test_recorded(void)
     base *b = calloc(CAP, sizeof(base));
     size_t nb = load_bases("tests/data/report/h100-planted.jsonl", b, CAP);
     GP_CHECK_MSG(nb >= 10, "%zu launch records read", nb);
-    sim_result fixed = {0}, drift = {0}, plain = {0};
+    sim_result fixed = {0}, drift = {0}, plain = {0}, sfixed = {0}, sdrift = {0};
     for (size_t k = 0; k < nb; k++) {
-        simulate(&b[k].l, 0, 1, 0x9e3779b97f4a7c15ull + k, &fixed);
+        simulate(&b[k].l, 0, 1, 0, 0x9e3779b97f4a7c15ull + k, &fixed);
+        simulate(&b[k].l, 0, 1, 1, 0x9e3779b97f4a7c15ull + k, &sfixed);
         for (uint64_t s = 0; s < 8; s++) { /* several noise draws per variant */
-            simulate(&b[k].l, 1, 1, 0x1234567ull + 977 * k + s, &drift);
-            simulate(&b[k].l, 1, 0, 0x1234567ull + 977 * k + s, &plain);
+            simulate(&b[k].l, 1, 1, 0, 0x1234567ull + 977 * k + s, &drift);
+            simulate(&b[k].l, 1, 0, 0, 0x1234567ull + 977 * k + s, &plain);
+            simulate(&b[k].l, 1, 1, 1, 0x1234567ull + 977 * k + s, &sdrift);
         }
     }
     for (size_t k = 0; k < nb; k++)
@@ -305,6 +368,18 @@ static void test_recorded(void)
            drift.covered, drift.pairs, 100.0 * drift.covered / drift.pairs, drift.derived_covered,
            drift.derived_pairs, 100.0 * drift.derived_covered / drift.derived_pairs, plain.covered,
            plain.pairs, 100.0 * plain.covered / plain.pairs);
+    printf("a 25%% share of the run: %llu of %llu launches profiled; identical launches "
+           "%zu/%zu counters equal; drifting: bound covers %zu/%zu counters (%.1f%%), %zu/%zu "
+           "derived (%.1f%%)\n",
+           (unsigned long long)sdrift.profiled, (unsigned long long)sdrift.launches,
+           sfixed.exact_ok, sfixed.pairs, sdrift.covered, sdrift.pairs,
+           100.0 * sdrift.covered / sdrift.pairs, sdrift.derived_covered, sdrift.derived_pairs,
+           100.0 * sdrift.derived_covered / sdrift.derived_pairs);
+    GP_CHECK(fixed.profiled == fixed.launches); /* a share of 1: every launch */
+    GP_CHECK(sdrift.profiled > 0 && sdrift.profiled < sdrift.launches / 4);
+    GP_CHECK(sfixed.pairs == fixed.pairs && sfixed.exact_ok == sfixed.pairs);
+    GP_CHECK(sdrift.covered >= 0.95 * sdrift.pairs);
+    GP_CHECK(sdrift.derived_covered >= 0.95 * sdrift.derived_pairs);
     GP_CHECK(fixed.pairs > 300 && fixed.exact_ok == fixed.pairs);
     GP_CHECK(fixed.derived_pairs > 300 && fixed.derived_exact_ok == fixed.derived_pairs);
     GP_CHECK(drift.covered >= 0.95 * drift.pairs);
@@ -374,6 +449,7 @@ int main(void)
 {
     test_report_load();
     test_rotation();
+    test_duty();
     test_floors();
     test_small();
     test_recorded();

@@ -119,6 +119,7 @@ int main(void)
     gp_core.has_sass = 1;
     gp_core.cfg.rotate_launches = 4;
     gp_core.cfg.variants_max = 2;
+    gp_core.cfg.max_overhead = 100; /* every launch profiled, until the last part */
     gp_core.cfg.replay_mode = GP_REPLAY_NONE;
     gp_core.cfg.log_level = 0;
     pthread_mutex_init(&gp_core.state_lock, NULL);
@@ -224,6 +225,54 @@ int main(void)
     }
     gp_variants_close(&cs);
     fclose(json);
+    free(json_buf);
+
+    /* the profiler's share of the run (GPUPROF_MAX_OVERHEAD=50): the first
+     * launch is profiled whatever the share; later ones in slices of 2
+     * launches (no time floor), one configuration each, the others counted */
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.max_overhead = 50;
+    gp_core.cfg.rotate_launches = 2;
+    gp_core.cfg.rotate_ms = 0;
+    gp_variants_setup(&cs);
+    gp_launch_exec e8;
+    memset(&e8, 0, sizeof(e8));
+    e8.grid[0] = 8;
+    e8.grid[1] = e8.grid[2] = e8.block[0] = e8.block[1] = e8.block[2] = 1;
+    double spent = 100; /* seconds before: any origin */
+    GP_CHECK(gp_variants_sample_out(&cs, &kern, 1000, &e8, 0, spent) == 0); /* first: exact */
+    c = launch(&cs, 8, v, &closed);
+    GP_CHECK(c == GP_EST_ALL);
+    spent += 10; /* the exact launch took 10 s */
+    /* each launch takes 1 s of the program's own; a profiled one 1 s more */
+    double now = 11;
+    int got[12], counted = 0;
+    for (int i = 0; i < 12; i++) {
+        if (gp_variants_sample_out(&cs, &kern, 2000 + (uint64_t)i, &e8, now, spent)) {
+            got[i] = -1;
+            counted++;
+        } else {
+            got[i] = launch(&cs, 8, v, &closed);
+            spent += 1;
+            now += 1;
+        }
+        now += 1;
+    }
+    /* 10 s spent in 11: nothing until the share is back at 50% (t = 20,
+     * launch 9), then a slice of 2 launches of configuration 0; at t = 24,
+     * 12 s spent, the next slice, the next configuration */
+    int want_s[12] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 1};
+    for (int i = 0; i < 12; i++)
+        GP_CHECK_MSG(got[i] == want_s[i], "launch %d: %d, want %d", i, got[i], want_s[i]);
+    GP_CHECK(counted == 9);
+    gp_variants_close(&cs);
+    fclose(json);
+    GP_CHECK_MSG(strstr(json_buf, "\"launches\":13,\"exact_launches\":1,\"lost_launches\":0,"
+                                  "\"unprofiled_launches\":9,") != NULL,
+                 "%s", json_buf);
+    GP_CHECK(strstr(json_buf, "\"max_overhead_pct\":50,") != NULL);
+    /* identical launches: the totals are still 13 x the value */
+    GP_CHECK(strstr(json_buf, "\"gpu__time_duration.sum\":13000,") != NULL);
     free(json_buf);
     return gp_test_finish("variants");
 }

@@ -63,6 +63,8 @@ static int gpl_usage(FILE *f)
         "kernel replay;\n"
         "                                     none: one run, passes spread over a kernel's "
         "launches\n"
+        "      --max-overhead PCT             replay mode none: the profiler's share of the run "
+        "(25)\n"
         "      --cache-control all|none       flush L2 before each pass (all) or not\n"
         "      --clock-control none           gpuprof never changes clocks (only 'none')\n"
         "Output:\n"
@@ -110,6 +112,7 @@ enum {
     O_LOG_LEVEL,
     O_VERBOSE,
     O_BATCH,
+    O_MAX_OVERHEAD,
     O_SNAPSHOT,
     O_RESERVE,
     O_CROSSCHECK,
@@ -161,6 +164,7 @@ static const struct {
     {"verbose", no_argument, O_VERBOSE, NULL},
     {"quiet", no_argument, 'q', NULL},
     {"batch", required_argument, O_BATCH, "GPUPROF_BATCH"},
+    {"max-overhead", required_argument, O_MAX_OVERHEAD, "GPUPROF_MAX_OVERHEAD"},
     {"snapshot", required_argument, O_SNAPSHOT, NULL},
     {"snapshot-reserve-mb", required_argument, O_RESERVE, "GPUPROF_SNAPSHOT_RESERVE_MB"},
     {"crosscheck", required_argument, O_CROSSCHECK, NULL},
