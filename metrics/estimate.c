@@ -205,11 +205,8 @@ int gp_est_value(const gp_est_variant *v, const gp_est_layout *L, size_t i, doub
         spread = rel_spread;
     /* what a second run would differ by anyway, added in quadrature */
     double fl = gp_est_floor(L->names[i]);
-    if (isnan(spread)) { /* sampling error unknown: the floor alone, if any */
-        if (fl > 0)
-            *bound = fl * fabs(*total);
+    if (isnan(spread)) /* fewer than two launches of anything: the error cannot be said */
         return 0;
-    }
     double rel = spread * fpc((uint64_t)used, N);
     if (ratio && r->n < N) /* the reference's own total is an estimate too */
         rel += isnan(rel_sd(r)) ? 0 : rel_sd(r) * fpc(r->n, N);
@@ -325,10 +322,34 @@ void gp_duty_start(gp_duty *d, double now, double spent)
     }
 }
 
+/* The first launch under way is done when the next decision comes. */
+static void exact_settle(gp_duty *d, double spent)
+{
+    if (d->exact_open) {
+        d->exact_spent += spent > d->exact_from ? spent - d->exact_from : 0;
+        d->exact_open = 0;
+    }
+}
+
+int gp_duty_exact(gp_duty *d, double now, double spent)
+{
+    gp_duty_start(d, now, spent);
+    exact_settle(d, spent);
+    if (d->share < 1 && d->exact_spent > 0.5 * d->share * (now - d->t0) + d->slice_s) {
+        d->exact_no++;
+        return 0;
+    }
+    d->exact_open = 1;
+    d->exact_from = spent;
+    d->exact_yes++;
+    return 1;
+}
+
 int gp_duty_decide(gp_duty *d, double now, double spent, int *new_slice)
 {
     *new_slice = 0;
     gp_duty_start(d, now, spent);
+    exact_settle(d, spent);
     if (d->share >= 1) { /* every launch: one slice */
         if (!d->on) {
             d->on = 1;

@@ -154,7 +154,7 @@ size_t gp_rotation_skip(gp_rotation *r, double now);
  * evenly over it.  A share of 1 or more profiles every launch (one slice).
  * `spent` is the profiler's time so far, on any origin, in seconds, and
  * counts what it spends outside the decisions too (a variant's first
- * launch in kernel replay), which delays the next slice. */
+ * launch in kernel replay, gp_duty_exact), which delays the next slice. */
 typedef struct gp_duty {
     double share, slice_s;
     uint64_t slice_launches;
@@ -163,12 +163,22 @@ typedef struct gp_duty {
     double slice_spent0;
     uint64_t in_slice;
     uint64_t slices, profiled, skipped;
+    /* first launches in kernel replay: what they cost, the one under way */
+    double exact_spent, exact_from;
+    int exact_open;
+    uint64_t exact_yes, exact_no;
 } gp_duty;
 
 void gp_duty_init(gp_duty *d, double share, double slice_s, uint64_t slice_launches);
 /* Sets the origin (the first launch considered), when not set yet; the
  * first decision sets it otherwise. */
 void gp_duty_start(gp_duty *d, double now, double spent);
+/* 1 when a kernel variant's first launch may be profiled in kernel replay
+ * (every configuration) now: the first launches' own cost stays within half
+ * the share of the run, plus an allowance of one slice's time (so that a
+ * short run's first few are exact), and the slices keep the other half at
+ * least.  Its cost is what `spent` grows by until the next call. */
+int gp_duty_exact(gp_duty *d, double now, double spent);
 /* 1: profile the launch at wall time now (*new_slice: it begins a slice);
  * 0: run it unprofiled. */
 int gp_duty_decide(gp_duty *d, double now, double spent, int *new_slice);

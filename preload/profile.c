@@ -67,7 +67,7 @@ static int counted_only(const gp_launch_event *ev, gp_kernel *k, uint64_t id, do
         return 0;
     pthread_mutex_lock(&gp_core.state_lock);
     gp_context *cs = gp_contexts_get(ev->ctx);
-    double spent = gp_core.summary.profiler_s;
+    double spent = gp_core.summary.profiler_s - gp_core.summary.setup_s; /* beyond set-up */
     pthread_mutex_unlock(&gp_core.state_lock);
     if (!cs || cs->unusable || !cs->variants)
         return 0;

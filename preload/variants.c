@@ -38,6 +38,7 @@ typedef struct gp_variant {
     int exact_tries; /* kernel replays tried (a failed one is tried again, twice) */
     uint64_t lost;   /* rotated launches whose counters were lost */
     uint64_t unprofiled; /* launches outside the profiler's share (counted only) */
+    int defer_exact;     /* this launch: the first launches' share is used up */
     UT_hash_handle hh;
 } gp_variant;
 
@@ -207,11 +208,21 @@ static gp_variant *variant_of(gp_variants *vs, gp_kernel *kernel, uint64_t launc
     return v;
 }
 
-/* 1 when the variant's launch is to be profiled in kernel replay (its first,
- * or a retry of a first that failed). */
-static int needs_exact(const gp_variant *v)
+/* 1 when every configuration not refused has a launch of the variant. */
+static int all_covered(const gp_variants *vs, const gp_variant *v)
 {
-    return !v->exact_done && v->exact_tries < EXACT_TRIES;
+    for (size_t c = 0; c < vs->layout.n_configs; c++)
+        if (!vs->refused[c] && v->est.cover[c].n == 0)
+            return 0;
+    return 1;
+}
+
+/* 1 when the variant's launch is to be profiled in kernel replay: its
+ * first, a retry of a first that failed, or (with a share below 100%) a
+ * later one while the slices have not covered every configuration yet. */
+static int needs_exact(const gp_variants *vs, const gp_variant *v)
+{
+    return !v->exact_done && v->exact_tries < EXACT_TRIES && !(vs->sampling && all_covered(vs, v));
 }
 
 int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id,
@@ -222,8 +233,18 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
         return 0;
     gp_duty_start(&vs->duty, now, spent); /* the first launch, exact or not, is the origin */
     gp_variant *v = variant_of(vs, kernel, launch_id, e);
-    if (!v || needs_exact(v) || vs->n_refused >= vs->layout.n_configs)
+    if (!v || vs->n_refused >= vs->layout.n_configs)
         return 0;
+    v->defer_exact = 0;
+    if (needs_exact(vs, v)) {
+        if (gp_duty_exact(&vs->duty, now, spent))
+            return 0;
+        v->defer_exact = 1; /* rotated or counted, as any launch; exact at a later one */
+        gp_log_once(GP_LOG_INFO, "none-defer-exact",
+                    "replay mode none: the first launches in kernel replay have used their half "
+                    "of the profiler's share (GPUPROF_MAX_OVERHEAD); new variants are profiled "
+                    "in the slices, and in kernel replay at a later launch when the share allows");
+    }
     int slice;
     if (gp_duty_decide(&vs->duty, now, spent, &slice)) {
         vs->slice_begins |= slice;
@@ -250,7 +271,9 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (!v) /* kernel replay, a record of its own */
         return 0;
     ls->variant_ordinal = gp_est_launch(&v->est);
-    if (needs_exact(v)) {
+    int deferred = v->defer_exact;
+    v->defer_exact = 0;
+    if (needs_exact(vs, v) && !deferred) {
         v->exact_done = 1;
         v->exact_tries++;
         *close_batch = 1; /* the full set is programmed for its passes */

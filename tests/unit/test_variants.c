@@ -274,5 +274,30 @@ int main(void)
     /* identical launches: the totals are still 13 x the value */
     GP_CHECK(strstr(json_buf, "\"gpu__time_duration.sum\":13000,") != NULL);
     free(json_buf);
+
+    /* a new variant when the first launches' half of the share is used up:
+     * not in kernel replay, but in the slice under way (configuration 0);
+     * in kernel replay at a later launch once the share allows */
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.rotate_launches = 100;
+    gp_variants_setup(&cs);
+    GP_CHECK(gp_variants_sample_out(&cs, &kern, 3000, &e8, 0, 0) == 0); /* exact */
+    c = launch(&cs, 8, v, &closed);
+    GP_CHECK(c == GP_EST_ALL);
+    gp_launch_exec e16 = e8;
+    e16.grid[0] = 16;
+    /* 5 s spent on the first, 12 s into the run: a slice may begin
+     * (5 <= 0.5 x 12), a first launch in kernel replay may not (5 > 0.25 x 12) */
+    GP_CHECK(gp_variants_sample_out(&cs, &kern, 3001, &e16, 12, 5) == 0);
+    c = launch(&cs, 16, v, &closed);
+    GP_CHECK_MSG(c == 0, "deferred first launch: configuration %d", c);
+    GP_CHECK(gp_variants_sample_out(&cs, &kern, 3002, &e16, 100, 5.1) == 0); /* 5 <= 25: now */
+    c = launch(&cs, 16, v, &closed);
+    GP_CHECK_MSG(c == GP_EST_ALL, "first launch in kernel replay later: %d", c);
+    gp_variants_close(&cs);
+    fclose(json);
+    GP_CHECK(strstr(json_buf, "\"grid\":[16,1,1]") &&
+             strstr(json_buf, "\"launches\":2,\"exact_launches\":1,"));
+    free(json_buf);
     return gp_test_finish("variants");
 }

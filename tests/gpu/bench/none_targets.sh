@@ -3,7 +3,8 @@
 # run (prints figures, asserts nothing but unchanged outputs; run on the GPU
 # machine with build/ carried):
 #   torch  a PyTorch training loop (tests/gpu/bench/torch_loop.py), sized to
-#          about TARGET_S seconds natively (default 12) from a short run;
+#          about TARGET_S seconds of training loop natively (default 12, the
+#          program's start-up besides) from a short run;
 #   cg     NVIDIA's conjugateGradient sample (CG_BIN, built by
 #          tests/gpu/bench/build_cg.sh; skipped, with the reason, without it),
 #          sized the same way.
@@ -69,8 +70,10 @@ target() {
         list=""
         [ "$set" = full ] && list=$FULL
         t1=$(now)
-        GPUPROF_METRICS=$list GPUPROF_REPLAY=none GPUPROF_OUTPUT=$OUT/$name.$set GPUPROF_LOG_LEVEL=info \
-            timeout 900 env LD_PRELOAD=$LIB sh -c "$cmd" >"$OUT/$name.$set.out" 2>"$OUT/$name.$set.err"
+        metrics=""
+        [ -n "$list" ] && metrics="GPUPROF_METRICS=$list"
+        GPUPROF_REPLAY=none GPUPROF_OUTPUT=$OUT/$name.$set GPUPROF_LOG_LEVEL=info \
+            timeout 900 env $metrics LD_PRELOAD=$LIB sh -c "$cmd" >"$OUT/$name.$set.out" 2>"$OUT/$name.$set.err"
         rc=$?
         t2=$(now)
         wall=$(calc "$t2 - $t1")
@@ -106,12 +109,10 @@ target() {
 
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "none-targets: skipped: no GPU on this machine"; exit 0; fi
 if want torch; then
-    t0=$(now); $PY "$HERE/torch_loop.py" 20 >/dev/null 2>&1; t1=$(now)
-    t2=$(now); $PY "$HERE/torch_loop.py" 60 >/dev/null 2>&1; t3=$(now)
-    steps=$(awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v T="$TARGET_S" 'BEGIN {
-        per = ((d - c) - (b - a)) / 40; fixed = (b - a) - 20 * per; n = int((T - fixed) / per);
-        print (n < 200 ? 200 : n) }')
-    echo "none-targets torch: $steps steps for about $TARGET_S s"
+    # the loop's own time (the program prints it), TARGET_S seconds of it
+    loop=$($PY "$HERE/torch_loop.py" 100 2>&1 >/dev/null | sed -n 's/^torch_loop: \([0-9.]*\) s in the loop/\1/p')
+    steps=$(awk -v l="${loop:-1}" -v T="$TARGET_S" 'BEGIN { n = int(T / (l / 100)); print (n < 200 ? 200 : n) }')
+    echo "none-targets torch: $steps steps for about $TARGET_S s in the loop (100 steps: ${loop:-?} s)"
     target torch "$PY $HERE/torch_loop.py $steps"
 fi
 if want cg; then

@@ -19,7 +19,7 @@ model = torch.nn.Sequential(
     torch.nn.Conv2d(64, 128, 3, padding=1), torch.nn.BatchNorm2d(128), torch.nn.ReLU(),
     torch.nn.MaxPool2d(2),
     torch.nn.Conv2d(128, 256, 3, padding=1), torch.nn.BatchNorm2d(256), torch.nn.ReLU(),
-    torch.nn.AdaptiveAvgPool2d(4), torch.nn.Flatten(),
+    torch.nn.AvgPool2d(8), torch.nn.Flatten(),
     torch.nn.Linear(256 * 16, 512), torch.nn.ReLU(), torch.nn.Linear(512, 10),
 ).to(dev)
 opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
