@@ -47,9 +47,10 @@ size_t gp_cache_evict_ptx_size(unsigned n_insns)
 
 size_t gp_cache_evict_ptx(char *buf, size_t cap, unsigned n_insns)
 {
-    if (cap > 0)
-        buf[0] = '\0';
-    if (!buf || cap == 0 || gp_cache_evict_ptx_size(n_insns) == 0)
+    if (!buf || cap == 0)
+        return 0;
+    buf[0] = '\0';
+    if (gp_cache_evict_ptx_size(n_insns) == 0)
         return 0;
     out o = {buf, cap, 0, 0};
     put(&o, ".version 8.0\n.target sm_90\n.address_size 64\n");

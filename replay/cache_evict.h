@@ -41,8 +41,8 @@ size_t gp_cache_evict_ptx_size(unsigned n_insns);
  * n_insns multiply-adds in straight line (each with its own constant, so
  * that none folds) and one constant load per lane for every 64-byte line of
  * the constant array.  Returns the text's length (without the NUL), or 0
- * when n_insns is out of bounds or cap is too small (buf then holds an
- * empty string when cap > 0). */
+ * when buf is NULL, n_insns is out of bounds or cap is too small (buf then
+ * holds an empty string when cap > 0). */
 size_t gp_cache_evict_ptx(char *buf, size_t cap, unsigned n_insns);
 
 #endif
