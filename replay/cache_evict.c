@@ -56,8 +56,7 @@ size_t gp_cache_evict_ptx(char *buf, size_t cap, unsigned n_insns)
     put(&o, ".version 8.0\n.target sm_90\n.address_size 64\n");
     put(&o, ".const .align 16 .b8 gp_evict_const[%d];\n", GP_EVICT_CONST_BYTES);
     put(&o, ".visible .entry " GP_EVICT_ENTRY "(.param .u64 p_sink)\n{\n");
-    put(&o, "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%c<%d>;\n",
-        GP_EVICT_CHAINS);
+    put(&o, "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%c<%d>;\n", GP_EVICT_CHAINS);
     put(&o, "  .reg .b32 %%k<%d>;\n  .reg .b64 %%rd<5>;\n", LOADS);
     put(&o, "  ld.param.u64 %%rd1, [p_sink];\n");
     put(&o, "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n");

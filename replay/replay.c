@@ -180,8 +180,8 @@ static int evict_gpc(gp_replay_ctx *rc, const gp_replay_opts *o)
     CUdeviceptr sink = rc->flush_buf; /* never written in practice; its contents never matter */
     void *args[] = {&sink};
     double t = gp_now_s();
-    CUresult r = gp_drv.cuLaunchKernel(rc->evict, rc->evict_blocks, 1, 1, 32 * GP_EVICT_WARPS, 1,
-                                       1, 0, NULL, args, NULL);
+    CUresult r = gp_drv.cuLaunchKernel(rc->evict, rc->evict_blocks, 1, 1, 32 * GP_EVICT_WARPS, 1, 1,
+                                       0, NULL, args, NULL);
     if (r != CUDA_SUCCESS) {
         evict_give_up(rc, "cannot launch", r);
         return 0;

@@ -49,7 +49,7 @@ typedef struct gp_replay_ctx {
     CUfunction evict;
     unsigned evict_blocks;
     int evict_failed; /* it could not be loaded: L2 only */
-    int warmed; /* the warm-up round ran (gp_replay_opts.warmup) */
+    int warmed;       /* the warm-up round ran (gp_replay_opts.warmup) */
 } gp_replay_ctx;
 
 typedef struct gp_replay_opts {
