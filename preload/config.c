@@ -325,7 +325,7 @@ static void set_defaults(gp_config *cfg)
     cfg->reserve_mb = 1024;
     cfg->snapshot_where = GP_SNAP_AUTO;
     cfg->snapshot_incremental = 1;
-    cfg->flush_caches = 1;
+    cfg->flush_caches = GP_CACHE_FLUSH;
     cfg->warmup = 1;
     cfg->summary = 1;
     cfg->crosscheck = GP_CROSSCHECK_WINDOW;
@@ -349,7 +349,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     static const char *const bases[] = {"function", "demangled", "mangled"};
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const wheres[] = {"auto", "device", "host", "none"};
-    static const char *const caches[] = {"none", "flush"};
+    static const char *const caches[] = {"none", "flush", "l2"}; /* gp_cache_control */
     static const char *const replays[] = {"profiler", "cupti", "none"};
     static const char *const injects[] = {"none", "no-permission"};
 
@@ -396,7 +396,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SNAPSHOT", wheres, 4, &cfg->snapshot_where);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_INCREMENTAL", onoff, 2, &cfg->snapshot_incremental);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
-    parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 2, &cfg->flush_caches);
+    parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 3, &cfg->flush_caches);
     parse_choice(&st, env, "GPUPROF_WARMUP", onoff, 2, &cfg->warmup);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_crosscheck(&st, env, &cfg->crosscheck);

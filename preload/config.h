@@ -6,6 +6,8 @@
 #include <regex.h>
 #include <stddef.h>
 
+#include "replay/cache_control.h"
+
 enum gp_name_base { GP_NAME_FUNCTION, GP_NAME_DEMANGLED, GP_NAME_MANGLED };
 enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NONE };
 enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI, GP_REPLAY_NONE };
@@ -60,7 +62,7 @@ typedef struct gp_config {
     int snapshot_where;         /* GPUPROF_SNAPSHOT */
     int snapshot_incremental;   /* GPUPROF_SNAPSHOT_INCREMENTAL: only changed chunks copied */
     int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
-    int flush_caches;           /* GPUPROF_CACHE_CONTROL */
+    int flush_caches;           /* GPUPROF_CACHE_CONTROL: enum gp_cache_control */
     int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice */
     int summary;                /* GPUPROF_SUMMARY */
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */

@@ -76,11 +76,14 @@ static void context_setup(gp_context *cs)
         return;
     }
     if (gp_core.n_hw) {
-        /* a batch holds up to three kernels per launch: SASS pass, L2 flush, launch */
-        size_t max_ranges = gp_core.cfg.batch > 1 ? 3 * (size_t)gp_core.cfg.batch : 1;
+        /* a batch holds up to four kernels per launch: SASS pass, GPC cache
+         * eviction, L2 flush, launch */
+        size_t max_ranges = gp_core.cfg.batch > 1 ? 4 * (size_t)gp_core.cfg.batch : 1;
         int none = gp_core.cfg.replay_mode == GP_REPLAY_NONE;
-        if (none && max_ranges < 3) /* a rotated launch is two ranges (L2 flush, launch) */
-            max_ranges = 3;
+        /* a rotated launch is three ranges (eviction, L2 flush, launch): a
+         * multiple of three, so that no launch finds its batch one short */
+        if (none)
+            max_ranges = 3 * (gp_core.cfg.batch > 1 ? (size_t)gp_core.cfg.batch : 1);
         int *every = none ? calloc(gp_core.n_metrics ? gp_core.n_metrics : 1, sizeof(int)) : NULL;
         for (size_t i = 0; every && i < gp_core.n_metrics; i++)
             every[i] = gp_metric_set_is_spread(gp_core.metric_names[i]);

@@ -130,7 +130,7 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
      * program cannot go on in that context either).  GPUPROF_BATCH=1 keeps
      * every record up to a fault complete. */
     if (!rotated && gp_collect_batch_is_open(cs->col) &&
-        (!cs->batching || gp_collect_batch_room(cs->col) < 3))
+        (!cs->batching || gp_collect_batch_room(cs->col) < 4))
         gp_batch_close(cs);
     int was_open = gp_collect_batch_is_open(cs->col);
     int er = gp_collect_begin(cs->col, gp_core.allocs, &ev->exec, &ls->opts, &ls->rs);

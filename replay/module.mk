@@ -21,3 +21,9 @@ $(BUILD)/lib/replay/chunk_hash_dev.o $(BUILD)/replay/chunk_hash_dev.o: $(GP_CHUN
 # Unit test of the hash's CPU reference and of the snapshot's plan (no GPU)
 $(UT)/test_chunk_hash: tests/unit/test_chunk_hash.c replay/chunk_hash.c replay/snap_plan.c
 UNIT_TESTS += $(UT)/test_chunk_hash
+
+# The GPC cache eviction kernel's PTX: its shape, and ptxas's code size where
+# ptxas exists (skipped otherwise)
+$(UT)/test_cache_evict: tests/unit/test_cache_evict.c replay/cache_evict.c preload/cubin.c
+$(UT)/test_cache_evict: CPPFLAGS += -DGP_CUDA_HOME='"$(CUDA_HOME)"'
+UNIT_TESTS += $(UT)/test_cache_evict

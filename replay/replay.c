@@ -3,12 +3,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "replay/cache_evict.h"
 #include "replay/driver.h"
 #include "replay/sass_metrics.h"
 #include "replay/worker.h"
+#include "util/log.h"
 
 double gp_now_s(void)
 {
@@ -109,8 +112,89 @@ static int flush_setup(gp_replay_ctx *rc, uint64_t bytes)
     return gp_drv.cuCtxSynchronize() == CUDA_SUCCESS ? 0 : -1;
 }
 
-/* Returns 1 when L2 was flushed; *launched tells whether a kernel ran. */
-static int flush_l2_counted(gp_replay_ctx *rc, const gp_replay_opts *o, int *launched)
+/* The GPC cache eviction (cache_evict.h): blocks of four warps, so that each
+ * of an SM's four sub-partitions, each with its own instruction cache, runs
+ * one; two blocks per SM, so that the block scheduler, which spreads a grid
+ * this small over all SMs, leaves none out. */
+enum { GP_EVICT_WARPS = 4, GP_EVICT_BLOCKS_PER_SM = 2 };
+
+static void evict_teardown(gp_replay_ctx *rc)
+{
+    if (rc->evict_module)
+        gp_drv.cuModuleUnload(rc->evict_module);
+    rc->evict_module = NULL;
+    rc->evict = NULL;
+}
+
+static void evict_give_up(gp_replay_ctx *rc, const char *what, CUresult r)
+{
+    evict_teardown(rc);
+    rc->evict_failed = 1;
+    gp_log_once(GP_LOG_WARN, "gcc-evict",
+                "%s the kernel that empties the GPCs' constant and instruction caches before "
+                "each pass (%s): only L2 is flushed, as with GPUPROF_CACHE_CONTROL=l2",
+                what, gp_driver_strerror(r));
+}
+
+/* Loads the eviction kernel (the driver compiles its PTX: about a second the
+ * first time, then from the driver's compute cache).  Returns 0 or -1. */
+static int evict_setup(gp_replay_ctx *rc)
+{
+    size_t cap = gp_cache_evict_ptx_size(GP_EVICT_DEFAULT_INSNS);
+    char *ptx = malloc(cap);
+    double t = gp_now_s();
+    CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (ptx && gp_cache_evict_ptx(ptx, cap, GP_EVICT_DEFAULT_INSNS) > 0)
+        r = gp_drv.cuModuleLoadData(&rc->evict_module, ptx);
+    free(ptx);
+    if (r == CUDA_SUCCESS)
+        r = gp_drv.cuModuleGetFunction(&rc->evict, rc->evict_module, GP_EVICT_ENTRY);
+    CUdevice dev;
+    int sms = 0;
+    if (r == CUDA_SUCCESS)
+        r = gp_drv.cuCtxGetDevice(&dev);
+    if (r == CUDA_SUCCESS)
+        r = gp_drv.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    if (r == CUDA_SUCCESS && sms <= 0)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r != CUDA_SUCCESS) {
+        evict_give_up(rc, "cannot load", r);
+        return -1;
+    }
+    rc->evict_blocks = (unsigned)sms * GP_EVICT_BLOCKS_PER_SM;
+    gp_debug("GPC cache eviction kernel: %d instructions, %u blocks of %d warps, loaded in %.0f ms",
+             (int)GP_EVICT_DEFAULT_INSNS, rc->evict_blocks, (int)GP_EVICT_WARPS,
+             (gp_now_s() - t) * 1e3);
+    return 0;
+}
+
+/* Empties the GPCs' and the SMs' constant and instruction caches, leaving
+ * only the eviction kernel's lines there, which the L2 flush that follows
+ * then pushes out of L2.  Returns the kernels launched (0 or 1). */
+static int evict_gpc(gp_replay_ctx *rc, const gp_replay_opts *o)
+{
+    if (o->flush_caches != GP_CACHE_FLUSH || rc->evict_failed)
+        return 0;
+    if (!rc->evict && evict_setup(rc) != 0)
+        return 0;
+    CUdeviceptr sink = rc->flush_buf; /* never written in practice; its contents never matter */
+    void *args[] = {&sink};
+    double t = gp_now_s();
+    CUresult r = gp_drv.cuLaunchKernel(rc->evict, rc->evict_blocks, 1, 1, 32 * GP_EVICT_WARPS, 1, 1,
+                                       0, NULL, args, NULL);
+    if (r != CUDA_SUCCESS) {
+        evict_give_up(rc, "cannot launch", r);
+        return 0;
+    }
+    /* the stream orders it before the L2 flush; waited for here only to time it */
+    if (gp_log_enabled(GP_LOG_DEBUG) && gp_drv.cuCtxSynchronize() == CUDA_SUCCESS)
+        gp_debug("pass flush: GPC caches emptied in %.3f ms", (gp_now_s() - t) * 1e3);
+    return 1;
+}
+
+/* Returns 1 when L2 was flushed; *launched counts the kernels that ran (the
+ * GPC cache eviction when `evict` allows it, then the L2 flush). */
+static int flush_l2_counted(gp_replay_ctx *rc, const gp_replay_opts *o, int evict, int *launched)
 {
     *launched = 0;
     if (!o->flush_caches || rc->flush_failed || o->l2_bytes == 0)
@@ -127,20 +211,21 @@ static int flush_l2_counted(gp_replay_ctx *rc, const gp_replay_opts *o, int *lau
             return 0;
         }
     }
+    *launched = evict ? evict_gpc(rc, o) : 0;
     uint64_t sectors = rc->flush_bytes / 32;
     CUdeviceptr sink = rc->flush_buf;
     void *args[] = {&rc->flush_buf, &sectors, &sink};
     if (gp_drv.cuLaunchKernel(rc->flush_read, 1056, 1, 1, 512, 1, 1, 0, NULL, args, NULL) !=
         CUDA_SUCCESS)
         return 0;
-    *launched = 1;
+    *launched += 1;
     return gp_drv.cuCtxSynchronize() == CUDA_SUCCESS;
 }
 
 static int flush_l2(gp_replay_ctx *rc, const gp_replay_opts *o)
 {
     int launched;
-    return flush_l2_counted(rc, o, &launched);
+    return flush_l2_counted(rc, o, 1, &launched);
 }
 
 static int fail(gp_replay_state *st, const char *what, const char *detail)
@@ -286,13 +371,17 @@ static int abort_pass(gp_replay_ctx *rc, gp_replay_state *st)
     return -1;
 }
 
-/* In the open batch: the L2 flush (a range of its own when it launched a
- * kernel), then the range the program's launch will take. */
+/* In the open batch: the GPC cache eviction and the L2 flush (a range each
+ * when it launched a kernel), then the range the program's launch will
+ * take.  The eviction only where the image has room for all three. */
 static void program_range(gp_replay_ctx *rc, const gp_replay_opts *o, gp_replay_state *st)
 {
     int launched;
     double t = gp_now_s();
-    st->flushed |= flush_l2_counted(rc, o, &launched);
+    int room = gp_rp_batch_room(rc->rp) >= 3;
+    if (!room && o->flush_caches == GP_CACHE_FLUSH)
+        gp_debug("GPC caches not emptied before this launch: its batch has room for 2 ranges");
+    st->flushed |= flush_l2_counted(rc, o, room, &launched);
     gp_rp_batch_note(rc->rp, launched);
     st->t_flush = gp_now_s() - t;
     st->batch_range = gp_rp_batch_note(rc->rp, 1) - 1;
@@ -622,6 +711,7 @@ out:
 void gp_replay_ctx_free(gp_replay_ctx *rc)
 {
     gp_snapshot_free(&rc->snap);
+    evict_teardown(rc);
     flush_teardown(rc);
     gp_rp_destroy(rc->rp);
     rc->rp = NULL;

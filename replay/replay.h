@@ -6,7 +6,8 @@
  * last pass; gp_replay_exit() (after the launch) closes it, runs any pass
  * CUPTI still asks for (restoring first), and evaluates the counters.  Every
  * pass starts from the saved state, so memory ends as one execution leaves
- * it.  A one-pass set takes no snapshot.  L2 is flushed before each pass. */
+ * it.  A one-pass set takes no snapshot.  Before each pass the GPCs' constant
+ * and instruction caches are emptied (cache_evict.h), then L2 is flushed. */
 #ifndef GP_REPLAY_H
 #define GP_REPLAY_H
 
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "replay/alloc_track.h"
+#include "replay/cache_control.h"
 #include "replay/range_profiler.h"
 #include "replay/snapshot.h"
 
@@ -43,11 +45,15 @@ typedef struct gp_replay_ctx {
     CUmodule flush_module;
     CUfunction flush_read;
     int flush_failed;
-    int warmed; /* the warm-up round ran (gp_replay_opts.warmup) */
+    CUmodule evict_module; /* the GPC cache eviction kernel (cache_evict.h) */
+    CUfunction evict;
+    unsigned evict_blocks;
+    int evict_failed; /* it could not be loaded: L2 only */
+    int warmed;       /* the warm-up round ran (gp_replay_opts.warmup) */
 } gp_replay_ctx;
 
 typedef struct gp_replay_opts {
-    int flush_caches;
+    int flush_caches; /* enum gp_cache_control */
     uint64_t l2_bytes;
     int allow_device, allow_host;
     int cupti_replay; /* CUPTI's kernel replay: one start/end around the launch */
@@ -75,8 +81,8 @@ typedef struct gp_replay_state {
     uint64_t bytes_saved, bytes_restored;
     double start_s, ms;
     double t_warmup, t_snapshot, t_sass, t_begin, t_passes, t_flush, t_start,
-        t_finish; /* seconds (debug log); t_flush: every pass's L2 flush (those of
-                   * gpuprof's own passes also lie within t_passes) */
+        t_finish; /* seconds (debug log); t_flush: every pass's cache eviction and L2
+                   * flush (those of gpuprof's own passes also lie within t_passes) */
     double t_rp_start, t_rp_stop, t_sass_enable, t_sass_run,
         t_sass_collect; /* CUPTI calls (debug) */
     int flushed;

@@ -9,7 +9,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 CASES="inplace atomic indirect devglobal tosymbol uninit memset managed async threads graph multigpu pitch hostmem vmm surface graphsteps"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     for c in no_cuda $CASES crosscheck driver_api known_work batches batches_mixed no_permission stress fault fault_capture crash \
-             capture_ranges torch_ranges split_list replay_none roofline_selfcheck; do skipped "$c: no GPU on this machine"; done
+             gcc_evict capture_ranges torch_ranges split_list replay_none roofline_selfcheck; do skipped "$c: no GPU on this machine"; done
     echo "gpu: $pass passed, $fail failed, $skip skipped"
     exit 0
 fi
@@ -203,6 +203,38 @@ nodur=$(grep '"type":"launch"' "$OUT/bmix.jsonl" | grep -c '"gpu__time_duration.
 if [ "$n" = 6 ] && [ "$nodur" = 0 ] && ! grep -q "counters lost" "$OUT/bmix.err"; then
     ok "batches of 2 between unprofiled launches: $n records, all with counters"
 else bad "batches of 2 between unprofiled launches: $n records, $nodur without duration"; grep -i "lost\|warn" "$OUT/bmix.err" | head -3; fi
+
+# 9b. the GPC cache eviction before each pass: with GPUPROF_CACHE_CONTROL=flush
+#     (the default) each kernel fetches its code and constants through L2
+#     again, so the L2 sectors the GCC asks for are well above those of l2
+#     (L2 only: Nsight Compute gives 832 under --cache-control all and 192
+#     under none for a small kernel); batched (one-pass list) and one launch
+#     at a time, every record complete, no warning about the eviction kernel
+GCCM=lts__t_sectors_srcunit_gcc.sum,gpu__time_duration.sum
+for b in 32 1; do
+    for cc in flush l2; do
+        GPUPROF_METRICS=$GCCM GPUPROF_BATCH=$b GPUPROF_CACHE_CONTROL=$cc GPUPROF_LOG_LEVEL=info \
+            GPUPROF_OUTPUT=$OUT/gcc-$cc-$b LD_PRELOAD=$LIB $G/known_work 1 >/dev/null 2>"$OUT/gcc-$cc-$b.err"
+    done
+    if msg=$(python3 - "$OUT/gcc-flush-$b.jsonl" "$OUT/gcc-l2-$b.jsonl" <<'PY'
+import json, statistics, sys
+def load(p):
+    return [r for r in map(json.loads, open(p)) if r.get('type') == 'launch']
+f, l = load(sys.argv[1]), load(sys.argv[2])
+m = 'lts__t_sectors_srcunit_gcc.sum'
+vf = [r['metrics'].get(m) for r in f]
+vl = [r['metrics'].get(m) for r in l]
+assert f and len(f) == len(l), 'records: %d with flush, %d with l2' % (len(f), len(l))
+assert None not in vf + vl, 'missing values: flush %s, l2 %s' % (vf, vl)
+d = [a - b for a, b in zip(vf, vl)]
+print('GCC sectors, median: flush %.0f, l2 %.0f (per kernel flush - l2: %s)'
+      % (statistics.median(vf), statistics.median(vl), ' '.join('%.0f' % x for x in d)))
+assert statistics.median(d) >= 128 and min(d) >= -64, 'flush does not add the GCC misses'
+PY
+    ) && ! grep -q "counters lost\|GPCs' constant and instruction caches" "$OUT/gcc-flush-$b.err"; then
+        ok "GPC cache eviction, GPUPROF_BATCH=$b: $msg"
+    else bad "GPC cache eviction, GPUPROF_BATCH=$b: $msg"; grep -i "lost\|warn" "$OUT/gcc-flush-$b.err" | head -3; fi
+done
 
 # 10. no permission to read counters: an unprivileged user where the driver
 #     restricts profiling to administrators (the default): one message saying how

@@ -67,6 +67,8 @@ check 0 "GPUPROF_REPLAY=cupti" --dry-run --replay-mode cupti ./app
 check 0 "GPUPROF_REPLAY=none" --dry-run --replay-mode none ./app
 check 0 "GPUPROF_CACHE_CONTROL=none" --dry-run --cache-control none ./app
 check 0 "GPUPROF_CACHE_CONTROL=flush" --dry-run --cache-control all ./app
+check 0 "GPUPROF_CACHE_CONTROL=l2" --dry-run --cache-control l2 ./app
+check 2 "--cache-control" --cache-control gcc ./app
 check 0 "./app" --dry-run --clock-control none ./app
 check 0 "GPUPROF_OUTPUT=$tmp/r-%q{OMPI_COMM_WORLD_RANK}" --dry-run -o "$tmp/r-%q{OMPI_COMM_WORLD_RANK}" ./app
 check 0 "GPUPROF_LOG_FILE=$tmp/log" --dry-run --log-file "$tmp/log" ./app

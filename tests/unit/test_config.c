@@ -26,7 +26,7 @@ int main(void)
     static const char *const none[] = {NULL};
     GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && err[0] == '\0');
     GP_CHECK(c.enabled == 1 && c.write_csv && c.write_json && c.launch_count == -1 &&
-             c.max_per_kernel == -1 && c.launch_skip == 0 && c.flush_caches == 1 &&
+             c.max_per_kernel == -1 && c.launch_skip == 0 && c.flush_caches == GP_CACHE_FLUSH &&
              c.snapshot_where == GP_SNAP_AUTO && !c.metrics_replace && c.n_metrics == 0 &&
              c.batch == GP_BATCH_DEFAULT && c.snapshot_incremental && !c.snapshot_verify &&
              c.warmup);
@@ -55,6 +55,19 @@ int main(void)
     GP_CHECK(gp_filter_name_matches(&c, "gemm_kernel(float*)"));
     GP_CHECK(!gp_filter_name_matches(&c, "my_gemm"));
     GP_CHECK(!gp_filter_name_matches(&c, "gemm_small"));
+    gp_config_free(&c);
+
+    /* cache control: L2 and the GPCs' caches (flush), L2 only (l2), nothing (none) */
+    static const char *const cc_l2[] = {"GPUPROF_CACHE_CONTROL", "l2", NULL};
+    GP_CHECK(parse(cc_l2, &c, err, sizeof(err)) == 0 && c.flush_caches == GP_CACHE_L2);
+    gp_config_free(&c);
+    static const char *const cc_flush[] = {"GPUPROF_CACHE_CONTROL", "flush", NULL};
+    GP_CHECK(parse(cc_flush, &c, err, sizeof(err)) == 0 && c.flush_caches == GP_CACHE_FLUSH);
+    gp_config_free(&c);
+    static const char *const cc_bad[] = {"GPUPROF_CACHE_CONTROL", "all", NULL};
+    GP_CHECK(parse(cc_bad, &c, err, sizeof(err)) != 0 &&
+             strstr(err, "GPUPROF_CACHE_CONTROL='all' is not valid: accepted values: none, flush, "
+                         "l2") != NULL);
     gp_config_free(&c);
 
     /* replay mode none: the rotation block and the variant limit, defaults and bounds */

@@ -65,7 +65,8 @@ static int gpl_usage(FILE *f)
         "launches\n"
         "      --max-overhead PCT             replay mode none: the profiler's share of the run "
         "(25)\n"
-        "      --cache-control all|none       flush L2 before each pass (all) or not\n"
+        "      --cache-control all|none|l2    before each pass empty L2 and the GPCs' constant\n"
+        "                                     and instruction caches (all), nothing, or L2 only\n"
         "      --clock-control none           gpuprof never changes clocks (only 'none')\n"
         "Output:\n"
         "  -o, --export PATH                  results in PATH.jsonl and PATH.csv (%%p, %%h, "
@@ -443,8 +444,8 @@ int main(int argc, char **argv)
     static const char *const bases[] = {"function", "demangled", "mangled"};
     static const char *const replay_names[] = {"kernel", "cupti", "none"};
     static const char *const replay_vals[] = {"profiler", "cupti", "none"};
-    static const char *const cache_names[] = {"all", "none"};
-    static const char *const cache_vals[] = {"flush", "none"};
+    static const char *const cache_names[] = {"all", "none", "l2"};
+    static const char *const cache_vals[] = {"flush", "none", "l2"};
     static const char *const summary_names[] = {"none", "per-kernel"};
     static const char *const summary_vals[] = {"0", "1"};
     static const char *const levels[] = {"error", "warn", "info", "debug"};
@@ -520,7 +521,7 @@ int main(int argc, char **argv)
                                 "GPUPROF_REPLAY");
             break;
         case O_CACHE:
-            rc = gpl_choice("cache-control", optarg, cache_names, cache_vals, 2,
+            rc = gpl_choice("cache-control", optarg, cache_names, cache_vals, 3,
                             "GPUPROF_CACHE_CONTROL");
             break;
         case O_SAMPLING:
