@@ -121,7 +121,7 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
     int rotated = cs->variants && gp_variants_plan(ls, &ev->exec, &close_batch);
     if (close_batch)
         gp_batch_close(cs);
-    /* room for this launch's kernels (SASS pass, flush, launch), or close.
+    /* room for this launch's kernels (SASS pass, eviction, flush, launch), or close.
      * A batch spans different kernels: in a framework's step nearly every
      * launch is a kernel not seen before, and closing at each would pay the
      * profiler's start and stop per launch.  The price: a kernel that
