@@ -335,7 +335,8 @@ int gp_duty_exact(gp_duty *d, double now, double spent)
 {
     gp_duty_start(d, now, spent);
     exact_settle(d, spent);
-    if (d->share < 1 && d->exact_spent > 0.5 * d->share * (now - d->t0) + d->slice_s) {
+    double allowance = d->slice_s > 1 ? d->slice_s : 1; /* a short run's first few */
+    if (d->share < 1 && d->exact_spent > 0.5 * d->share * (now - d->t0) + allowance) {
         d->exact_no++;
         return 0;
     }

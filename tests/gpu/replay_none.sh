@@ -17,6 +17,7 @@ LIB=$(cd "$B" && pwd)/libgpuprof.so
 PY=${PYTHON:-python3}
 N=${LAUNCHES:-300}
 ROT=${ROTATE:-16}
+NSHARE=${LAUNCHES_SHARE:-40000}
 now() { date +%s.%N; }
 if ! nvidia-smi -L >/dev/null 2>&1; then skipped "replay mode none: no GPU on this machine"
 elif [ ! -x "$G/repeat_work" ]; then skipped "replay mode none: $G/repeat_work not built (make)"
@@ -31,12 +32,15 @@ else
         GPUPROF_LOG_LEVEL=info timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" \
         >"$OUT/none.none.out" 2>"$OUT/none.none.err"
     t3=$(now)
-    # a share of the run (90%: this program runs for a fraction of a
-    # second, the first launches in kernel replay take most of a 25% share),
-    # slices of ROTATE launches: the other launches run unprofiled
-    GPUPROF_REPLAY=none GPUPROF_MAX_OVERHEAD=90 GPUPROF_ROTATE_LAUNCHES=$ROT GPUPROF_ROTATE_MS=0 GPUPROF_OUTPUT=$OUT/none.share \
-        GPUPROF_LOG_LEVEL=info timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$N" \
+    # the default share of the run (25%) over a longer run of the same
+    # program (NSHARE launches of each kernel): launches profiled in slices,
+    # the others counted only; the fixed-work kernel's estimates against its
+    # mean launch in kernel replay times the launches
+    GPUPROF_REPLAY=none GPUPROF_OUTPUT=$OUT/none.share \
+        GPUPROF_LOG_LEVEL=info timeout 1200 env LD_PRELOAD=$LIB "$G/repeat_work" "$NSHARE" \
         >"$OUT/none.share.out" 2>"$OUT/none.share.err"
+    t3s=$(now)
+    "$G/repeat_work" "$NSHARE" >"$OUT/none.share.plain"
     t3b=$(now)
     # the defaults (25%, 64 launches and 1 s a slice), for the time only
     GPUPROF_REPLAY=none GPUPROF_OUTPUT=$OUT/none.defaults \
@@ -54,14 +58,17 @@ else
     cat "$OUT/none.check"
     pass=$((pass + $(grep -c '^PASS ' "$OUT/none.check")))
     fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.check")))
-    if cmp -s "$OUT/none.plain" "$OUT/none.share.out"; then ok "replay mode none, 90% share: output unchanged"
-    else bad "replay mode none, 90% share: output changed"; fi
+    if cmp -s "$OUT/none.share.plain" "$OUT/none.share.out"; then ok "replay mode none, 25% share, $NSHARE launches each: output unchanged"
+    else bad "replay mode none, 25% share: output changed"; fi
+    est=$(grep -o '"launches_estimated":[0-9]*' "$OUT/none.share.jsonl" | head -1 | cut -d: -f2)
+    if [ "${est:-0}" -gt 0 ]; then ok "replay mode none, 25% share: $est launches profiled in slices"
+    else bad "replay mode none, 25% share: no launch profiled in a slice"; fi
     counted=$(grep -o '"launches_counted":[0-9]*' "$OUT/none.share.jsonl" | head -1 | cut -d: -f2)
-    if [ "${counted:-0}" -gt 0 ]; then ok "replay mode none, 90% share: $counted launches counted only"
-    else bad "replay mode none, 90% share: no launch ran unprofiled"; fi
-    if $PY tests/gpu/check_estimates.py --partial "$OUT/none.share.jsonl" "$OUT/none.default.jsonl" \
-        fixed_work drift_work >"$OUT/none.share.check"; then :; fi
-    sed 's/^\(PASS\|FAIL\) /\1 90% share: /' "$OUT/none.share.check"
+    if [ "${counted:-0}" -gt 0 ]; then ok "replay mode none, 25% share: $counted launches counted only"
+    else bad "replay mode none, 25% share: no launch ran unprofiled"; fi
+    if $PY tests/gpu/check_estimates.py --partial --per-launch "$OUT/none.share.jsonl" "$OUT/none.default.jsonl" \
+        fixed_work - >"$OUT/none.share.check"; then :; fi
+    sed 's/^\(PASS\|FAIL\) /\1 25% share: /' "$OUT/none.share.check"
     pass=$((pass + $(grep -c '^PASS ' "$OUT/none.share.check")))
     fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.share.check")))
     if gpuprof_rep=$("$B/gpuprof-report" "$OUT/none.none.jsonl" 2>&1); then ok "replay mode none: gpuprof-report reads the records"
@@ -70,5 +77,6 @@ else
         printf "FIGURES repeat_work %d launches of each kernel: native %.2f s, default (kernel replay) %.2f s, none with %d-launch blocks, every launch %.2f s (%.1fx native), 90%% share %.2f s (%.1fx), none with its defaults %.2f s (%.1fx)\n",
                n, b - a, c - b, r, d - c, (d - c) / (b - a), d2 - d, (d2 - d) / (b - a), e - d2, (e - d2) / (b - a) }'
     grep -E "profiler added|replay mode none" "$OUT/none.none.err" | head -3
+    grep -E "profiler added|replay mode none" "$OUT/none.share.err" | head -4
 fi
 echo "gpu-none: $pass passed, $fail failed, $skip skipped"
