@@ -66,8 +66,11 @@ static int counted_only(const gp_launch_event *ev, gp_kernel *k, uint64_t id, do
     if (gp_collect_capturing(ev->exec.stream, &capturing) != CUDA_SUCCESS || capturing)
         return 0;
     pthread_mutex_lock(&gp_core.state_lock);
+    /* the profiler's time beyond the contexts' set-up, read before a
+     * context is set up here: its set-up counts in profiler_s only at the
+     * end of this launch */
+    double spent = gp_core.summary.profiler_s - gp_core.summary.setup_s;
     gp_context *cs = gp_contexts_get(ev->ctx);
-    double spent = gp_core.summary.profiler_s - gp_core.summary.setup_s; /* beyond set-up */
     pthread_mutex_unlock(&gp_core.state_lock);
     if (!cs || cs->unusable || !cs->variants)
         return 0;
