@@ -336,7 +336,7 @@ int gp_duty_exact(gp_duty *d, double now, double spent)
     gp_duty_start(d, now, spent);
     exact_settle(d, spent);
     double allowance = d->slice_s > 1 ? d->slice_s : 1; /* a short run's first few */
-    if (d->share < 1 && d->exact_spent > 0.5 * d->share * (now - d->t0) + allowance) {
+    if (d->share < 1 && d->exact_spent > GP_DUTY_EXACT_PART * d->share * (now - d->t0) + allowance) {
         d->exact_no++;
         return 0;
     }

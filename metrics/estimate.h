@@ -174,10 +174,14 @@ void gp_duty_init(gp_duty *d, double share, double slice_s, uint64_t slice_launc
  * first decision sets it otherwise. */
 void gp_duty_start(gp_duty *d, double now, double spent);
 /* 1 when a kernel variant's first launch may be profiled in kernel replay
- * (every configuration) now: the first launches' own cost stays within half
- * the share of the run, plus an allowance of one slice's time and at least
- * 1 s (so that a short run's first few are exact), and the slices keep the other half at
- * least.  Its cost is what `spent` grows by until the next call. */
+ * (every configuration) now: the first launches' own cost stays within a
+ * quarter of the share of the run (GP_DUTY_EXACT_PART), plus an allowance of
+ * one slice's time and at least 1 s (so that a short run's first few are
+ * exact), and the slices keep the rest: a slice gives one configuration to
+ * every variant it meets, a first launch every configuration to one
+ * variant, at the cost of a few dozen slice launches.  Its cost is what
+ * `spent` grows by until the next call. */
+#define GP_DUTY_EXACT_PART 0.25
 int gp_duty_exact(gp_duty *d, double now, double spent);
 /* 1: profile the launch at wall time now (*new_slice: it begins a slice);
  * 0: run it unprofiled. */

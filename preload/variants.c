@@ -241,10 +241,17 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
             return 0;
         v->defer_exact = 1; /* rotated or counted, as any launch; exact at a later one */
         gp_log_once(GP_LOG_INFO, "none-defer-exact",
-                    "replay mode none: the first launches in kernel replay have used their half "
+                    "replay mode none: the first launches in kernel replay have used their part "
                     "of the profiler's share (GPUPROF_MAX_OVERHEAD); new variants are profiled "
                     "in the slices, and in kernel replay at a later launch when the share allows");
     }
+    /* a slice lasts at least as many launches as there are variants (about
+     * one round of a program's repeating work: each variant gets the
+     * slice's configuration), within bounds */
+    uint64_t least = (uint64_t)gp_core.cfg.rotate_launches;
+    if ((uint64_t)vs->n > least)
+        least = (uint64_t)vs->n < 4 * least ? (uint64_t)vs->n : 4 * least;
+    vs->duty.slice_launches = least;
     int slice;
     if (gp_duty_decide(&vs->duty, now, spent, &slice)) {
         vs->slice_begins |= slice;

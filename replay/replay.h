@@ -85,6 +85,8 @@ typedef struct gp_replay_state {
                    * flush (those of gpuprof's own passes also lie within t_passes) */
     double t_rp_start, t_rp_stop, t_sass_enable, t_sass_run,
         t_sass_collect; /* CUPTI calls (debug) */
+    double t_once; /* of t_flush, one-time loads: the flush buffer, the eviction kernel (the
+                    * driver compiles it): a fixed start-up cost, as the warm-up round */
     int flushed;
     int open;      /* the last pass is open around the program's launch */
     int done;      /* all passes ran before the program's launch */

@@ -100,14 +100,15 @@ static void test_duty(void)
     GP_CHECK(gp_duty_decide(&d, 19, 10, &slice) == 0);          /* 10 > 0.5 x 19 */
     GP_CHECK(gp_duty_decide(&d, 20, 10, &slice) == 1 && slice); /* 10 <= 0.5 x 20 */
     GP_CHECK(d.skipped == 2 && d.slices == 2);
-    /* first launches in kernel replay: half the share, plus one slice's time */
+    /* first launches in kernel replay: a quarter of the share, plus one
+     * slice's time (at least 1 s) */
     gp_duty_init(&d, 0.5, 1.0, 1);
     GP_CHECK(gp_duty_exact(&d, 0, 0) == 1);   /* nothing spent: yes */
-    GP_CHECK(gp_duty_exact(&d, 1, 3) == 0);   /* it cost 3 s: 3 > 0.25 x 1 + 1 */
+    GP_CHECK(gp_duty_exact(&d, 1, 3) == 0);   /* it cost 3 s: 3 > 0.125 x 1 + 1 */
     GP_CHECK(d.exact_spent == 3);
-    GP_CHECK(gp_duty_exact(&d, 7, 3) == 0);   /* 3 > 0.25 x 7 + 1 */
-    GP_CHECK(gp_duty_exact(&d, 8, 3) == 1);   /* 3 <= 0.25 x 8 + 1 */
-    GP_CHECK(gp_duty_decide(&d, 9, 4, &slice) == 1 && slice); /* settles: it cost 1 s */
+    GP_CHECK(gp_duty_exact(&d, 15, 3) == 0);  /* 3 > 0.125 x 15 + 1 */
+    GP_CHECK(gp_duty_exact(&d, 16, 3) == 1);  /* 3 <= 0.125 x 16 + 1 */
+    GP_CHECK(gp_duty_decide(&d, 17, 4, &slice) == 1 && slice); /* settles: it cost 1 s */
     GP_CHECK(d.exact_spent == 4 && d.exact_yes == 2 && d.exact_no == 2);
     gp_duty_init(&d, 1, 1.0, 1); /* a share of 1: always */
     GP_CHECK(gp_duty_exact(&d, 0, 0) == 1 && gp_duty_exact(&d, 0, 1e9) == 1);

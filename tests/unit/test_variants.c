@@ -287,7 +287,8 @@ int main(void)
     gp_launch_exec e16 = e8;
     e16.grid[0] = 16;
     /* 5 s spent on the first, 12 s into the run: a slice may begin
-     * (5 <= 0.5 x 12), a first launch in kernel replay may not (5 > 0.25 x 12) */
+     * (5 <= 0.5 x 12), a first launch in kernel replay may not
+     * (5 > 0.125 x 12 + 1) */
     GP_CHECK(gp_variants_sample_out(&cs, &kern, 3001, &e16, 12, 5) == 0);
     c = launch(&cs, 16, v, &closed);
     GP_CHECK_MSG(c == 0, "deferred first launch: configuration %d", c);
