@@ -16,7 +16,8 @@
 # replay on the first NCU_LAUNCHES launches (default 10; its cost per launch
 # times the run's launches is printed as the estimate for the whole run) and
 # in application replay with a time limit (NCU_APP_S, default 60 s).
-# NONE_ONLY="torch cg" picks programs.  Prints "none-targets ..." lines.
+# NONE_ONLY="torch cg" picks programs; NONE_SETS=default runs the default set
+# alone (no full set, no ncu).  Prints "none-targets ..." lines.
 B=${BUILD:-build}
 LIB=$(cd "$B" && pwd)/libgpuprof.so
 OUT=${GPU_TEST_OUT:-$B/gpu-test-out}/none-targets
@@ -31,10 +32,14 @@ calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 want() { [ -z "$NONE_ONLY" ] || echo " $NONE_ONLY " | grep -q " $1 "; }
 
 # the 250-metric list: every k-th hardware counter of ncu's full set
-ncu --set full -c 1 --csv --page raw --print-units base "$B/tests/gpu/known_work" 1 \
-    >"$OUT/full.csv" 2>/dev/null
-FULL=$($PY tests/gpu/ncu_full.py list "$OUT/full.csv" 250 2>/dev/null)
-[ -n "$FULL" ] || echo "none-targets: no full list from ncu --set full; the full-set runs are skipped"
+# (NONE_SETS=default: the default set alone, no ncu run)
+FULL=""
+if [ "${NONE_SETS:-default full}" != default ]; then
+    ncu --set full -c 1 --csv --page raw --print-units base "$B/tests/gpu/known_work" 1 \
+        >"$OUT/full.csv" 2>/dev/null
+    FULL=$($PY tests/gpu/ncu_full.py list "$OUT/full.csv" 250 2>/dev/null)
+    [ -n "$FULL" ] || echo "none-targets: no full list from ncu --set full; the full-set runs are skipped"
+fi
 
 # summary fields of a gpuprof run: profiler and set-up seconds, launches
 summary() {
