@@ -3,7 +3,8 @@
  * correlation of a cubin.  No CUPTI type crosses this header.
  *
  * What CUPTI allows here (measured on H100 and H200 with CUDA 13.0 and
- * driver 580, tests/gpu/where/pcs_probe.c, docs/measurements.md):
+ * driver 580, tests/gpu/where/pcs_probe.c and pcs_probe_rp.c,
+ * docs/measurements.md):
  * - the range profiler and PC sampling exclude each other in a context:
  *   while a range profiler object is enabled, sampling cannot start, and
  *   once sampling has started, the range profiler cannot start a pass until
