@@ -79,8 +79,8 @@ static int counted_only(const gp_launch_event *ev, gp_kernel *k, uint64_t id, do
     gp_batch_close(cs);
     pthread_mutex_lock(&gp_core.state_lock);
     gp_core.summary.launches_counted++;
+    gp_core.summary.profiler_s += gp_now_s() - t0;
     pthread_mutex_unlock(&gp_core.state_lock);
-    add_profiler_time(t0);
     return 1;
 }
 
@@ -149,6 +149,8 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
 gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id)
 {
     double t0 = gp_now_s();
+    if (counted_only(ev, k, id, t0)) /* before anything is allocated or synchronized */
+        return NULL;
     gp_launch_state *ls = calloc(1, sizeof(*ls));
     int captured = 0;
     const char *why = NULL;
@@ -159,10 +161,6 @@ gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint6
     }
     ls->kernel = k;
     ls->launch_id = id;
-    if (counted_only(ev, k, id, t0)) {
-        free(ls);
-        return NULL;
-    }
     if ((why = launch_ready(ev, &captured, whybuf, sizeof(whybuf))))
         goto not_profiled;
     /* stall sampling stops for the profiler's own work (and gives the

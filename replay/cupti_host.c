@@ -4,9 +4,11 @@
 #include <cupti_profiler_host.h>
 #include <cupti_result.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/strutil.h"
 
@@ -212,15 +214,87 @@ static int one_pass(const char *chip, const uint8_t *avail, const char *const *n
     return ok;
 }
 
+/* ---- trials in parallel ----------------------------------------------- *
+ * Each trial (is base + one candidate one pass?) opens a host
+ * configuration: 3-8 ms on the host, thousands of them for a long list.
+ * They are independent (CUPTI's host objects share nothing), so a round
+ * tries the next few candidates at once on threads, against the same base;
+ * the first that fits is taken, as the one-at-a-time greedy would, and the
+ * candidates after it are tried again against the grown base: the result is
+ * the same as one at a time. */
+enum { TRIAL_THREADS_MAX = 8 };
+
+typedef struct trial {
+    const char *chip;
+    const uint8_t *avail;
+    const char **in; /* base (k names) + the candidate; the thread's own copy */
+    size_t k;
+    int ok;
+} trial;
+
+static void *trial_run(void *arg)
+{
+    trial *t = arg;
+    t->ok = one_pass(t->chip, t->avail, t->in, t->k + 1);
+    return NULL;
+}
+
+/* Runs trials[0..n) (threads when there are several and they start; inline
+ * otherwise). */
+static void trials_run(trial *trials, size_t n)
+{
+    pthread_t th[TRIAL_THREADS_MAX];
+    int started[TRIAL_THREADS_MAX] = {0};
+    for (size_t j = 1; j < n && j < TRIAL_THREADS_MAX; j++)
+        started[j] = pthread_create(&th[j], NULL, trial_run, &trials[j]) == 0;
+    trial_run(&trials[0]);
+    for (size_t j = 1; j < n && j < TRIAL_THREADS_MAX; j++) {
+        if (started[j])
+            pthread_join(th[j], NULL);
+        else
+            trial_run(&trials[j]);
+    }
+}
+
+static size_t trial_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = cpus > 1 ? (size_t)cpus / 2 : 1; /* half the machine: the program runs too */
+    return t > TRIAL_THREADS_MAX ? TRIAL_THREADS_MAX : t < 1 ? 1 : t;
+}
+
 size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
                                   size_t n, const int *every, int *group, int *carries_every,
                                   size_t max_groups)
 {
+    return gp_host_partition_one_pass_threads(chip, avail, names, n, every, group, carries_every,
+                                              max_groups, trial_threads());
+}
+
+size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail,
+                                          const char *const *names, size_t n, const int *every,
+                                          int *group, int *carries_every, size_t max_groups,
+                                          size_t threads)
+{
     enum { UNPLACED = -3 };
+    if (threads < 1)
+        threads = 1;
+    if (threads > TRIAL_THREADS_MAX)
+        threads = TRIAL_THREADS_MAX;
     const char **in = calloc(n ? n : 1, sizeof(char *));
+    const char **copies = calloc((n + 1) * threads, sizeof(char *));
+    size_t *cand = calloc(threads, sizeof(size_t));
+    trial *trials = calloc(threads, sizeof(trial));
     size_t n_every = 0, groups = 0, left = 0;
-    if (!in)
+    if (!in || !copies || !cand || !trials) {
+        free(in);
+        free(copies);
+        free(cand);
+        free(trials);
         return 0;
+    }
+    for (size_t j = 0; j < threads; j++)
+        trials[j] = (trial){chip, avail, copies + j * (n + 1), 0, 0};
     /* the names every configuration carries, as many as one pass takes */
     for (size_t i = 0; i < n; i++) {
         group[i] = UNPLACED;
@@ -232,13 +306,23 @@ size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const 
             group[i] = GP_HOST_EVERY;
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        if (group[i] != UNPLACED)
-            continue;
-        if (one_pass(chip, avail, &names[i], 1))
-            left++;
-        else
-            group[i] = -1; /* more than one pass, or refused, even alone */
+    /* each other name alone: one pass? (independent trials, in rounds) */
+    for (size_t i = 0; i < n;) {
+        size_t m = 0;
+        for (; i < n && m < threads; i++) {
+            if (group[i] != UNPLACED)
+                continue;
+            trials[m].in[0] = names[i];
+            trials[m].k = 0;
+            cand[m++] = i;
+        }
+        trials_run(trials, m);
+        for (size_t j = 0; j < m; j++) {
+            if (trials[j].ok)
+                left++;
+            else
+                group[cand[j]] = -1; /* more than one pass, or refused, even alone */
+        }
     }
     /* greedy in the caller's order: a configuration with the every names
      * takes each remaining name with which it stays one pass; names that
@@ -249,16 +333,30 @@ size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const 
         for (size_t i = 0; with_every && i < n; i++)
             if (group[i] == GP_HOST_EVERY)
                 in[k++] = names[i];
-        for (size_t i = 0; i < n; i++) {
-            /* an instrumented pass slows the kernel and adds instructions:
-             * the every names (durations, instructions) are not taken there */
-            if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
-                continue;
-            in[k] = names[i];
-            if (one_pass(chip, avail, in, k + 1)) {
-                k++;
+        for (size_t i = 0; i < n;) {
+            /* the next candidates, each tried against the same base; an
+             * instrumented pass slows the kernel and adds instructions: the
+             * every names (durations, instructions) are not taken there */
+            size_t m = 0;
+            for (; i < n && m < threads; i++) {
+                if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
+                    continue;
+                memcpy(trials[m].in, in, k * sizeof(char *));
+                trials[m].in[k] = names[i];
+                trials[m].k = k;
+                cand[m++] = i;
+            }
+            if (m == 0)
+                break;
+            trials_run(trials, m);
+            for (size_t j = 0; j < m; j++) {
+                if (!trials[j].ok)
+                    continue;
+                in[k++] = names[cand[j]];
                 took++;
-                group[i] = (int)groups;
+                group[cand[j]] = (int)groups;
+                i = cand[j] + 1; /* the later ones again, against the grown base */
+                break;
             }
         }
         if (took == 0) {
@@ -274,6 +372,9 @@ size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const 
         if (group[i] == UNPLACED)
             group[i] = -1;
     free(in);
+    free(copies);
+    free(cand);
+    free(trials);
     return groups;
 }
 

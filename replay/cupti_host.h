@@ -62,11 +62,19 @@ size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *con
  * configuration g carries the every names (a name that fits with none of
  * them gets configurations without them).  Returns the number of
  * configurations (0: none possible).  Opens a host configuration per name
- * and configuration tried: called once per process and chip. */
+ * and configuration tried (3-8 ms each on the host), on up to half the
+ * machine's processors at once (at most 8; the result is the same as one at
+ * a time): called once per process and chip. */
 #define GP_HOST_EVERY (-2)
 size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
                                   size_t n, const int *every, int *group, int *carries_every,
                                   size_t max_groups);
+/* The same with `threads` trials at once (1: one at a time; the tests
+ * compare the two). */
+size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail,
+                                          const char *const *names, size_t n, const int *every,
+                                          int *group, int *carries_every, size_t max_groups,
+                                          size_t threads);
 
 /* True when the name is collected by SASS instrumentation (its own pass). */
 int gp_metric_is_instrumented(const char *name);

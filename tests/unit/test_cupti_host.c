@@ -135,6 +135,33 @@ static void one_pass_split(const char *const *names, size_t n, const char *what,
     *out_groups = groups;
 }
 
+/* Trials on threads give the configurations one at a time gives: the first
+ * 60 names of the long list (with the default set's names first, so that
+ * some are instrumented), partitioned with 1 and 3 trials at once. */
+static void threads_same(const char *const *def, size_t nd)
+{
+    const char *names[300], *all[400];
+    int every[400], g1[400], g3[400], c1[64], c3[64];
+    size_t n = read_250(names), m = 0;
+    for (size_t i = 0; i < nd && m < 30; i++, m++) {
+        all[m] = def[i];
+        every[m] = m < 2; /* two spread names */
+    }
+    for (size_t i = 0; i < n && m < 90; i++, m++) {
+        all[m] = names[i];
+        every[m] = 0;
+    }
+    size_t a = gp_host_partition_one_pass_threads("GH100", NULL, all, m, every, g1, c1, 64, 1);
+    size_t b = gp_host_partition_one_pass_threads("GH100", NULL, all, m, every, g3, c3, 64, 3);
+    GP_CHECK_MSG(a == b && a > 1, "%zu and %zu configurations", a, b);
+    size_t diff = 0;
+    for (size_t i = 0; i < m; i++)
+        diff += g1[i] != g3[i];
+    for (size_t g = 0; g < a && g < b; g++)
+        diff += c1[g] != c3[g];
+    GP_CHECK_MSG(diff == 0, "%zu placements differ between 1 and 3 trials at once", diff);
+}
+
 int main(void)
 {
     char err[1024];
@@ -194,6 +221,7 @@ int main(void)
         one_pass_split(names, n, "250 counters", &g_long);
         GP_CHECK(g_long > 1);
     }
+    threads_same(def, nd);
     c = gp_host_config_create("NOSUCHCHIP", NULL, 0, def, 1, err, sizeof(err));
     GP_CHECK(c == NULL && strstr(err, "NOSUCHCHIP") != NULL);
 
