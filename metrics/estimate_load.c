@@ -79,6 +79,8 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     e.launches = (long)n;
     double ex = gp_json_number(gp_json_get(obj, "exact_launches"));
     e.exact = isfinite(ex) && ex >= 0 && ex <= n ? (long)ex : 0;
+    double un = gp_json_number(gp_json_get(obj, "unprofiled_launches")); /* absent: none */
+    e.unprofiled = isfinite(un) && un >= 0 && un <= n - (double)e.exact ? (long)un : 0;
     const gp_json *bounds = gp_json_get(obj, "bound");
     double *mb = calloc(l.n_metrics ? l.n_metrics : 1, sizeof(double));
     int rc = -1;

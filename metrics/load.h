@@ -77,6 +77,7 @@ typedef struct {
     int device;   /* the record's device ordinal */
     long grid[3], block[3], dynamic_smem;
     long launches, exact; /* N, and those profiled in kernel replay */
+    long unprofiled;      /* of N, those that ran outside the profiler's share (counted only) */
     size_t n_configs;
     long *cfg_launches;               /* per configuration: launches that collected it */
     char (*cfg_kind)[16];             /* counters, instrumented, sass */

@@ -176,9 +176,10 @@ static void gp_json_estimate(const gp_report_estimate *e, FILE *out)
     gp_text_json_string(out, e->kernel);
     fprintf(out,
             ",\"grid\":[%ld,%ld,%ld],\"block\":[%ld,%ld,%ld],\"dynamic_smem\":%ld,"
-            "\"launches\":%ld,\"exact_launches\":%ld,\"configurations\":[",
+            "\"launches\":%ld,\"exact_launches\":%ld,\"unprofiled_launches\":%ld,"
+            "\"configurations\":[",
             e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
-            e->dynamic_smem, e->launches, e->exact);
+            e->dynamic_smem, e->launches, e->exact, e->unprofiled);
     for (i = 0; i < e->n_configs; i++) {
         fprintf(out, "%s{\"kind\":", i ? "," : "");
         gp_text_json_string(out, e->cfg_kind[i]);

@@ -180,9 +180,13 @@ static void gp_report_text_estimates(const gp_report *r, FILE *out)
         gp_text_plain(out, e->kernel);
         fprintf(out,
                 "\n     grid [%ld,%ld,%ld] block [%ld,%ld,%ld], %ld bytes dynamic shared; "
-                "%ld launches, %ld in kernel replay\n",
+                "%ld launches, %ld in kernel replay",
                 e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
                 e->dynamic_smem, e->launches, e->exact);
+        if (e->unprofiled)
+            fprintf(out, ", %ld profiled once, %ld counted only (outside the profiler's share)",
+                    e->launches - e->exact - e->unprofiled, e->unprofiled);
+        fputc('\n', out);
         fputs("     configurations:", out);
         for (size_t c = 0; c < e->n_configs; c++)
             fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, e->cfg_kind[c],

@@ -23,6 +23,7 @@
 #include "json.h"
 #include "load.h"
 #include "occupancy.h"
+#include "report/report.h"
 
 static void test_rotation(void)
 {
@@ -404,6 +405,53 @@ static void test_recorded(void)
  * exact first launch stays a launch of its kernel, the variant's derived
  * metrics are those of its mean launch with bounds; a record without a
  * launch count is refused with a reason. */
+/* A variant of which most launches ran outside the profiler's share: the
+ * report reads their count (beyond N minus the exact ones: 0) and says it. */
+static void report_unprofiled(const char *count, long want, const char *text_want)
+{
+    FILE *in = fopen("tests/data/report/none-mode.jsonl", "r");
+    char *all = NULL, *out = NULL;
+    size_t all_len = 0, out_len = 0;
+    FILE *doc = open_memstream(&all, &all_len);
+    char line[1 << 16];
+    while (in && fgets(line, sizeof line, in)) {
+        char *at = strstr(line, "\"exact_launches\":");
+        if (at && strstr(line, "variant_estimate")) { /* the field inserted before it */
+            fwrite(line, 1, (size_t)(at - line), doc);
+            fprintf(doc, "\"unprofiled_launches\":%s,%s", count, at);
+        } else {
+            fputs(line, doc);
+        }
+    }
+    if (in)
+        fclose(in);
+    fclose(doc);
+    gp_report r;
+    gp_report_init(&r, NULL);
+    FILE *f = fmemopen(all, all_len, "r");
+    gp_report_load_stream(&r, f, "unprofiled.jsonl", stderr);
+    fclose(f);
+    gp_report_finish(&r);
+    GP_CHECK_MSG(r.n_estimates == 1 && r.estimates[0].unprofiled == want, "%s: %ld", count,
+                 r.n_estimates ? r.estimates[0].unprofiled : -1L);
+    FILE *txt = open_memstream(&out, &out_len);
+    gp_report_text(&r, txt);
+    fclose(txt);
+    GP_CHECK_MSG(text_want ? strstr(out, text_want) != NULL : strstr(out, "counted only") == NULL,
+                 "%s: %s", count, text_want ? text_want : "no count");
+    free(out);
+    free(all);
+    gp_report_free(&r);
+}
+
+static void test_report_unprofiled(void)
+{
+    report_unprofiled("150", 150, "200 launches, 1 in kernel replay, 49 profiled once, 150 counted "
+                                  "only (outside the profiler's share)");
+    report_unprofiled("200", 0, NULL); /* more than N minus the exact launch: not believed */
+    report_unprofiled("-3", 0, NULL);
+}
+
 static void test_report_load(void)
 {
     gp_report r;
@@ -455,6 +503,7 @@ static void test_report_load(void)
     GP_CHECK_MSG(msg && strstr(msg, "without a launch count"), "%s", msg ? msg : "");
     free(msg);
     gp_report_free(&r);
+    test_report_unprofiled();
 }
 
 int main(void)
