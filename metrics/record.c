@@ -298,7 +298,7 @@ static int gp_record_lfield_read(const gp_json *obj, const gp_record_lfield *f, 
         return 0;
     case GP_RK_FLAG: {
         const char *s = gp_json_string(v);
-        *(int *)at = s ? strcmp(s, "flushed") == 0 : (int)f->dflt;
+        *(int *)at = s ? strcmp(s, "flushed") == 0 || strcmp(s, "l2-flushed") == 0 : (int)f->dflt;
         return 0;
     }
     case GP_RK_METRICS:

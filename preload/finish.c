@@ -100,7 +100,8 @@ static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const d
         r.save_ms = ls->snap.t_save * 1e3;
         r.restore_ms = ls->snap.t_restore * 1e3;
     }
-    r.caches_flushed = ls->rs.flushed;
+    /* 2: L2 alone (GPUPROF_CACHE_CONTROL=l2), the GPCs' caches left warm */
+    r.caches_flushed = !ls->rs.flushed ? 0 : gp_core.cfg.flush_caches == GP_CACHE_L2 ? 2 : 1;
     r.n_metrics = gp_core.n_metrics;
     r.metric_names = gp_core.metric_names;
     r.metric_units = gp_core.metric_units;

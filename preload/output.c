@@ -120,13 +120,13 @@ typedef struct {
     void (*text)(FILE *f, const char *s);
     void (*number)(FILE *f, double v);
     const char *open, *close; /* around the three components of a dim3 */
-    const char *flag[2];      /* for a flag of 0 and of 1 */
+    const char *flag[3];      /* for a flag of 0, 1 and 2 (caches: L2 only) */
 } value_format;
 
 static const value_format json_format = {
-    gp_text_json_string, json_number, "[", "]", {"\"not-flushed\"", "\"flushed\""}};
+    gp_text_json_string, json_number, "[", "]", {"\"not-flushed\"", "\"flushed\"", "\"l2-flushed\""}};
 static const value_format csv_format = {
-    gp_text_csv_field, csv_number, "", "", {"not-flushed", "flushed"}};
+    gp_text_csv_field, csv_number, "", "", {"not-flushed", "flushed", "l2-flushed"}};
 
 /* Field i's value, for every kind but the metric maps (JSON's alone). */
 static void write_value(FILE *f, const gp_launch_record *r, size_t i, const value_format *fmt)
@@ -153,7 +153,7 @@ static void write_value(FILE *f, const gp_launch_record *r, size_t i, const valu
         fmt->number(f, AT(r, i, double));
         break;
     case K_FLAG:
-        fputs(fmt->flag[AT(r, i, int) != 0], f);
+        fputs(fmt->flag[AT(r, i, int) == 2 ? 2 : AT(r, i, int) != 0], f);
         break;
     default:
         break; /* the metric maps: JSON's own; CSV's metric columns follow the fixed ones */

@@ -53,6 +53,12 @@ int main(void)
     r.missing = missing;
 
     char *j = gp_test_capture(w_json, &r);
+    GP_CHECK(strstr(j, "\"caches\":\"flushed\"") != NULL);
+    r.caches_flushed = 2; /* L2 alone (GPUPROF_CACHE_CONTROL=l2) */
+    char *j2 = gp_test_capture(w_json, &r);
+    GP_CHECK(strstr(j2, "\"caches\":\"l2-flushed\"") != NULL);
+    free(j2);
+    r.caches_flushed = 1;
     GP_CHECK(strstr(j, "\"type\":\"launch\"") && strstr(j, "\"launch_id\":7"));
     GP_CHECK(strstr(j, "\"host\":\"node\\\"1\"") != NULL); /* quote escaped */
     GP_CHECK(strstr(j, "\"dram__bytes_read.sum\":1048576") != NULL);
