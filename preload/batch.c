@@ -7,9 +7,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "preload/finish.h"
+#include "preload/serialize.h"
 #include "preload/metric_set.h"
 #include "preload/variants.h"
 #include "util/log.h"
@@ -105,10 +105,7 @@ void gp_batch_close_all(void)
 {
     if (atomic_load(&gp_core.open_batches) == 0 || gp_t_api_depth > 0)
         return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
-    if (pthread_rwlock_timedwrlock(&gp_core.launch_lock, &until) != 0) {
+    if (gp_serialize_at_exit_begin(10) != 0) {
         gp_warn("the profiled launches of an open batch get no hardware counters: another thread "
                 "kept CUDA busy for 10 s");
         return;
@@ -117,5 +114,5 @@ void gp_batch_close_all(void)
     gp_t_in_profiler++;
     HASH_ITER(hh, gp_core.contexts, cs, tmp) gp_batch_close(cs);
     gp_t_in_profiler--;
-    pthread_rwlock_unlock(&gp_core.launch_lock);
+    gp_serialize_at_exit_end();
 }

@@ -3,9 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "preload/metric_set.h"
+#include "preload/serialize.h"
 #include "preload/source.h"
 #include "replay/pc_sampling.h"
 #include "util/log.h"
@@ -392,10 +392,7 @@ void gp_sampling_shutdown(void)
 {
     if (!contexts || gp_t_api_depth > 0)
         return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
-    if (pthread_rwlock_timedwrlock(&gp_core.launch_lock, &until) != 0) {
+    if (gp_serialize_at_exit_begin(10) != 0) {
         gp_warn("stall samples not read: another thread kept CUDA busy for 10 s at exit");
         return;
     }
@@ -408,7 +405,7 @@ void gp_sampling_shutdown(void)
         free(c);
     }
     gp_t_in_profiler--;
-    pthread_rwlock_unlock(&gp_core.launch_lock);
+    gp_serialize_at_exit_end();
 }
 
 /* ---- the summary --------------------------------------------------------- */

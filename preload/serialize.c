@@ -2,6 +2,8 @@
  * shared section of the program's other tracked calls. */
 #include "preload/serialize.h"
 
+#include <time.h>
+
 #include "preload/core_state.h"
 
 void gp_serialize_shared(uint64_t *slot)
@@ -41,6 +43,19 @@ void gp_serialize_exclusive_end(void)
     tracing(1);
     gp_t_in_profiler--;
     gp_t_api_depth--;
+    pthread_rwlock_unlock(&gp_core.launch_lock);
+}
+
+int gp_serialize_at_exit_begin(int seconds)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += seconds;
+    return pthread_rwlock_timedwrlock(&gp_core.launch_lock, &until) == 0 ? 0 : -1;
+}
+
+void gp_serialize_at_exit_end(void)
+{
     pthread_rwlock_unlock(&gp_core.launch_lock);
 }
 

@@ -24,4 +24,10 @@ void gp_serialize_shared_end(uint64_t *slot);
 void gp_serialize_exclusive_begin(void);
 void gp_serialize_exclusive_end(void);
 
+/* At exit: the launch lock exclusively and nothing more, waited for at most
+ * `seconds` (another thread may still be inside a CUDA call); 0 when taken
+ * (release it with gp_serialize_at_exit_end), -1 when not. */
+int gp_serialize_at_exit_begin(int seconds);
+void gp_serialize_at_exit_end(void);
+
 #endif

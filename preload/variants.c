@@ -13,6 +13,7 @@
 
 #include "metrics/estimate.h"
 #include "preload/finish.h"
+#include "preload/serialize.h"
 #include "preload/metric_set.h"
 #include "util/log.h"
 #include "util/textio.h"
@@ -525,15 +526,12 @@ void gp_variants_close_all(void)
 {
     if (gp_core.cfg.replay_mode != GP_REPLAY_NONE || gp_t_api_depth > 0)
         return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
-    if (pthread_rwlock_timedwrlock(&gp_core.launch_lock, &until) != 0) {
+    if (gp_serialize_at_exit_begin(10) != 0) {
         gp_warn("replay mode none: no variant_estimate records: another thread kept CUDA busy "
                 "for 10 s");
         return;
     }
     gp_context *cs, *tmp;
     HASH_ITER(hh, gp_core.contexts, cs, tmp) gp_variants_close(cs);
-    pthread_rwlock_unlock(&gp_core.launch_lock);
+    gp_serialize_at_exit_end();
 }

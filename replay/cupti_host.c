@@ -240,9 +240,11 @@ static void *trial_run(void *arg)
 }
 
 /* Runs trials[0..n) (threads when there are several and they start; inline
- * otherwise). */
+ * otherwise); none when n is 0. */
 static void trials_run(trial *trials, size_t n)
 {
+    if (n == 0)
+        return;
     pthread_t th[TRIAL_THREADS_MAX];
     int started[TRIAL_THREADS_MAX] = {0};
     for (size_t j = 1; j < n && j < TRIAL_THREADS_MAX; j++)

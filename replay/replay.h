@@ -49,6 +49,7 @@ typedef struct gp_replay_ctx {
     CUfunction evict;
     unsigned evict_blocks;
     int evict_failed; /* it could not be loaded: L2 only */
+    double t_loads;   /* seconds spent loading the flush buffer and the eviction kernel */
     int warmed;       /* the warm-up round ran (gp_replay_opts.warmup) */
 } gp_replay_ctx;
 

@@ -135,13 +135,11 @@ def main(argv):
               "(1 point for percentages): %.1f%% (>= 99%%)" % (fixed_ok, fixed_pairs, share))
     else:
         check(False, "no estimate of %s to compare" % fixed)
-    if per_launch:
-        pass
-    elif drift_pairs:
+    if drift_pairs and not per_launch:
         share = 100.0 * drift_ok / drift_pairs
         check(share >= 95.0, "drifting launches: %d of %d pairs within the printed bound: "
               "%.1f%% (>= 95%%)" % (drift_ok, drift_pairs, share))
-    else:
+    elif not per_launch:
         check(False, "no estimate of %s to compare" % drift)
     for w in sorted(worst, reverse=True)[:10]:
         print("  off by %.2f%%: %s %s estimate %.6g truth %.6g bound %s"

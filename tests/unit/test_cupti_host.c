@@ -160,6 +160,13 @@ static void threads_same(const char *const *def, size_t nd)
     for (size_t g = 0; g < a && g < b; g++)
         diff += c1[g] != c3[g];
     GP_CHECK_MSG(diff == 0, "%zu placements differ between 1 and 3 trials at once", diff);
+    /* every name carried by every configuration: nothing left to place, no
+     * configuration of its own */
+    int all_every[2] = {1, 1}, gg[2];
+    const char *two[2] = {"gpu__time_duration.sum", "smsp__inst_executed.sum"};
+    GP_CHECK(gp_host_partition_one_pass_threads("GH100", NULL, two, 2, all_every, gg, c1, 64, 3) ==
+                 0 &&
+             gg[0] == GP_HOST_EVERY && gg[1] == GP_HOST_EVERY);
 }
 
 int main(void)
