@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "preload/finish.h"
-#include "preload/serialize.h"
 #include "preload/metric_set.h"
+#include "preload/serialize.h"
 #include "preload/variants.h"
 #include "util/log.h"
 

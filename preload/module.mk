@@ -41,7 +41,7 @@ $(UT)/%: tests/unit/%.c | check-deps
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(TEST_LDLIBS_$*) -lm
 
 # replay mode none's policy, with the collection side stood in for
-$(UT)/test_variants: tests/unit/test_variants.c preload/variants.c util/log.c util/strutil.c \
+$(UT)/test_variants: tests/unit/test_variants.c preload/variants.c preload/serialize.c util/log.c util/strutil.c \
                      $(GP_METRICS_LIB)
 TEST_LDLIBS_test_variants := $(GP_METRICS_LIB) -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c

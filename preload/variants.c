@@ -13,8 +13,8 @@
 
 #include "metrics/estimate.h"
 #include "preload/finish.h"
-#include "preload/serialize.h"
 #include "preload/metric_set.h"
+#include "preload/serialize.h"
 #include "util/log.h"
 #include "util/textio.h"
 
@@ -153,7 +153,8 @@ void gp_variants_setup(gp_context *cs)
         gp_info("device %d: replay mode none: %zu configurations of one pass%s, one in each "
                 "slice of at least %ld launches and %ld ms of the profiler's time, the slices "
                 "spread so that the profiler takes about %ld%% of the run "
-                "(GPUPROF_MAX_OVERHEAD); each kernel variant's first launch in kernel replay",
+                "(GPUPROF_MAX_OVERHEAD); kernel variants' first launches in kernel replay "
+                "within a quarter of that share",
                 cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
                 gp_core.cfg.rotate_launches, gp_core.cfg.rotate_ms, gp_core.cfg.max_overhead);
     else
