@@ -28,8 +28,8 @@ static const struct {
 #include "against.def"
 };
 
-static const char *const gp_ag_dram[] = {
-#define GP_AGAINST_DRAM(name) name,
+static const char *const gp_ag_one_pass[] = {
+#define GP_AGAINST_ONE_PASS(name) name,
 #include "against.def"
 };
 
@@ -73,11 +73,11 @@ int gp_against_agrees(int cls, double g, double n, double *rel)
     return *rel <= c->rel || d <= c->abs;
 }
 
-int gp_against_is_dram(const char *metric)
+int gp_against_is_one_pass(const char *metric)
 {
     size_t i;
-    for (i = 0; i < sizeof gp_ag_dram / sizeof gp_ag_dram[0]; i++)
-        if (strcmp(metric, gp_ag_dram[i]) == 0)
+    for (i = 0; i < sizeof gp_ag_one_pass / sizeof gp_ag_one_pass[0]; i++)
+        if (strcmp(metric, gp_ag_one_pass[i]) == 0)
             return 1;
     return 0;
 }
@@ -274,8 +274,8 @@ out:
 /* One (launch, metric) pair, as the cross-check always judged it. */
 static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, double g,
                       const gp_ncu_table *oracle, long col, const gp_ncu_table *const *again,
-                      const gp_strindex *const *again_ix, size_t n_again, const gp_ncu_table *dram,
-                      const gp_strindex *dram_ix)
+                      const gp_strindex *const *again_ix, size_t n_again, const gp_ncu_table *one_pass,
+                      const gp_strindex *one_pass_ix)
 {
     gp_against_metric *st = &res->metrics[m];
     const gp_against_class_info *c = &gp_ag_classes[st->cls];
@@ -288,11 +288,13 @@ static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, dou
     int have_g = !isnan(g), have_n;
     double n = NAN, v;
     have_n = gp_ag_value(oracle, row, col, &n);
-    if (dram && gp_against_is_dram(st->name) && (alone = gp_ag_find(dram_ix, sn, ord)) >= 0 &&
-        gp_ag_value(dram, alone, gp_ncu_raw_col(dram, st->name), &v)) {
+    if (one_pass && gp_against_is_one_pass(st->name) && (alone = gp_ag_find(one_pass_ix, sn, ord)) >= 0 &&
+        gp_ag_value(one_pass, alone, gp_ncu_raw_col(one_pass, st->name), &v)) {
         n = v;
         have_n = 1;
-        p.from_dram = 1;
+        p.from_one_pass = 1;
+    } else {
+        alone = -1; /* no such column or value there: judged as any other */
     }
     if (!have_n && !have_g)
         return 0;
@@ -379,10 +381,10 @@ out:
 }
 
 int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *oracle,
-                     const gp_ncu_table *const *again, size_t n_again, const gp_ncu_table *dram,
+                     const gp_ncu_table *const *again, size_t n_again, const gp_ncu_table *one_pass,
                      gp_against_result *res)
 {
-    gp_strindex *row_ix = NULL, *launch_ix = NULL, *metric_ix = NULL, *dram_ix = NULL;
+    gp_strindex *row_ix = NULL, *launch_ix = NULL, *metric_ix = NULL, *one_pass_ix = NULL;
     gp_strindex **again_ix = NULL;
     const char **kernels = NULL;
     long *cols = NULL, *slot = NULL;
@@ -410,7 +412,7 @@ int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *o
     for (i = 0; i < n_again; i++)
         if (gp_ag_index_table(again[i], &again_ix[i]) < 0)
             goto out;
-    if (dram && gp_ag_index_table(dram, &dram_ix) < 0)
+    if (one_pass && gp_ag_index_table(one_pass, &one_pass_ix) < 0)
         goto out;
     if (gp_ag_metrics(l, n, oracle, res, &metric_ix) < 0)
         goto out;
@@ -441,7 +443,7 @@ int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *o
         for (j = 0; j < res->n_metrics; j++)
             if (slot[j] >= 0 &&
                 gp_ag_pair(res, i, row, j, vals[j], oracle, cols[j], again,
-                           (const gp_strindex *const *)again_ix, n_again, dram, dram_ix) < 0)
+                           (const gp_strindex *const *)again_ix, n_again, one_pass, one_pass_ix) < 0)
                 goto out;
     }
     for (i = 0; i < oracle->n_rows; i++)
@@ -456,7 +458,7 @@ out:
     gp_strindex_free(&row_ix);
     gp_strindex_free(&launch_ix);
     gp_strindex_free(&metric_ix);
-    gp_strindex_free(&dram_ix);
+    gp_strindex_free(&one_pass_ix);
     for (i = 0; again_ix && i < n_again; i++)
         gp_strindex_free(&again_ix[i]);
     free(again_ix);

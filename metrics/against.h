@@ -14,10 +14,11 @@
  *     repeatable value to agree with (a nondeterministic kernel, DRAM
  *     write-backs that depend on what the previous pass left in L2);
  *   over 100 (not judged): a percentage ncu puts above 100.
- * A pair with n/a on both sides is not a pair.  The metrics of the DRAM
- * list (against.def) take ncu's value from the DRAM-alone run when one is
- * given and it has a number for that launch; a later full-list run then
- * does not set them apart. */
+ * A pair with n/a on both sides is not a pair.  The metrics of the
+ * one-pass list (against.def: DRAM writes, DRAM throughput, L2 bytes, whose
+ * ncu value depends on how many passes ncu's list needs) take ncu's value
+ * from the one-pass run when one is given and it has a number for that
+ * launch; a later full-list run then does not set them apart. */
 #ifndef GP_AGAINST_H
 #define GP_AGAINST_H
 
@@ -59,7 +60,7 @@ typedef struct {
     double rel;         /* |g - n| / |n|; INFINITY with n/a on one side or n 0 */
     int outcome;        /* GP_AG_AGREE ... */
     int agree;          /* within tolerance of the first run (unstable pairs too) */
-    int from_dram;      /* n came from the DRAM-alone run */
+    int from_one_pass;      /* n came from the one-pass run */
     size_t again;       /* the later run that disagreed (unstable pairs) */
 } gp_against_pair;
 
@@ -106,14 +107,14 @@ int gp_against_class_of(const char *metric);
  * relative difference into *rel (INFINITY when n is 0 and g is not). */
 int gp_against_agrees(int cls, double g, double n, double *rel);
 
-/* Whether a metric is judged against the DRAM-alone run. */
-int gp_against_is_dram(const char *metric);
+/* Whether a metric is judged against the one-pass run. */
+int gp_against_is_one_pass(const char *metric);
 
 /* Matches and judges.  again: later ncu runs of the same program (n_again
- * of them, may be 0); dram: the DRAM-alone run or NULL.  Returns 0, or -1
+ * of them, may be 0); one_pass: the one-pass run or NULL.  Returns 0, or -1
  * when out of memory (res is then empty). */
 int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *oracle,
-                     const gp_ncu_table *const *again, size_t n_again, const gp_ncu_table *dram,
+                     const gp_ncu_table *const *again, size_t n_again, const gp_ncu_table *one_pass,
                      gp_against_result *res);
 void gp_against_free(gp_against_result *res);
 

@@ -82,10 +82,10 @@ static void gp_ag_head(const gp_against_result *res, const gp_against_inputs *in
         gp_text_plain(out, in->again[i]->name);
         fprintf(out, " (%zu launches)\n", in->again[i]->n_rows);
     }
-    if (in->dram) {
-        fputs("  DRAM writes from: ", out);
-        gp_text_plain(out, in->dram->name);
-        fprintf(out, " (%zu launches)\n", in->dram->n_rows);
+    if (in->one_pass) {
+        fputs("  one-pass metrics from: ", out);
+        gp_text_plain(out, in->one_pass->name);
+        fprintf(out, " (%zu launches)\n", in->one_pass->n_rows);
     }
     gp_ag_classes_text(out);
 }
@@ -123,7 +123,7 @@ static void gp_ag_pairs_text(const gp_against_result *res, int outcome, FILE *ou
         gp_text_plain_buf(name, sizeof name, res->metrics[p->metric].name);
         fprintf(out, "%s %s %s: ncu%s %s", tag[outcome],
                 gp_ag_who(res, 0, p->launch, who, sizeof who), name,
-                p->from_dram ? " (DRAM alone)" : "", gp_ag_num(a, sizeof a, p->n));
+                p->from_one_pass ? " (one pass)" : "", gp_ag_num(a, sizeof a, p->n));
         if (outcome == GP_AG_UNSTABLE)
             fprintf(out, ", ncu again %s", gp_ag_num(b, sizeof b, p->n2));
         fprintf(out, ", gpuprof %s", gp_ag_num(c, sizeof c, p->g));
@@ -200,25 +200,25 @@ static void gp_ag_nothing(const gp_against_result *res, FILE *out)
         fputs("no metric has a value on either side\n", out);
 }
 
-/* DRAM write-backs that differ from an ncu run of several passes: say why
- * they may, and how to judge them (docs/report.md). */
-static void gp_ag_dram_note(const gp_against_result *res, const gp_against_inputs *in, FILE *out)
+/* DRAM write-backs and L2 bytes that differ from an ncu run of several
+ * passes: say why they may, and how to judge them (docs/report.md). */
+static void gp_ag_one_pass_note(const gp_against_result *res, const gp_against_inputs *in, FILE *out)
 {
     size_t i, n = 0;
-    if (in->dram)
+    if (in->one_pass)
         return;
     for (i = 0; i < res->n_pairs; i++) {
         const gp_against_pair *p = &res->pairs[i];
-        if (p->outcome == GP_AG_DIFFER && gp_against_is_dram(res->metrics[p->metric].name))
+        if (p->outcome == GP_AG_DIFFER && gp_against_is_one_pass(res->metrics[p->metric].name))
             n++;
     }
     if (n)
         fprintf(out,
-                "note: %zu DRAM write-back pair%s differ%s. With a metric list of several passes "
-                "Nsight Compute restores memory before each pass and charges the write-back of "
-                "what it restored to the kernel; judge them against ncu run with "
-                "--metrics dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_"
-                "elapsed alone, given with --against-dram\n",
+                "note: %zu DRAM write-back or L2 byte pair%s differ%s. With a metric list of several "
+                "passes Nsight Compute charges the kernel with the write-back of what it restored "
+                "before a pass and with its passes' memory-barrier traffic; judge them against ncu "
+                "run with --metrics dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_"
+                "sustained_elapsed,lts__t_bytes.sum alone, given with --against-one-pass\n",
                 n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 }
 
@@ -234,7 +234,7 @@ int gp_against_text(const gp_against_result *res, const gp_against_inputs *in, F
     gp_ag_pairs_text(res, GP_AG_UNSTABLE, out);
     gp_ag_pairs_text(res, GP_AG_OVER100, out);
     gp_ag_lists_text(res, in, out);
-    gp_ag_dram_note(res, in, out);
+    gp_ag_one_pass_note(res, in, out);
     if (judged)
         fprintf(out, "agreement: %.2f%% of %zu judged (launch, metric) pairs\n",
                 100.0 * (double)res->agree / (double)judged, judged);
@@ -278,7 +278,7 @@ int gp_against_json(const gp_against_result *res, const gp_against_inputs *in, F
         gp_text_json_string(out, in->again[i]->name);
     }
     fputc(']', out);
-    gp_ag_json_kv(out, "ncu_dram", in->dram ? in->dram->name : NULL, 1);
+    gp_ag_json_kv(out, "ncu_one_pass", in->one_pass ? in->one_pass->name : NULL, 1);
     fprintf(out, ",\"launches\":{\"gpuprof\":%zu,\"ncu\":%zu}", res->n_launches, res->n_rows);
     fputs(",\"classes\":[", out);
     for (i = 0; i < GP_AG_N_CLASSES; i++) {
@@ -329,7 +329,7 @@ int gp_against_json(const gp_against_result *res, const gp_against_inputs *in, F
         gp_report_json_num(out, p->n2);
         fputs(",\"rel\":", out);
         gp_report_json_num(out, p->rel);
-        fprintf(out, ",\"ncu_from\":\"%s\"}", p->from_dram ? "dram" : "first");
+        fprintf(out, ",\"ncu_from\":\"%s\"}", p->from_one_pass ? "one-pass" : "first");
     }
     fputs("],\"unmatched\":[", out);
     for (i = 0; i < res->n_unmatched; i++) {
@@ -384,7 +384,7 @@ int gp_against_csv(const gp_against_result *res, const gp_against_inputs *in, FI
         gp_report_csv_num(out, p->n);
         gp_report_csv_num(out, p->n2);
         gp_report_csv_num(out, p->rel);
-        fprintf(out, ",%s\n", p->from_dram ? "dram" : "first");
+        fprintf(out, ",%s\n", p->from_one_pass ? "one-pass" : "first");
     }
     return ferror(out) ? -1 : 0;
 }

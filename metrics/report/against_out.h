@@ -16,7 +16,7 @@ typedef struct {
     const gp_ncu_table *oracle; /* ncu's first run */
     const gp_ncu_table *const *again;
     size_t n_again;
-    const gp_ncu_table *dram; /* the DRAM-alone run, NULL: none */
+    const gp_ncu_table *one_pass; /* the one-pass run, NULL: none */
 } gp_against_inputs;
 
 /* Each returns 0, or -1 when writing failed. */

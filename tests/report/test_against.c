@@ -173,9 +173,10 @@ static void test_classes(void)
     GP_CHECK(!gp_against_agrees(GP_AG_CYCLES, 4001, 3000, &rel));
     GP_CHECK(gp_against_agrees(GP_AG_RATE, 1.05e9, 1e9, &rel));
     GP_CHECK(!gp_against_agrees(GP_AG_RATE, 1.0e9 + 999, 0, &rel)); /* no floor */
-    GP_CHECK(gp_against_is_dram("dram__bytes_write.sum") &&
-             gp_against_is_dram("dram__throughput.avg.pct_of_peak_sustained_elapsed") &&
-             !gp_against_is_dram("dram__bytes_read.sum"));
+    GP_CHECK(gp_against_is_one_pass("dram__bytes_write.sum") &&
+             gp_against_is_one_pass("dram__throughput.avg.pct_of_peak_sustained_elapsed") &&
+             gp_against_is_one_pass("lts__t_bytes.sum") &&
+             !gp_against_is_one_pass("dram__bytes_read.sum"));
 }
 
 /* ncu tables for the judging tests: columns x__inst.sum, x__hit.pct,
@@ -272,7 +273,7 @@ static void test_judge(void)
     gp_against_free(&res);
     GP_CHECK(gp_against_judge(l, 1, &o, again, 1, &d, &res) == 0);
     GP_CHECK(res.agree == 2 && res.differ == 0 && res.unstable == 0);
-    GP_CHECK(res.n_pairs == 2 && res.pairs[0].from_dram && res.pairs[0].n == 30000);
+    GP_CHECK(res.n_pairs == 2 && res.pairs[0].from_one_pass && res.pairs[0].n == 30000);
     GP_CHECK(gp_against_status(&res) == 0); /* z__gp_only.sum: listed, not partial */
     gp_against_free(&res);
 

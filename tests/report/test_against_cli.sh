@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_against_cli.sh - gpuprof-report --against on files: the made-up
 # program of tests/data/against (each rule of the judging once: n/a against
-# 0, a percentage over 100, a second ncu run, the DRAM-alone run, launches on
+# 0, a percentage over 100, a second ncu run, the one-pass run, launches on
 # one side only) with its figures and exit status; the same figures from the
 # project's Python cross-check (tests/gpu/xcheck/compare.py, an independent
 # implementation of the rules) on these files and on the recorded ncu output
@@ -75,17 +75,28 @@ grep -q "^UNSTABLE reduce#0 smsp__inst_executed.sum: ncu 51000, ncu again 54000,
     grep -q "^all pairs: 94.12% of 34 agree with the first ncu run" "$tmp/out" && ok ||
     ko "synth with a second run: the unstable pairs"
 run 3 "^against: 32 agree, 0 differ, 3 not judged (2 unstable, 1 over 100%), 2 unmatched launches$" \
-    --against $A/synth.ncu.csv --against $A/synth.ncu2.csv --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
-if grep -q "DRAM writes from: tests/data/against/synth.ncu-dram.csv (4 launches)" "$tmp/out" &&
+    --against $A/synth.ncu.csv --against $A/synth.ncu2.csv --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
+if grep -q "one-pass metrics from: tests/data/against/synth.ncu-dram.csv (4 launches)" "$tmp/out" &&
     ! grep -q "^UNSTABLE.*dram__" "$tmp/out" && ! grep -q "^note: .*DRAM" "$tmp/out"; then ok
-else ko "synth with the DRAM-alone run"; fi
+else ko "synth with the one-pass run"; fi
 # DRAM write-backs that differ from a run of several passes: why, and what to do
-run 1 "^note: 1 DRAM write-back pair differs. With a metric list of several passes Nsight Compute restores memory" \
+run 1 "^note: 1 DRAM write-back or L2 byte pair differs. With a metric list of several passes Nsight Compute charges" \
     --against $A/synth.ncu.csv $A/synth.jsonl
-grep -q "given with --against-dram$" "$tmp/out" && ok || ko "the DRAM note names --against-dram"
+grep -q "given with --against-one-pass$" "$tmp/out" && ok || ko "the note names --against-one-pass"
+# L2 bytes from the one-pass run (its column), the rest from the full list;
+# without the one-pass run the L2 bytes differ and the note says why
+printf '%s\n' '{"type":"launch","kernel":"k","grid":[1,1,1],"block":[32,1,1],"metrics":{"lts__t_bytes.sum":100000,"smsp__inst_executed.sum":12,"dram__bytes_read.sum":640}}' >"$tmp/l2.jsonl"
+printf '%s\n' '"ID","Process ID","Kernel Name","lts__t_bytes.sum","smsp__inst_executed.sum","dram__bytes_read.sum"' '"0","1","k","180000","12","640"' >"$tmp/l2.csv"
+printf '%s\n' '"ID","Process ID","Kernel Name","lts__t_bytes.sum","dram__bytes_write.sum"' '"0","1","k","101000","0"' >"$tmp/l2-1pass.csv"
+run 0 "^against: 3 agree, 0 differ" --against "$tmp/l2.csv" --against-one-pass "$tmp/l2-1pass.csv" "$tmp/l2.jsonl"
+grep -q "^lts__t_bytes.sum  *bytes  *1  *1 " "$tmp/out" && ok || ko "L2 bytes judged against the one-pass run"
+run 1 "^note: 1 DRAM write-back or L2 byte pair differs" --against "$tmp/l2.csv" "$tmp/l2.jsonl"
+grep -q "^DIFF k#0 lts__t_bytes.sum: ncu 180000, gpuprof 100000" "$tmp/out" && ok || ko "L2 bytes against the full list"
+# the older name of the option still works
+run 0 "one-pass metrics from: " --against "$tmp/l2.csv" --against-dram "$tmp/l2-1pass.csv" "$tmp/l2.jsonl"
 
 # JSON and CSV: the same figures
-run 3 "" -f json --against $A/synth.ncu.csv --against $A/synth.ncu2.csv --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
+run 3 "" -f json --against $A/synth.ncu.csv --against $A/synth.ncu2.csv --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
 if command -v python3 >/dev/null 2>&1; then
     if python3 -c '
 import json, sys
@@ -93,7 +104,7 @@ d = json.load(open(sys.argv[1]))
 t = d["totals"]
 assert (t["agree"], t["differ"], t["unstable"], t["over_100"], t["unmatched"]) == (32, 0, 2, 1, 2), t
 assert d["status"] == 3 and len(d["pairs"]) == 35
-assert sum(p["ncu_from"] == "dram" for p in d["pairs"]) == 7
+assert sum(p["ncu_from"] == "one-pass" for p in d["pairs"]) == 7
 assert {m["name"]: m["class"] for m in d["metrics"]}["gpu__time_duration.sum"] == "duration"
 ' "$tmp/stdout"; then ok; else ko "--format json: figures"; fi
 else
@@ -122,9 +133,9 @@ if [ "$(head -1 "$tmp/stdout")" = "kernel,ordinal,ncu_id,metric,class,outcome,gp
     [ "$(grep -c ',differ,' "$tmp/stdout")" -eq 2 ] && [ "$(grep -c ',agree,' "$tmp/stdout")" -eq 32 ]; then ok
 else ko "--format csv"; head -3 "$tmp/stdout" >&2; fi
 run 2 "--against writes text, json or csv, not html" -f html --against $A/synth.ncu.csv $A/synth.jsonl
-run 2 "--against-dram needs --against" --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
-run 2 "--against-dram is given once" --against $A/synth.ncu.csv --against-dram $A/synth.ncu-dram.csv \
-    --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
+run 2 "--against-one-pass needs --against" --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
+run 2 "--against-one-pass is given once" --against $A/synth.ncu.csv --against-one-pass $A/synth.ncu-dram.csv \
+    --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
 run 2 "give one" --against $A/synth.ncu.csv --baseline $A/synth.jsonl $A/synth.jsonl
 # written to -o even when pairs differ
 run 1 "" -o "$tmp/cmp.txt" --against $A/synth.ncu.csv $A/synth.jsonl
@@ -189,11 +200,11 @@ run 1 "nothing compared: no metric of gpuprof's records is a column of ncu's tab
 # the untrimmed files, and ncu's own device name matching gpuprof's
 R=$A/recorded
 run 1 "^against: 154 agree, 2 differ, 0 not judged (0 unstable, 0 over 100%), 0 unmatched launches$" \
-    --against $R/known_work.ncu.csv --against $R/known_work.ncu2.csv --against-dram $R/known_work.ncu-dram.csv $R/known_work.jsonl
+    --against $R/known_work.ncu.csv --against $R/known_work.ncu2.csv --against-one-pass $R/known_work.ncu-dram.csv $R/known_work.jsonl
 grep -q "^DIFF fma_sp#0 lts__t_bytes.sum: ncu 1.0687e+06, gpuprof 998752 (6.55%)$" "$tmp/out" &&
     ! grep -q "devices differ" "$tmp/out" && ok || ko "recorded known_work: its difference"
 run 1 "^against: 349 agree, 1 differ, 1 not judged (1 unstable, 0 over 100%), 0 unmatched launches$" \
-    --against $R/cublas.ncu.csv --against $R/cublas.ncu2.csv --against-dram $R/cublas.ncu-dram.csv $R/cublas.jsonl
+    --against $R/cublas.ncu.csv --against $R/cublas.ncu2.csv --against-one-pass $R/cublas.ncu-dram.csv $R/cublas.jsonl
 # the same launches recorded on an H200, said to be an H100 by ncu
 sed 's/"NVIDIA H200"/"NVIDIA H100 80GB HBM3"/' $R/known_work.ncu.csv >"$tmp/kw-h100.csv"
 run 1 "^warning: the devices differ on 4 matched launches: gpuprof ran on NVIDIA H200 (compute capability 9.0), ncu on NVIDIA H100 80GB HBM3 (compute capability 9.0)$" \
@@ -247,7 +258,7 @@ if command -v python3 >/dev/null 2>&1; then
     py_same "synth, second run" "$tmp/py" --against $A/synth.ncu.csv --against $A/synth.ncu2.csv $A/synth.jsonl
     cp $A/synth.ncu-dram.csv "$tmp/py/p.ncu-dram.csv"
     py_same "synth, second run, DRAM alone" "$tmp/py" --against $A/synth.ncu.csv \
-        --against $A/synth.ncu2.csv --against-dram $A/synth.ncu-dram.csv $A/synth.jsonl
+        --against $A/synth.ncu2.csv --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
     # recorded on a GPU: one program each, gpuprof's records and ncu's runs
     for j in $A/recorded/*.jsonl; do
         [ -f "$j" ] || continue
@@ -256,7 +267,7 @@ if command -v python3 >/dev/null 2>&1; then
         cp "$j" "$tmp/rec/p.jsonl"; cp "$b.ncu.csv" "$tmp/rec/p.ncu.csv"
         set -- --against "$b.ncu.csv"
         if [ -f "$b.ncu2.csv" ]; then cp "$b.ncu2.csv" "$tmp/rec/p.ncu2.csv"; set -- "$@" --against "$b.ncu2.csv"; fi
-        if [ -f "$b.ncu-dram.csv" ]; then cp "$b.ncu-dram.csv" "$tmp/rec/p.ncu-dram.csv"; set -- "$@" --against-dram "$b.ncu-dram.csv"; fi
+        if [ -f "$b.ncu-dram.csv" ]; then cp "$b.ncu-dram.csv" "$tmp/rec/p.ncu-dram.csv"; set -- "$@" --against-one-pass "$b.ncu-dram.csv"; fi
         py_same "recorded $n" "$tmp/rec" "$@" "$j"
     done
 else

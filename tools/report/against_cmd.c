@@ -87,7 +87,7 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
             gp_ag_say(err, "%s", msg);
             goto out;
         }
-    if (o->dram && gp_ncu_raw_load(&t[n_t++], o->dram, msg, sizeof msg) < 0) {
+    if (o->one_pass && gp_ncu_raw_load(&t[n_t++], o->one_pass, msg, sizeof msg) < 0) {
         n_t--;
         gp_ag_say(err, "%s", msg);
         goto out;
@@ -110,7 +110,7 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
     for (i = 1; i < o->n_ncu; i++)
         again[i - 1] = &t[i];
     if (gp_against_judge(l, r->n_launch_rows, &t[0], again, o->n_ncu - 1,
-                         o->dram ? &t[o->n_ncu] : NULL, &res) < 0) {
+                         o->one_pass ? &t[o->n_ncu] : NULL, &res) < 0) {
         gp_ag_say(err, "out of memory");
         goto out;
     }
@@ -123,7 +123,7 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
                              .oracle = &t[0],
                              .again = again,
                              .n_again = o->n_ncu - 1,
-                             .dram = o->dram ? &t[o->n_ncu] : NULL};
+                             .one_pass = o->one_pass ? &t[o->n_ncu] : NULL};
     if ((o->format == GP_AGAINST_JSON  ? gp_against_json(&res, &in, out)
          : o->format == GP_AGAINST_CSV ? gp_against_csv(&res, &in, out)
                                        : gp_against_text(&res, &in, out)) < 0) {

@@ -15,7 +15,7 @@ typedef struct {
     char **ncu; /* the --against files: the first is the oracle, the others
                  * later runs of the same program */
     size_t n_ncu;
-    const char *dram; /* --against-dram, NULL: none */
+    const char *one_pass; /* --against-one-pass, NULL: none */
     int format;       /* GP_AGAINST_* */
 } gp_against_opts;
 

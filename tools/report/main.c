@@ -4,7 +4,7 @@
  *
  *   gpuprof-report [options] FILE.jsonl...        ('-' reads standard input)
  *   gpuprof-report --baseline OLD.jsonl [options] NEW.jsonl...
- *   gpuprof-report --against NCU.csv [--against NCU2.csv] [--against-dram D.csv] RUN.jsonl...
+ *   gpuprof-report --against NCU.csv [--against NCU2.csv] [--against-one-pass D.csv] RUN.jsonl...
  *
  * Exit status: 0 success, 1 nothing usable read or output failed, 2 usage;
  * with --against, that of the comparison (against_cmd.h: 0 agree, 1 differ
@@ -50,9 +50,8 @@ static int gp_report_usage(FILE *f)
     fprintf(f,
             "usage: " GP_REPORT_PROG " [options] FILE.jsonl...   ('-' reads standard input)\n"
             "       " GP_REPORT_PROG " --baseline OLD.jsonl [options] NEW.jsonl...\n"
-            "       " GP_REPORT_PROG " --against NCU.csv [--against NCU2.csv] [--against-dram "
-            "D.csv]\n"
-            "                      [-f text|json|csv] RUN.jsonl...\n"
+            "       " GP_REPORT_PROG " --against NCU.csv [--against NCU2.csv]\n"
+            "                      [--against-one-pass D.csv] [-f text|json|csv] RUN.jsonl...\n"
             "  -f, --format FMT          text (default), csv, html, json, ncu-csv (Nsight "
             "Compute's\n"
             "                            --csv --page details layout), ncu-raw-csv (--page raw),\n"
@@ -77,9 +76,11 @@ static int gp_report_usage(FILE *f)
             "                            a later ncu run (pairs it does not repeat are set "
             "apart).\n"
             "                            Formats text, json, csv (one row per pair)\n"
-            "      --against-dram D.csv  ncu with dram__bytes_write.sum and dram__throughput "
-            "alone:\n"
-            "                            those two are judged against it\n"
+            "      --against-one-pass D.csv  ncu with dram__bytes_write.sum, dram__throughput "
+            "and\n"
+            "                            lts__t_bytes.sum alone (one pass): those three are "
+            "judged\n"
+            "                            against it (--against-dram: the same)\n"
             "      --kernel-name-base B  function (short names, the default), demangled, "
             "mangled\n"
             "      --nvdisasm PATH       the disassembler for SASS text (default: "
@@ -227,6 +228,7 @@ int main(int argc, char **argv)
                                          {"peaks", required_argument, NULL, 'P'},
                                          {"baseline", required_argument, NULL, 'B'},
                                          {"against", required_argument, NULL, 'A'},
+                                         {"against-one-pass", required_argument, NULL, 'R'},
                                          {"against-dram", required_argument, NULL, 'R'},
                                          {"kernel-name-base", required_argument, NULL, 'K'},
                                          {"nvdisasm", required_argument, NULL, 'D'},
@@ -276,12 +278,12 @@ int main(int argc, char **argv)
             against.ncu[against.n_ncu++] = optarg;
             break;
         case 'R':
-            if (against.dram) {
-                gp_report_err("--against-dram is given once (ncu's run of the DRAM metrics "
-                              "alone)");
+            if (against.one_pass) {
+                gp_report_err("--against-one-pass is given once (ncu's one-pass run of the "
+                              "DRAM writes and L2 bytes)");
                 goto usage;
             }
-            against.dram = optarg;
+            against.one_pass = optarg;
             break;
         case 'K':
             if ((name_base = gp_report_choice("--kernel-name-base", optarg, bases, 3)) < 0)
@@ -332,8 +334,8 @@ int main(int argc, char **argv)
         gp_report_usage(stderr);
         goto usage;
     }
-    if (against.dram && !against.n_ncu) {
-        gp_report_err("--against-dram needs --against (the full-list run)");
+    if (against.one_pass && !against.n_ncu) {
+        gp_report_err("--against-one-pass needs --against (the full-list run)");
         goto usage;
     }
     if (against.n_ncu)

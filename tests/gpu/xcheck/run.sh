@@ -65,7 +65,7 @@ for l in open(sys.argv[1]):
 
 EXTRA=smsp__sass_data_bytes_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_st.sum,smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum,smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_data_bytes_mem_shared.sum,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_data_bytes_mem_shared_op_ld.sum,smsp__sass_data_bytes_mem_shared_op_st.sum,smsp__sass_data_bytes_mem_shared_op_ldsm.sum,smsp__sass_data_bytes_mem_shared_op_ldgsts.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum,smsp__sass_inst_executed_op_shared_gmma.sum,smsp__sass_data_bytes_mem_global_op_ldgsts.sum,smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum
 
-DRAM_ALONE=dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
+DRAM_ALONE=${XC_DRAM_ALONE:-dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum}
 
 corpus >"$O/corpus.txt"
 while IFS='|' read -r name n cmd; do
@@ -99,11 +99,12 @@ while IFS='|' read -r name n cmd; do
         timeout 900 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
             -c "$n" --metrics "$list" sh -c "$cmd" >"$O/$name.ncu2.csv" 2>"$O/$name.ncu2.err"
     fi
-    # DRAM writes with nothing restored: Nsight Compute with the write-back
-    # metrics alone needs one pass, so its kernel replay restores no memory
-    # (with more passes, the lines it restores before a pass are dirty in L2
-    # and their write-back is charged to the kernel); --against-dram takes
-    # these metrics from this run
+    # DRAM writes and L2 bytes with nothing restored: Nsight Compute with
+    # these metrics alone needs one pass, so its kernel replay restores no
+    # memory (with more passes, the lines it restores before a pass are dirty
+    # in L2 and their write-back is charged to the kernel, and its passes'
+    # memory-barrier traffic adds L2 bytes); --against-one-pass takes these
+    # metrics from this run
     timeout 900 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
         -c "$n" --metrics "$DRAM_ALONE" sh -c "$cmd" >"$O/$name.ncu-dram.csv" 2>"$O/$name.ncu-dram.err"
     awk -v n="$name" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \
