@@ -205,6 +205,15 @@ grep -q "^DIFF fma_sp#0 lts__t_bytes.sum: ncu 1.0687e+06, gpuprof 998752 (6.55%)
     ! grep -q "devices differ" "$tmp/out" && ok || ko "recorded known_work: its difference"
 run 1 "^against: 349 agree, 1 differ, 1 not judged (1 unstable, 0 over 100%), 0 unmatched launches$" \
     --against $R/cublas.ncu.csv --against $R/cublas.ncu2.csv --against-one-pass $R/cublas.ncu-dram.csv $R/cublas.jsonl
+# Thrust on an H200 (2026-11-27): ncu's L2 bytes follow its own passes there,
+# so they agree with its one-pass run and not all with its full-list run
+run 1 "^against: 814 agree, 19 differ, 7 not judged (7 unstable, 0 over 100%), 0 unmatched launches$" \
+    --against $R/thrust.ncu.csv --against $R/thrust.ncu2.csv --against-one-pass $R/thrust.ncu-dram.csv $R/thrust.jsonl
+grep -q "^lts__t_bytes.sum  *bytes  *21  *21 " "$tmp/out" && ok || ko "recorded thrust: L2 bytes against the one-pass run"
+run 1 "^against: 803 agree, 28 differ, 9 not judged (9 unstable, 0 over 100%), 0 unmatched launches$" \
+    --against $R/thrust.ncu.csv --against $R/thrust.ncu2.csv $R/thrust.jsonl
+grep -q "^lts__t_bytes.sum  *bytes  *21  *17 " "$tmp/out" && grep -q "^note: 15 DRAM write-back or L2 byte pairs differ" "$tmp/out" &&
+    ok || ko "recorded thrust: L2 bytes against the full-list run"
 # the same launches recorded on an H200, said to be an H100 by ncu
 sed 's/"NVIDIA H200"/"NVIDIA H100 80GB HBM3"/' $R/known_work.ncu.csv >"$tmp/kw-h100.csv"
 run 1 "^warning: the devices differ on 4 matched launches: gpuprof ran on NVIDIA H200 (compute capability 9.0), ncu on NVIDIA H100 80GB HBM3 (compute capability 9.0)$" \
