@@ -3,6 +3,7 @@
 per-launch values of the same program (tests/gpu/replay_none.sh).
 
     check_estimates.py [--partial] [--per-launch] NONE.jsonl DEFAULT.jsonl FIXED_KERNEL DRIFT_KERNEL
+    check_estimates.py --ncu [--partial] NONE.jsonl NCU.csv FIXED_KERNEL DRIFT_KERNEL
 
 For each variant_estimate record of NONE.jsonl (kernel, grid, block, dynamic
 shared memory) the launch records of DEFAULT.jsonl with the same key are the
@@ -22,11 +23,22 @@ DEFAULT.jsonl times the estimate's launches, and an estimate agrees when it
 is within 2% (as above) or within its printed bound (a duration or a cycle
 count differs between two runs by about as much); DRIFT_KERNEL ("-": none)
 is not compared (its work depends on the run's length).
+--ncu: the truth is Nsight Compute's raw page of the same program (ncu
+--csv --page raw --print-units base, the same metric list, every launch):
+its rows are matched to a variant by the kernel's function name, grid and
+block (ncu's table has no dynamic shared memory column unless asked for; a
+variant is then keyed without it), and the same rules apply.  A variant with
+another number of ncu rows than launches fails; a metric ncu has no column
+for is not compared.
 Prints one line per check (PASS/FAIL) and the figures; exits 1 on a FAIL.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "xcheck"))
+from compare import load_ncu, short_name  # noqa: E402  (the cross-check's ncu reader)
 
 CLOCKED = re.compile(r"cycles|duration|per_second")
 
@@ -49,19 +61,49 @@ def key(r):
     return (r["kernel"], tuple(r["grid"]), tuple(r["block"]), r.get("dynamic_smem", 0))
 
 
+def ncu_key(kernel, grid, block):
+    return (short_name(kernel), tuple(grid), tuple(block))
+
+
+def dims(text):
+    """ncu's "(4096, 1, 1)" as [4096, 1, 1] (None when it is not that)."""
+    try:
+        v = [int(x) for x in text.strip().strip("()").split(",")]
+    except (ValueError, AttributeError):
+        return None
+    return v if len(v) == 3 else None
+
+
+def ncu_truth(path):
+    """Nsight Compute's rows by (function name, grid, block): per row the
+    numeric metrics (None where ncu printed n/a)."""
+    truth = {}
+    for row in load_ncu(path):
+        grid, block = dims(row["raw"].get("Grid Size")), dims(row["raw"].get("Block Size"))
+        if grid is None or block is None:
+            continue
+        values = {m: v for m, v in row["values"].items() if "__" in m}
+        truth.setdefault(ncu_key(row["kernel"], grid, block), []).append(values)
+    return truth
+
+
 def main(argv):
     partial = "--partial" in argv
     per_launch = "--per-launch" in argv
-    argv = [a for a in argv if a not in ("--partial", "--per-launch")]
+    from_ncu = "--ncu" in argv
+    argv = [a for a in argv if a not in ("--partial", "--per-launch", "--ncu")]
     if len(argv) != 5:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     none_path, default_path, fixed, drift = argv[1:]
     estimates = [r for r in records(none_path) if r.get("type") == "variant_estimate"]
     truth = {}
-    for r in records(default_path):
-        if r.get("type") == "launch":
-            truth.setdefault(key(r), []).append(r["metrics"])
+    if from_ncu:
+        truth = ncu_truth(default_path)
+    else:
+        for r in records(default_path):
+            if r.get("type") == "launch":
+                truth.setdefault(key(r), []).append(r["metrics"])
     failed = 0
 
     def check(ok, what):
@@ -73,7 +115,7 @@ def main(argv):
     fixed_pairs = fixed_ok = drift_pairs = drift_ok = 0
     worst = []
     for e in estimates:
-        k = key(e)
+        k = ncu_key(e["kernel"], e["grid"], e["block"]) if from_ncu else key(e)
         launches = truth.get(k, [])
         n_conf = len(e.get("configurations", []))
         nulls = [m for m, v in e["metrics"].items() if v is None]
@@ -92,12 +134,15 @@ def main(argv):
             if not launches or not e["kernel"].startswith(fixed):
                 continue
         elif len(launches) != e["launches"]:
-            check(False, "%s: %d launches estimated, %d launch records in kernel replay"
-                  % (e["kernel"][:40], e["launches"], len(launches)))
+            check(False, "%s: %d launches estimated, %d launch records in %s"
+                  % (e["kernel"][:40], e["launches"], len(launches),
+                     "ncu's table" if from_ncu else "kernel replay"))
             continue
         is_fixed = e["kernel"].startswith(fixed)
         is_drift = e["kernel"].startswith(drift)
         for m, est in e["metrics"].items():
+            if from_ncu and m not in launches[0]:
+                continue  # ncu has no column for it (gpuprof's own sums)
             vals = [l.get(m) for l in launches]
             if est is None or any(v is None for v in vals) or not vals:
                 continue

@@ -77,3 +77,5 @@ $(GT)/bench/many_kernels: tests/gpu/bench/many_kernels.c tests/gpu/drv_util.h
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -o $@ $< \
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_TESTS += $(GT)/bench/many_kernels
+# check_estimates.py --ncu on made-up files (no GPU needed)
+TEST_SCRIPTS += tests/gpu/test_check_estimates.sh

@@ -8,8 +8,11 @@
 # as it has configurations; the estimates agree with the sums of the default
 # mode's per-launch values within 2% for counts and 1 point for percentages
 # on the fixed-work kernel and within the printed bound on the drifting one
-# (tests/gpu/check_estimates.py).  Prints the wall times of the three runs
-# side by side.  Run by run-gpu-tests.sh, or alone:
+# (tests/gpu/check_estimates.py).  With ncu on the machine, the same
+# estimates against Nsight Compute's own per-launch values summed over the
+# same launches (ncu --clock-control none, every launch, gpuprof's list;
+# NCU_TRUTH=0: not run).  Prints the wall times of the three runs side by
+# side.  Run by run-gpu-tests.sh, or alone:
 #     sh tests/gpu/replay_none.sh            (LAUNCHES=300, ROTATE=16)
 # Prints "gpu-none: N passed, N failed, N skipped".
 . tests/gpu/common.sh
@@ -58,6 +61,28 @@ else
     cat "$OUT/none.check"
     pass=$((pass + $(grep -c '^PASS ' "$OUT/none.check")))
     fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.check")))
+    # the oracle outside gpuprof: ncu's per-launch values of every launch,
+    # with the list gpuprof's launch records carry
+    if [ "${NCU_TRUTH:-1}" = 0 ]; then skipped "replay mode none against ncu: NCU_TRUTH=0"
+    elif ! command -v ncu >/dev/null 2>&1; then skipped "replay mode none against ncu: ncu not installed"
+    else
+        list=$($PY -c "
+import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r.get('type')=='launch':
+        print(','.join(m for m in r['metrics'] if not m.startswith('gpuprof__') and not m.endswith('peak_sustained'))); break" "$OUT/none.default.jsonl")
+        tn0=$(now)
+        timeout 1200 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
+            --metrics "$list" "$G/repeat_work" "$N" >"$OUT/none.ncu.csv" 2>"$OUT/none.ncu.err"
+        tn1=$(now)
+        if $PY tests/gpu/check_estimates.py --ncu "$OUT/none.none.jsonl" "$OUT/none.ncu.csv" \
+            fixed_work drift_work >"$OUT/none.ncu.check"; then :; fi
+        sed 's/^\(PASS\|FAIL\) /\1 against ncu: /' "$OUT/none.ncu.check"
+        pass=$((pass + $(grep -c '^PASS ' "$OUT/none.ncu.check")))
+        fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.ncu.check")))
+        awk -v a="$tn0" -v b="$tn1" -v n="$N" 'BEGIN { printf "FIGURES ncu (kernel replay, the same list) over the %d launches of each kernel: %.1f s\n", n, b - a }'
+    fi
     if cmp -s "$OUT/none.share.plain" "$OUT/none.share.out"; then ok "replay mode none, 25% share, $NSHARE launches each: output unchanged"
     else bad "replay mode none, 25% share: output changed"; fi
     est=$(grep -o '"launches_estimated":[0-9]*' "$OUT/none.share.jsonl" | head -1 | cut -d: -f2)
