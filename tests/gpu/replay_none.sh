@@ -11,7 +11,10 @@
 # (tests/gpu/check_estimates.py).  With ncu on the machine, the same
 # estimates against Nsight Compute's own per-launch values summed over the
 # same launches (ncu --clock-control none, every launch, gpuprof's list;
-# NCU_TRUTH=0: not run).  Prints the wall times of the three runs side by
+# NCU_TRUTH=0: not run).  Then the replay cases (graphs, graph steps,
+# threads, streams, pitched and managed memory, several devices where there
+# are) and 16 threads x 3 streams under mode none, every launch profiled:
+# output unchanged, no hang, records written.  Prints the wall times of the three runs side by
 # side.  Run by run-gpu-tests.sh, or alone:
 #     sh tests/gpu/replay_none.sh            (LAUNCHES=300, ROTATE=16)
 # Prints "gpu-none: N passed, N failed, N skipped".
@@ -104,6 +107,28 @@ for l in open(sys.argv[1]):
                n, b - a, c - b, r, d - c, (d - c) / (b - a), e - d3, (e - d3) / (b - a);
         printf "FIGURES repeat_work %d launches of each kernel: native %.2f s, none with its defaults (25%% share) %.2f s (%.2fx native)\n",
                ns, g - f, d2 - d, (d2 - d) / (g - f) }'
+    # the replay cases and the thread stress under mode none (every launch
+    # profiled, so that each configuration comes round in these short runs)
+    for c in inplace atomic memset managed async threads graph graphsteps multigpu pitch vmm stress; do
+        exp=$("$G/replay_cases_static" $c 2>&1)
+        got=$(GPUPROF_REPLAY=none GPUPROF_MAX_OVERHEAD=100 GPUPROF_ROTATE_MS=0 GPUPROF_OUTPUT=$OUT/none-rc-$c \
+              timeout 180 env LD_PRELOAD=$LIB "$G/replay_cases_static" $c 2>"$OUT/none-rc-$c.err")
+        rc=$?
+        recs=$(grep -c '"type":"\(launch\|variant_estimate\)"' "$OUT/none-rc-$c.jsonl" 2>/dev/null)
+        if [ $rc -eq 0 ] && [ "$exp" = "$got" ] && [ "${recs:-0}" -gt 0 ] &&
+            ! grep -q "counters lost\|not profiled: .*failed" "$OUT/none-rc-$c.err"; then
+            ok "replay mode none, $c: $got ($recs records)"
+        else
+            bad "replay mode none, $c: rc=$rc plain '$exp' profiled '$got', $recs records"
+            grep -i "warn\|error" "$OUT/none-rc-$c.err" | head -3
+        fi
+    done
+    for c in graph graphsteps; do
+        n=$(grep -c '"api":"cuGraphLaunch"' "$OUT/none-rc-$c.jsonl" 2>/dev/null)
+        e=$(grep '"type":"variant_estimate"' "$OUT/none-rc-$c.jsonl" 2>/dev/null | grep -c '"launches":')
+        if [ "${n:-0}" -gt 0 ]; then ok "replay mode none, $c: $n launch records from graphs, $e variant estimates"
+        else bad "replay mode none, $c: no launch record from a graph"; fi
+    done
     grep -E "profiler added|replay mode none" "$OUT/none.none.err" | head -3
     grep -E "profiler added|replay mode none" "$OUT/none.share.err" | head -4
 fi
