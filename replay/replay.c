@@ -241,10 +241,12 @@ static int fail(gp_replay_state *st, const char *what, const char *detail)
     return -1;
 }
 
-/* The L2 flush of a pass, run between CUPTI's start and the range, so that
- * whatever CUPTI writes to device memory when it starts a pass is flushed
- * too.  (Tried against the DRAM write-backs charged to the first profiled
- * launch of a process since the instrumented pass came in; they remained:
+/* The L2 flush of a pass: with a user range, run between CUPTI's start and
+ * the range, so that whatever CUPTI writes to device memory when it starts a
+ * pass is flushed too; with auto range (the library's setting) just before
+ * the start, since a kernel after it would be a range of its own.  (Tried
+ * against the DRAM write-backs charged to the first profiled launch of a
+ * process since the instrumented pass came in; they remained:
  * docs/measurements.md.) */
 typedef struct pass_flush {
     gp_replay_ctx *rc;
