@@ -4,7 +4,8 @@
 #      (default domain, a domain of its own, another thread's launch while the
 #      main thread is inside a range), a start/end range and
 #      cuProfilerStart/Stop: which of its eight kernels get records, with the
-#      program's output unchanged; the info lines; %q{VAR} and the rank;
+#      program's output unchanged, in kernel replay and in replay mode none;
+#      the info lines; %q{VAR} and the rank;
 #  15. PyTorch (tests/gpu/torch_ranges.py): torch.cuda.nvtx.range and
 #      torch.cuda.profiler.profile, when python3 imports torch with CUDA.
 # Run by run-gpu-tests.sh, or alone: sh tests/gpu/capture_ranges.sh.  Without a
@@ -50,6 +51,17 @@ ranges_case either "rk_phase rk_step " --nvtx-include step/ --nvtx-include phase
 ranges_case exclude "rk_fwd rk_other_thread rk_outside rk_phase rk_profiled rk_step " --nvtx-exclude warmup/
 ranges_case fromstart "rk_profiled " --profile-from-start off
 ranges_case count "rk_step " --nvtx-include step/ -k regex:rk_ -c 1
+# replay mode none: the same ranges and filters decide which launches count
+ranges_case none "$all7" --replay-mode none
+ranges_case none-step "rk_step " --replay-mode none --nvtx-include step/
+ranges_case none-kernel "rk_fwd " --replay-mode none -k regex:fwd
+est=$(cat $OUT/rng-none-step.jsonl $OUT/rng-none-kernel.jsonl 2>/dev/null | grep '"type":"variant_estimate"' |
+      grep -o '"kernel":"rk_[a-z_]*' | sed 's/.*"rk_/rk_/' | sort -u | tr '\n' ' ')
+case " $est" in
+    *rk_warmup*|*rk_outside*|*rk_phase*|*rk_other_thread*|*rk_profiled*|*rk_after_stop*)
+        bad "replay mode none: variant estimates of launches outside the ranges or filters: $est" ;;
+    *) ok "replay mode none: variant estimates only inside the ranges and filters (${est:-none})" ;;
+esac
 if grep -q "outside the NVTX ranges asked for" $OUT/rng-step.err &&
    grep -q "outside cudaProfilerStart/Stop" $OUT/rng-fromstart.err; then ok "ranges: the summary names both reasons"
 else bad "ranges: the summary lacks the reasons"; grep "not profiled" $OUT/rng-step.err $OUT/rng-fromstart.err; fi
