@@ -156,9 +156,10 @@ gp_context *gp_contexts_get(CUcontext ctx)
         snprintf(cs->why, sizeof(cs->why), "%s", gp_core.counters_why);
         return cs;
     }
-    double t = gp_now_s();
+    double t = gp_now_s(), grouped = gp_collect_grouping_s();
     context_setup(cs);
     gp_core.summary.setup_s += gp_now_s() - t; /* state_lock held */
+    gp_core.summary.setup_grouping_s += gp_collect_grouping_s() - grouped;
     return cs;
 }
 

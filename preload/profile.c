@@ -253,6 +253,7 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
     if (once > 0) {
         pthread_mutex_lock(&gp_core.state_lock);
         gp_core.summary.setup_s += once;
+        gp_core.summary.setup_warmup_s += once;
         pthread_mutex_unlock(&gp_core.state_lock);
     }
     int pending = 0;

@@ -219,6 +219,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
             "\"launches_estimated\":%llu,\"launches_counted\":%llu,"
             "\"launches_failed\":%llu,\"launches_reduced\":%llu,\"graph_launches\":%llu,"
             "\"passes\":%llu,\"bytes_saved\":%llu,\"bytes_restored\":%llu,\"profiler_ms\":%.3f,\"setup_ms\":%.3f,"
+            "\"setup_grouping_ms\":%.3f,\"setup_warmup_ms\":%.3f,"
             "\"replay_launches\":%llu,\"launches_callback\":%llu,\"launches_activity\":%llu,\"launches_profiled_executed\":%llu,"
             "\"crosscheck_launches\":%llu,\"crosscheck_profiled\":%llu,"
             "\"activity_graph_kernels\":%llu,\"launches_not_executed\":%llu,\"memops\":{\"alloc\":%llu,\"free\":%llu,"
@@ -228,7 +229,8 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
             (unsigned long long)s->failed, (unsigned long long)s->reduced,
             (unsigned long long)s->graph_launches, (unsigned long long)s->passes,
             (unsigned long long)s->bytes_saved, (unsigned long long)s->bytes_restored,
-            s->profiler_s * 1e3, s->setup_s * 1e3, (unsigned long long)s->internal_launches,
+            s->profiler_s * 1e3, s->setup_s * 1e3, s->setup_grouping_s * 1e3,
+            s->setup_warmup_s * 1e3, (unsigned long long)s->internal_launches,
             (unsigned long long)s->launches_seen, (unsigned long long)s->activity_matched,
             (unsigned long long)s->profiled_executed, (unsigned long long)s->xc_launches,
             (unsigned long long)s->xc_profiled, (unsigned long long)s->activity_graph, (unsigned long long)HASH_COUNT(s->corr),
@@ -306,8 +308,13 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
             (unsigned long long)(s->launches_seen - s->launches_profiled - s->launches_estimated -
                                  s->launches_counted),
             s->profiler_s);
-    if (s->setup_s > 0)
+    if (s->setup_s > 0) {
         fprintf(f, ", %.3f s of it setting up", s->setup_s);
+        /* the parts worth naming: a long list's grouping, a warm-up round */
+        if (s->setup_grouping_s >= 0.1 || s->setup_warmup_s >= 0.1)
+            fprintf(f, " (%.3f s splitting the metric list, %.3f s warming up)",
+                    s->setup_grouping_s, s->setup_warmup_s);
+    }
     if (s->launches_profiled && !s->launches_estimated)
         fprintf(f, " (%.1f ms per profiled launch)", s->profiler_s * 1e3 / s->launches_profiled);
     fputc('\n', f);

@@ -32,6 +32,8 @@ typedef struct gp_summary {
     double snap_t_hash, snap_t_save, snap_t_restore, snap_t_verify;
     double profiler_s;
     double setup_s; /* of which setting up contexts (CUPTI's start, the configurations) */
+    double setup_grouping_s; /* of setup_s: splitting the metric list into configurations */
+    double setup_warmup_s;   /* of setup_s: warm-up rounds and the flush kernels' loading */
     atomic_uint_fast64_t internal_launches;
     atomic_uint_fast64_t memops[4]; /* alloc, free, copy, set */
     int n_reasons;

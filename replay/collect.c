@@ -221,6 +221,11 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
     return 0;
 }
 
+double gp_collect_grouping_s(void)
+{
+    return gp_host_grouping_s();
+}
+
 const char *gp_collect_left_out(const gp_collect_ctx *c)
 {
     return c && c->replay.rp ? gp_rp_left_out(c->replay.rp) : NULL;

@@ -133,6 +133,9 @@ size_t gp_collect_configs(const gp_collect_ctx *c);
 /* A sentence naming the hardware metrics CUPTI cannot schedule on this
  * device (left out of the set, the rest collected), or NULL. */
 const char *gp_collect_left_out(const gp_collect_ctx *c);
+/* Seconds the process has spent splitting metric lists into
+ * configurations (on the host; all contexts together). */
+double gp_collect_grouping_s(void);
 /* True when output metric i is one of those. */
 int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set, size_t i);
 /* The chip name of a device (e.g. "GH100") without a profiler object (a

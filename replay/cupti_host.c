@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/strutil.h"
@@ -167,8 +168,47 @@ size_t gp_host_check_names(const char *chip, const char *const *names, size_t n,
     return unknown;
 }
 
+/* ---- time spent grouping ------------------------------------------------ */
+static pthread_mutex_t grouping_lock = PTHREAD_MUTEX_INITIALIZER;
+static double grouping_s;
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void grouping_add(double since)
+{
+    double d = mono_s() - since;
+    pthread_mutex_lock(&grouping_lock);
+    grouping_s += d;
+    pthread_mutex_unlock(&grouping_lock);
+}
+
+double gp_host_grouping_s(void)
+{
+    pthread_mutex_lock(&grouping_lock);
+    double s = grouping_s;
+    pthread_mutex_unlock(&grouping_lock);
+    return s;
+}
+
+static size_t partition(const char *chip, const uint8_t *avail, const char *const *names, size_t n,
+                        int *group);
+
 size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *const *names,
                          size_t n, int *group)
+{
+    double t = mono_s();
+    size_t groups = partition(chip, avail, names, n, group);
+    grouping_add(t);
+    return groups;
+}
+
+static size_t partition(const char *chip, const uint8_t *avail, const char *const *names, size_t n,
+                        int *group)
 {
     enum { UNPLACED = -2 };
     CUptiResult r;
@@ -273,10 +313,25 @@ size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const 
                                               max_groups, trial_threads());
 }
 
+static size_t partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
+                                 size_t n, const int *every, int *group, int *carries_every,
+                                 size_t max_groups, size_t threads);
+
 size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail,
                                           const char *const *names, size_t n, const int *every,
                                           int *group, int *carries_every, size_t max_groups,
                                           size_t threads)
+{
+    double t = mono_s();
+    size_t groups = partition_one_pass(chip, avail, names, n, every, group, carries_every,
+                                       max_groups, threads);
+    grouping_add(t);
+    return groups;
+}
+
+static size_t partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
+                                 size_t n, const int *every, int *group, int *carries_every,
+                                 size_t max_groups, size_t threads)
 {
     enum { UNPLACED = -3 };
     if (threads < 1)

@@ -76,6 +76,12 @@ size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail
                                           int *group, int *carries_every, size_t max_groups,
                                           size_t threads);
 
+/* Seconds this process has spent in gp_host_partition() and
+ * gp_host_partition_one_pass*() (wall time, all calls together): the
+ * splitting of a metric list into configurations, for the summary's set-up
+ * parts. */
+double gp_host_grouping_s(void);
+
 /* True when the name is collected by SASS instrumentation (its own pass). */
 int gp_metric_is_instrumented(const char *name);
 

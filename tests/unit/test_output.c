@@ -134,6 +134,28 @@ int main(void)
     sp = gp_test_capture(w_print_window2, &s);
     GP_CHECK_MSG(strstr(sp, "cross-check of the first 2 launches: 1 executed") != NULL, "%s", sp);
     free(sp);
+    /* the set-up time and its parts, in the record and, when a part is worth
+     * naming, in the line */
+    s.profiler_s = 3.0;
+    s.setup_s = 0.05;
+    sp = gp_test_capture(w_print, &s);
+    GP_CHECK_MSG(strstr(sp, "the profiler added 3.000 s, 0.050 s of it setting up (1500.0 ms") != NULL, "%s",
+                 sp);
+    free(sp);
+    s.setup_s = 2.5;
+    s.setup_grouping_s = 1.25;
+    s.setup_warmup_s = 0.5;
+    sp = gp_test_capture(w_print, &s);
+    GP_CHECK_MSG(strstr(sp, "2.500 s of it setting up (1.250 s splitting the metric list, 0.500 s "
+                            "warming up)") != NULL,
+                 "%s", sp);
+    free(sp);
+    sj = gp_test_capture(w_sum, &s);
+    GP_CHECK_MSG(strstr(sj, "\"setup_ms\":2500.000,\"setup_grouping_ms\":1250.000,"
+                            "\"setup_warmup_ms\":500.000,") != NULL,
+                 "%s", sj);
+    free(sj);
+    s.profiler_s = s.setup_s = s.setup_grouping_s = s.setup_warmup_s = 0;
     /* a profiled launch inside the window counts as executed there; one past it does not */
     gp_summary_profiled(&s, 12, "k", 2000.0, 1);
     gp_summary_profiled(&s, 77, "k", 2000.0, 1);

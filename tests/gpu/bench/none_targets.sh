@@ -56,8 +56,9 @@ for line in open(sys.argv[1]):
         n_conf = len(r.get("configurations", []))
         if r["launches"] >= n_conf and all(v is not None for v in r["metrics"].values()):
             full += 1
-print("profiler %.2f s (set-up %.2f s); launches: %d seen, %d in kernel replay, %d profiled once, %d counted only; %d variants, %d with every metric valued"
-      % (s.get("profiler_ms", 0) / 1e3, s.get("setup_ms", 0) / 1e3, s.get("launches_seen", 0),
+print("profiler %.2f s (set-up %.2f s: %.2f s splitting the list, %.2f s warming up); launches: %d seen, %d in kernel replay, %d profiled once, %d counted only; %d variants, %d with every metric valued"
+      % (s.get("profiler_ms", 0) / 1e3, s.get("setup_ms", 0) / 1e3,
+         s.get("setup_grouping_ms", 0) / 1e3, s.get("setup_warmup_ms", 0) / 1e3, s.get("launches_seen", 0),
          s.get("launches_profiled", 0), s.get("launches_estimated", 0), s.get("launches_counted", 0),
          variants, full))
 PY
