@@ -19,3 +19,5 @@ $(BUILD)/tests/gpu/oob_read: tests/gpu/oob_read.cu
 	$(NVCC) $(NVCCFLAGS) -o $@ $< -lcuda
 
 GPU_TESTS += $(WH)/stall_kernels.cubin $(WH)/pcs_probe $(BUILD)/tests/gpu/oob_read
+# compare_where.py judged on made-up files (no GPU needed)
+TEST_SCRIPTS += tests/gpu/where/test_compare_where.sh
