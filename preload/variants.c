@@ -8,23 +8,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "metrics/estimate.h"
 #include "preload/finish.h"
 #include "preload/metric_set.h"
 #include "preload/serialize.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/textio.h"
-
-/* seconds on a monotonic clock: the rotation's time floor */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct gp_variant_key {
     gp_kernel *kernel; /* per (function, context): the kernel table's entry */
@@ -292,7 +284,7 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (vs->n_refused >= vs->layout.n_configs) /* nothing left to rotate */
         return 0;
     int switched;
-    double now = now_s();
+    double now = gp_now_s();
     size_t c;
     if (vs->slice_begins && vs->rot.since >= 0) { /* a later slice: the next configuration */
         vs->slice_begins = 0;

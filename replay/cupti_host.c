@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/strutil.h"
 
 struct gp_host_config {
@@ -172,16 +172,9 @@ size_t gp_host_check_names(const char *chip, const char *const *names, size_t n,
 static pthread_mutex_t grouping_lock = PTHREAD_MUTEX_INITIALIZER;
 static double grouping_s;
 
-static double mono_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void grouping_add(double since)
 {
-    double d = mono_s() - since;
+    double d = gp_now_s() - since;
     pthread_mutex_lock(&grouping_lock);
     grouping_s += d;
     pthread_mutex_unlock(&grouping_lock);
@@ -201,7 +194,7 @@ static size_t partition(const char *chip, const uint8_t *avail, const char *cons
 size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *const *names,
                          size_t n, int *group)
 {
-    double t = mono_s();
+    double t = gp_now_s();
     size_t groups = partition(chip, avail, names, n, group);
     grouping_add(t);
     return groups;
@@ -322,7 +315,7 @@ size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail
                                           int *group, int *carries_every, size_t max_groups,
                                           size_t threads)
 {
-    double t = mono_s();
+    double t = gp_now_s();
     size_t groups = partition_one_pass(chip, avail, names, n, every, group, carries_every,
                                        max_groups, threads);
     grouping_add(t);

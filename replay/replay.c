@@ -5,20 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "replay/cache_evict.h"
 #include "replay/driver.h"
 #include "replay/sass_metrics.h"
 #include "replay/worker.h"
 #include "util/log.h"
-
-double gp_now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 CUresult gp_launch_exec_run(const gp_launch_exec *e)
 {

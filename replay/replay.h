@@ -18,6 +18,7 @@
 #include "replay/cache_control.h"
 #include "replay/range_profiler.h"
 #include "replay/snapshot.h"
+#include "util/clock.h"
 
 enum gp_launch_api { GP_API_LAUNCH_KERNEL, GP_API_LAUNCH_KERNEL_EX, GP_API_LAUNCH_COOPERATIVE };
 
@@ -121,7 +122,5 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
 int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_status,
                    const gp_replay_opts *o, gp_replay_state *st, double *values);
 void gp_replay_ctx_free(gp_replay_ctx *rc);
-
-double gp_now_s(void);
 
 #endif

@@ -9,17 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "replay/driver.h"
+#include "util/clock.h"
 #include "util/log.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 const char *gp_snap_place_name(int place)
 {
@@ -217,7 +210,7 @@ static void store_clear(gp_snapshot *s)
 /* Hashes every linear entry into s->cur, in entry order. */
 static int hash_all(gp_snapshot *s, char *err, size_t errlen)
 {
-    double t = now_s();
+    double t = gp_now_s();
     size_t n_spans = 0;
     uint64_t chunks = 0, bytes = 0;
     for (size_t i = 0; i < s->n_ent; i++)
@@ -250,7 +243,7 @@ static int hash_all(gp_snapshot *s, char *err, size_t errlen)
         s->stats.bytes_hashed += bytes;
         s->stats.chunks_hashed += chunks;
     }
-    s->stats.t_hash += now_s() - t;
+    s->stats.t_hash += gp_now_s() - t;
     return r;
 }
 
@@ -397,7 +390,7 @@ static int save_incremental(gp_snapshot *s, const gp_range *ranges, size_t n, in
     }
     if (hash_all(s, err, errlen) != 0)
         return -1;
-    double t = now_s();
+    double t = gp_now_s();
     plan_buf p;
     int rc = -1;
     uint64_t c = 0;
@@ -455,7 +448,7 @@ out:
     plan_free(&p);
     if (rc != 0)
         store_clear(s); /* never keep a slot whose bytes do not match its hash */
-    s->stats.t_save += now_s() - t;
+    s->stats.t_save += gp_now_s() - t;
     return rc;
 }
 
@@ -463,7 +456,7 @@ static int restore_incremental(gp_snapshot *s, char *err, size_t errlen)
 {
     if (hash_all(s, err, errlen) != 0)
         return -1;
-    double t = now_s();
+    double t = gp_now_s();
     plan_buf p;
     uint64_t c = 0;
     CUresult r = CUDA_SUCCESS;
@@ -506,7 +499,7 @@ static int restore_incremental(gp_snapshot *s, char *err, size_t errlen)
     rc = 0;
 out:
     plan_free(&p);
-    s->stats.t_restore += now_s() - t;
+    s->stats.t_restore += gp_now_s() - t;
     return rc;
 }
 
@@ -558,7 +551,7 @@ static int verify_piece(gp_snapshot *s, const gp_range *r, uint64_t off, uint64_
 
 static void verify(gp_snapshot *s)
 {
-    double t = now_s();
+    double t = gp_now_s();
     uint64_t big = GP_CHUNK_BYTES;
     if (s->use_full) {
         for (size_t i = 0; i < s->n; i++)
@@ -592,7 +585,7 @@ static void verify(gp_snapshot *s)
                     "snapshot check: could not read memory back to compare it");
     free(a);
     free(b);
-    s->stats.t_verify += now_s() - t;
+    s->stats.t_verify += gp_now_s() - t;
 }
 
 /* ---- the interface ---- */
@@ -600,9 +593,9 @@ static void verify(gp_snapshot *s)
 static int save_full_timed(gp_snapshot *s, uint64_t total, int allow_device, int allow_host,
                            uint64_t reserve_bytes, char *err, size_t errlen)
 {
-    double t = now_s();
+    double t = gp_now_s();
     int r = save_full(s, total, allow_device, allow_host, reserve_bytes, err, errlen);
-    s->stats.t_save += now_s() - t;
+    s->stats.t_save += gp_now_s() - t;
     if (r != 0)
         s->bytes = 0; /* nothing saved: a restore must not write anything */
     return r;
@@ -654,9 +647,9 @@ int gp_snapshot_restore(gp_snapshot *s, char *err, size_t errlen)
     int r;
     s->stats.restores++;
     if (s->use_full) {
-        double t = now_s();
+        double t = gp_now_s();
         r = copy_all(s, 0, err, errlen);
-        s->stats.t_restore += now_s() - t;
+        s->stats.t_restore += gp_now_s() - t;
         if (r == 0)
             s->stats.bytes_from_store += s->bytes;
     } else {

@@ -86,6 +86,21 @@ static void load(void *image)
     CK(cuMemsetD32(d_in, 0x3f800000u, STREAM_N * 4));
 }
 
+void pcs_launch_all(void)
+{
+    for (int k = 0; k < K_N; k++)
+        pcs_launch(k);
+    CK(cuCtxSynchronize());
+}
+
+void pcs_sample_all(CUcontext ctx)
+{
+    pcs_start(ctx);
+    pcs_launch_all();
+    pcs_stop(ctx);
+    pcs_get_data(ctx);
+}
+
 void pcs_launch(int k)
 {
     int steps = 2000, iters = 20000, iters_b = 4000, iters_d = 20000;
@@ -503,17 +518,10 @@ static void mode_startstop(CUcontext ctx)
 
 static void mode_late(CUcontext ctx)
 {
-    for (int k = 0; k < K_N; k++)
-        pcs_launch(k);
-    CK(cuCtxSynchronize());
+    pcs_launch_all();
     if (pcs_enable(ctx, -1) != 0)
         return;
-    pcs_start(ctx);
-    for (int k = 0; k < K_N; k++)
-        pcs_launch(k);
-    CK(cuCtxSynchronize());
-    pcs_stop(ctx);
-    pcs_get_data(ctx);
+    pcs_sample_all(ctx);
     pcs_print_samples("enabled after the kernels' first launches");
     pcs_disable(ctx);
 }
@@ -523,16 +531,12 @@ static void mode_getdata(CUcontext ctx)
     if (pcs_enable(ctx, -1) != 0)
         return;
     pcs_start(ctx);
-    for (int k = 0; k < K_N; k++)
-        pcs_launch(k);
-    CK(cuCtxSynchronize());
+    pcs_launch_all();
     double t = pcs_get_data(ctx);
     pcs_print_samples("get-data while started");
     printf("  get-data %.0f us\n", t);
     pcs_rows_clear();
-    for (int k = 0; k < K_N; k++)
-        pcs_launch(k);
-    CK(cuCtxSynchronize());
+    pcs_launch_all();
     pcs_stop(ctx);
     pcs_get_data(ctx);
     pcs_print_samples("then stop and get-data");

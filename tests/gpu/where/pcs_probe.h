@@ -33,6 +33,8 @@ enum { K_CHASE, K_FMA, K_BARRIER, K_STREAM, K_DIVERGE, K_N };
 extern const char *pcs_kernel_name[K_N];
 /* One launch of kernel k on the null stream (asynchronous). */
 void pcs_launch(int k);
+/* One launch of each kernel, then a synchronize. */
+void pcs_launch_all(void);
 
 /* ---- PC sampling ---------------------------------------------------------- */
 
@@ -66,6 +68,8 @@ void pcs_rows_clear(void);
 double pcs_get_data(CUcontext ctx);
 /* Samples per kernel and reason (the top five reasons of each kernel). */
 void pcs_print_samples(const char *title);
+/* Start, one launch of each kernel, stop, and the samples drained. */
+void pcs_sample_all(CUcontext ctx);
 
 /* ---- modes of pcs_probe_rp.c ---------------------------------------------- */
 

@@ -27,6 +27,38 @@ static CUpti_RangeProfiler_Object *rp_obj;
 static uint8_t *rp_img;
 static size_t rp_img_size;
 
+/* A range profiler object for ctx (rp_obj). */
+static void rp_open(CUcontext ctx)
+{
+    CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = ctx;
+    CU(cuptiRangeProfilerEnable(&en));
+    rp_obj = en.pRangeProfilerObject;
+}
+
+/* A counter data image of one range for names (rp_img, rp_img_size). */
+static void rp_size_image(const char **names, size_t n)
+{
+    CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    gs.pRangeProfilerObject = rp_obj;
+    gs.pMetricNames = names;
+    gs.numMetrics = n;
+    gs.maxNumOfRanges = 1;
+    gs.maxNumRangeTreeNodes = 1;
+    CU(cuptiRangeProfilerGetCounterDataSize(&gs));
+    rp_img_size = gs.counterDataSize;
+    free(rp_img);
+    rp_img = malloc(rp_img_size);
+}
+
+static void rp_close(void)
+{
+    CUpti_RangeProfiler_Disable_Params ds = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    ds.pRangeProfilerObject = rp_obj;
+    CU(cuptiRangeProfilerDisable(&ds));
+}
+
 static void rp_pass(CUcontext ctx, gp_host_config *cfg, int k, int sample)
 {
     size_t cfg_size;
@@ -162,20 +194,8 @@ void pcs_mode_rp(CUcontext ctx)
     }
     if (pcs_enable(ctx, -1) != 0)
         return;
-    CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    en.ctx = ctx;
-    CU(cuptiRangeProfilerEnable(&en));
-    rp_obj = en.pRangeProfilerObject;
-    CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    gs.pRangeProfilerObject = rp_obj;
-    gs.pMetricNames = names;
-    gs.numMetrics = 6;
-    gs.maxNumOfRanges = 1;
-    gs.maxNumRangeTreeNodes = 1;
-    CU(cuptiRangeProfilerGetCounterDataSize(&gs));
-    rp_img_size = gs.counterDataSize;
-    rp_img = malloc(rp_img_size);
+    rp_open(ctx);
+    rp_size_image(names, 6);
     for (int k = 0; k < K_N; k++) {
         rp_pass(ctx, cfg, k, 0);
         pcs_rows_clear();
@@ -186,24 +206,12 @@ void pcs_mode_rp(CUcontext ctx)
         pcs_print_samples(title);
     }
     if (ws) { /* the warp-state set itself, with sampling in its last pass */
-        CUpti_RangeProfiler_GetCounterDataSize_Params g2 = {
-            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-        g2.pRangeProfilerObject = rp_obj;
-        g2.pMetricNames = ws_names;
-        g2.numMetrics = nws;
-        g2.maxNumOfRanges = 1;
-        g2.maxNumRangeTreeNodes = 1;
-        CU(cuptiRangeProfilerGetCounterDataSize(&g2));
-        free(rp_img);
-        rp_img_size = g2.counterDataSize;
-        rp_img = malloc(rp_img_size);
+        rp_size_image(ws_names, nws);
         double t = pcs_now_us();
         rp_pass(ctx, ws, K_CHASE, 0);
         printf("  warp-state set on stall_chase: %.1f ms\n", (pcs_now_us() - t) / 1e3);
     }
-    CUpti_RangeProfiler_Disable_Params ds = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    ds.pRangeProfilerObject = rp_obj;
-    CU(cuptiRangeProfilerDisable(&ds));
+    rp_close();
     pcs_disable(ctx);
 }
 
@@ -236,29 +244,14 @@ void pcs_mode_rpcycle(CUcontext ctx)
         td = pcs_now_us() - td;
         printf("round %d: sampling enable %.0f us, disable %.0f us\n", r, te, td);
         double t = pcs_now_us();
-        CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-        en.ctx = ctx;
-        CU(cuptiRangeProfilerEnable(&en));
+        rp_open(ctx);
         double t_en = pcs_now_us() - t;
-        rp_obj = en.pRangeProfilerObject;
-        CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
-            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-        gs.pRangeProfilerObject = rp_obj;
-        gs.pMetricNames = names;
-        gs.numMetrics = 2;
-        gs.maxNumOfRanges = 1;
-        gs.maxNumRangeTreeNodes = 1;
-        CU(cuptiRangeProfilerGetCounterDataSize(&gs));
-        rp_img_size = gs.counterDataSize;
-        free(rp_img);
-        rp_img = malloc(rp_img_size);
+        rp_size_image(names, 2);
         t = pcs_now_us();
         rp_pass(ctx, cfg, K_FMA, 0);
         double t_pass = pcs_now_us() - t;
         t = pcs_now_us();
-        CUpti_RangeProfiler_Disable_Params ds = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        ds.pRangeProfilerObject = rp_obj;
-        CU(cuptiRangeProfilerDisable(&ds));
+        rp_close();
         double t_dis = pcs_now_us() - t;
         printf("round %d: %llu samples; sampling start %.0f us, stop %.0f us; range profiler "
                "enable %.0f us, pass %.0f us, disable %.0f us\n",
@@ -280,9 +273,7 @@ void pcs_mode_rpcycle(CUcontext ctx)
     if (er == CUPTI_SUCCESS) {
         rp_obj = en.pRangeProfilerObject;
         rp_pass(ctx, cfg, K_FMA, 0);
-        CUpti_RangeProfiler_Disable_Params ds = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        ds.pRangeProfilerObject = rp_obj;
-        CU(cuptiRangeProfilerDisable(&ds));
+        rp_close();
     }
     pcs_disable(ctx);
 }
@@ -323,12 +314,7 @@ void pcs_mode_sass(CUcontext ctx)
         gp_sass_records_free(r, n);
     }
     pcs_rows_clear();
-    pcs_start(ctx);
-    for (int k = 0; k < K_N; k++)
-        pcs_launch(k);
-    CK(cuCtxSynchronize());
-    pcs_stop(ctx);
-    pcs_get_data(ctx);
+    pcs_sample_all(ctx);
     pcs_print_samples("sampling after the SASS passes (unpatched launches)");
     pcs_disable(ctx);
 }
@@ -441,12 +427,7 @@ void pcs_mode_correlate(CUcontext ctx, const void *image, size_t size)
 {
     if (pcs_enable(ctx, -1) != 0)
         return;
-    pcs_start(ctx);
-    for (int k = 0; k < K_N; k++)
-        pcs_launch(k);
-    CK(cuCtxSynchronize());
-    pcs_stop(ctx);
-    pcs_get_data(ctx);
+    pcs_sample_all(ctx);
     CUpti_GetCubinCrcParams cc = {CUpti_GetCubinCrcParamsSize};
     cc.cubin = image;
     cc.cubinSize = size;
