@@ -1,7 +1,8 @@
 /* batch.c - see batch.h.
  *
  * When CUPTI recorded another number of ranges than gpuprof counted, the
- * ranges cannot be matched to launches: their hardware values are left out
+ * ranges cannot be matched to launches; when it cannot decode a batch at all,
+ * nothing is recorded: either way the batch's hardware values are left out
  * and the context goes back to one launch at a time. */
 #include "preload/batch.h"
 
@@ -24,7 +25,17 @@ void gp_batch_close(gp_context *cs)
     int rc = gp_collect_flush(cs->col, &expected, &recorded, err, sizeof(err));
     atomic_fetch_sub(&gp_core.open_batches, 1);
     if (rc != 0) {
+        /* CUPTI could not decode the batch (seen with many threads launching
+         * on many streams in replay mode none): later batches hold one launch,
+         * which such a program's runs decoded every time */
         snprintf(why, sizeof(why), "counters lost: %s", err);
+        if (!cs->batch_single && cs->n_pending > 1) {
+            cs->batching = 0;
+            cs->batch_single = 1;
+            gp_log_once(GP_LOG_WARN, "batch-decode",
+                        "device %d: %s; profiling one launch at a time from now on", cs->device,
+                        why);
+        }
     } else if (recorded != expected) {
         snprintf(why, sizeof(why),
                  "counters lost: CUPTI recorded %zu ranges in a batch where "

@@ -89,6 +89,7 @@ typedef struct gp_context { /* per CUDA context, from its first profiled launch 
     int sass_ok; /* the SASS pass can run here */
     char sass_why[300];
     int batching; /* counters of one-pass sets are decoded in batches */
+    int batch_single; /* CUPTI could not decode a batch: one launch per batch from now on */
     struct gp_variants *variants;                    /* replay mode none (variants.h), else NULL */
     struct gp_launch_state *pending, **pending_tail; /* launches waiting for the open batch */
     size_t n_pending;

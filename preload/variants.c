@@ -308,7 +308,8 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     }
     ls->opts.rotate_set = GP_RP_ROT + (int)c;
     *close_batch = gp_collect_batch_is_open(cs->col) &&
-                   (vs->programmed != (long)c || gp_collect_batch_room(cs->col) < 3);
+                   (vs->programmed != (long)c || gp_collect_batch_room(cs->col) < 3 ||
+                    cs->batch_single);
     vs->programmed = (long)c;
     if (switched)
         gp_debug("replay mode none: device %d: configuration %zu of %zu programmed", cs->device,

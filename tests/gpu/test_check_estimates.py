@@ -2,7 +2,9 @@
 """test_check_estimates.py - check_estimates.py --ncu on made-up files: mode
 none's estimates against Nsight Compute's per-launch rows (matched by
 function name, grid and block), the same launches' sums; a wrong estimate, a
-missing row and a drift outside the bound fail."""
+missing row and a drift outside the bound fail; the second figure (the bound
+widened by what two runs of the same launches differ by) counts what it
+should."""
 import json
 import os
 import subprocess
@@ -81,6 +83,13 @@ with tempfile.TemporaryDirectory() as d:
     write(10000, 15900, 200)  # drift_work 400 off, bound 200
     rc, out = run(none, csv)
     ok(rc == 1 and "drifting launches: 2 of 3" in out, "a drift outside its bound fails: " + out)
+    # the second figure widens the bound by what two runs differ by (2% of a count: 310)
+    ok("3 of 3 pairs (100.0%) within the bound plus" in out,
+       "400 off, within the bound 200 plus two runs' 310: " + out)
+    write(10000, 16100, 200)  # 600 off: outside 200 + 310 as well
+    rc, out = run(none, csv)
+    ok(rc == 1 and "2 of 3 pairs (66.7%) within the bound plus" in out,
+       "600 off, outside the bound plus two runs' difference: " + out)
     ncu_csv(csv, rows[:9] + rows[10:])  # one fixed_work row missing
     write(10000, 15600, 200)
     rc, out = run(none, csv)
