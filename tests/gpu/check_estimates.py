@@ -3,7 +3,7 @@
 per-launch values of the same program (tests/gpu/replay_none.sh).
 
     check_estimates.py [--partial] [--per-launch] NONE.jsonl DEFAULT.jsonl FIXED_KERNEL DRIFT_KERNEL
-    check_estimates.py --ncu [--partial] NONE.jsonl NCU.csv FIXED_KERNEL DRIFT_KERNEL
+    check_estimates.py --ncu [--one-pass ALONE.csv] [--partial] NONE.jsonl NCU.csv FIXED_KERNEL DRIFT_KERNEL
 
 For each variant_estimate record of NONE.jsonl (kernel, grid, block, dynamic
 shared memory) the launch records of DEFAULT.jsonl with the same key are the
@@ -30,6 +30,12 @@ block (ncu's table has no dynamic shared memory column unless asked for; a
 variant is then keyed without it), and the same rules apply.  A variant with
 another number of ncu rows than launches fails; a metric ncu has no column
 for is not compared.
+--one-pass ALONE.csv (with --ncu): ncu's run of the metrics whose value
+follows its own pass count (DRAM writes, DRAM throughput, L2 bytes: alone,
+ncu profiles them in one pass) over the same launches; its values are the
+truth for those metrics, as the cross-check takes them (gpuprof-report
+--against-one-pass).  The verdict with the whole list's values for every
+metric is printed beside it as a FIGURES line.
 Prints one line per check (PASS/FAIL) and the figures; exits 1 on a FAIL.
 """
 import json
@@ -102,19 +108,90 @@ def ncu_truth(path):
     return truth
 
 
+def new_stats():
+    return {"fixed_pairs": 0, "fixed_ok": 0, "drift_pairs": 0, "drift_ok": 0,
+            "drift_ok_runs": 0, "worst": []}
+
+
+def with_one_pass(truth, one):
+    """truth with each metric of ncu's one-pass run (the metrics whose value
+    follows ncu's pass count: DRAM writes, DRAM throughput, L2 bytes, as the
+    cross-check takes them) in place of the full list's, where the run has
+    the variant's launches (the same number of rows)."""
+    out = {}
+    for k, rows in truth.items():
+        alone = one.get(k)
+        if not alone or len(alone) != len(rows):
+            out[k] = rows
+            continue
+        out[k] = [dict(r, **{m: v for m, v in a.items() if v is not None})
+                  for r, a in zip(rows, alone)]
+    return out
+
+
+def judge_pairs(e, launches, st, from_ncu, per_launch, fixed, drift):
+    """Judges estimate e's metrics against the launches' values, into st."""
+    if not launches:
+        return
+    is_fixed = e["kernel"].startswith(fixed)
+    is_drift = e["kernel"].startswith(drift)
+    for m, est in e["metrics"].items():
+        if from_ncu and m not in launches[0]:
+            continue  # ncu has no column for it (gpuprof's own sums)
+        vals = [l.get(m) for l in launches]
+        if est is None or any(v is None for v in vals) or not vals:
+            continue
+        t = sum(vals) if additive(m) else sum(vals) / len(vals)
+        if per_launch and additive(m):
+            t = t / len(vals) * e["launches"]
+        diff = abs(est - t)
+        lim = two_runs(m, t, len(vals))
+        if is_fixed:
+            st["fixed_pairs"] += 1
+            good = diff <= lim + 1e-9
+            if per_launch and not good:
+                b = e["bound"].get(m)
+                good = b is not None and diff <= b + 1e-9 * abs(t)
+            st["fixed_ok"] += good
+            if not good:
+                st["worst"].append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, None))
+        elif is_drift:
+            st["drift_pairs"] += 1
+            b = e["bound"].get(m)
+            good = diff <= 1e-9 * abs(t) or (b is not None and diff <= b + 1e-9 * abs(t))
+            st["drift_ok"] += good
+            # the truth comes from another run: the bound widened by what
+            # two runs of the same launches differ by (a second figure)
+            st["drift_ok_runs"] += good or (b is not None and diff <= b + lim + 1e-9 * abs(t))
+            if not good:
+                st["worst"].append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, b))
+
+
 def main(argv):
     partial = "--partial" in argv
     per_launch = "--per-launch" in argv
     from_ncu = "--ncu" in argv
+    one_pass = None
+    if "--one-pass" in argv:
+        i = argv.index("--one-pass")
+        if i + 1 >= len(argv):
+            print("--one-pass needs a file", file=sys.stderr)
+            return 2
+        one_pass = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     argv = [a for a in argv if a not in ("--partial", "--per-launch", "--ncu")]
-    if len(argv) != 5:
+    if len(argv) != 5 or (one_pass and not from_ncu):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     none_path, default_path, fixed, drift = argv[1:]
     estimates = [r for r in records(none_path) if r.get("type") == "variant_estimate"]
     truth = {}
+    same_list = None  # with --one-pass: the full list's truth, for a second figure
     if from_ncu:
         truth = ncu_truth(default_path)
+        if one_pass:
+            same_list = truth
+            truth = with_one_pass(truth, ncu_truth(one_pass))
     else:
         for r in records(default_path):
             if r.get("type") == "launch":
@@ -127,8 +204,7 @@ def main(argv):
         failed += not ok
 
     check(len(estimates) > 0, "variant_estimate records: %d" % len(estimates))
-    fixed_pairs = fixed_ok = drift_pairs = drift_ok = drift_ok_runs = 0
-    worst = []
+    stats = {"": new_stats(), "same list": new_stats()}
     for e in estimates:
         k = ncu_key(e["kernel"], e["grid"], e["block"]) if from_ncu else key(e)
         launches = truth.get(k, [])
@@ -153,38 +229,13 @@ def main(argv):
                   % (e["kernel"][:40], e["launches"], len(launches),
                      "ncu's table" if from_ncu else "kernel replay"))
             continue
-        is_fixed = e["kernel"].startswith(fixed)
-        is_drift = e["kernel"].startswith(drift)
-        for m, est in e["metrics"].items():
-            if from_ncu and m not in launches[0]:
-                continue  # ncu has no column for it (gpuprof's own sums)
-            vals = [l.get(m) for l in launches]
-            if est is None or any(v is None for v in vals) or not vals:
-                continue
-            t = sum(vals) if additive(m) else sum(vals) / len(vals)
-            if per_launch and additive(m):
-                t = t / len(vals) * e["launches"]
-            diff = abs(est - t)
-            lim = two_runs(m, t, len(vals))
-            if is_fixed:
-                fixed_pairs += 1
-                good = diff <= lim + 1e-9
-                if per_launch and not good:
-                    b = e["bound"].get(m)
-                    good = b is not None and diff <= b + 1e-9 * abs(t)
-                fixed_ok += good
-                if not good:
-                    worst.append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, None))
-            elif is_drift:
-                drift_pairs += 1
-                b = e["bound"].get(m)
-                good = diff <= 1e-9 * abs(t) or (b is not None and diff <= b + 1e-9 * abs(t))
-                drift_ok += good
-                # the truth comes from another run: the bound widened by what
-                # two runs of the same launches differ by (a second figure)
-                drift_ok_runs += good or (b is not None and diff <= b + lim + 1e-9 * abs(t))
-                if not good:
-                    worst.append((diff / max(abs(t), 1e-30), e["kernel"][:30], m, est, t, b))
+        judge_pairs(e, launches, stats[""], from_ncu, per_launch, fixed, drift)
+        if same_list is not None:
+            judge_pairs(e, same_list.get(k, []), stats["same list"], from_ncu, per_launch, fixed,
+                        drift)
+    st = stats[""]
+    fixed_pairs, fixed_ok, worst = st["fixed_pairs"], st["fixed_ok"], st["worst"]
+    drift_pairs, drift_ok, drift_ok_runs = st["drift_pairs"], st["drift_ok"], st["drift_ok_runs"]
     if fixed_pairs:
         share = 100.0 * fixed_ok / fixed_pairs
         check(share >= 99.0, "identical launches: %d of %d (variant, metric) pairs within 2%% "
@@ -198,6 +249,12 @@ def main(argv):
         print("FIGURES drifting launches: %d of %d pairs (%.1f%%) within the bound plus what two "
               "runs of the same launches differ by (the identical launches' tolerance)"
               % (drift_ok_runs, drift_pairs, 100.0 * drift_ok_runs / drift_pairs))
+        sl = stats["same list"]
+        if same_list is not None and sl["drift_pairs"] and sl["fixed_pairs"]:
+            print("FIGURES against ncu's run of the whole list for every metric (no one-pass "
+                  "run): identical launches %d of %d, drifting launches %d of %d within the "
+                  "printed bound" % (sl["fixed_ok"], sl["fixed_pairs"], sl["drift_ok"],
+                                     sl["drift_pairs"]))
     elif not per_launch:
         check(False, "no estimate of %s to compare" % drift)
     for w in sorted(worst, reverse=True)[:10]:

@@ -43,9 +43,20 @@ def ncu_csv(path, rows):
                     % (i, k, "{:,}".format(inst), ns, pct))
 
 
-def run(none, csv):
-    p = subprocess.run([sys.executable, os.path.join(HERE, "check_estimates.py"), "--ncu",
-                        none, csv, "fixed_work", "drift_work"],
+def table_csv(path, metrics, rows):
+    """ncu's raw page with the given metric columns; rows: (kernel, values...)."""
+    with open(path, "w") as f:
+        f.write(",".join(['"ID"', '"Process ID"', '"Kernel Name"', '"Block Size"', '"Grid Size"'] +
+                         ['"%s"' % m for m in metrics]) + "\n")
+        f.write(",".join(['""'] * 5 + ['"byte"'] * len(metrics)) + "\n")
+        for i, r in enumerate(rows):
+            f.write(",".join(['"%d"' % i, '"7"', '"%s"' % r[0], '"(32, 1, 1)"', '"(4, 1, 1)"'] +
+                             ['"%s"' % v for v in r[1:]]) + "\n")
+
+
+def run(none, csv, *extra):
+    p = subprocess.run([sys.executable, os.path.join(HERE, "check_estimates.py"), "--ncu"] +
+                       list(extra) + [none, csv, "fixed_work", "drift_work"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     return p.returncode, p.stdout
 
@@ -95,6 +106,31 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = run(none, csv)
     ok(rc == 1 and "10 launches estimated, 9 launch records in ncu's table" in out,
        "a launch missing from ncu's table fails: " + out)
+
+    # --one-pass: L2 bytes from ncu's run of the metric alone, where its
+    # multi-pass list carries traffic of its own passes (10% more here)
+    full, alone = os.path.join(d, "full.csv"), os.path.join(d, "alone.csv")
+    m2 = ["smsp__inst_executed.sum", "lts__t_bytes.sum"]
+    table_csv(full, m2, [("fixed_work", 1000, 500000)] * 10 +
+              [("drift_work", 2000 - 100 * i, 1100000) for i in range(10)])
+    table_csv(alone, ["lts__t_bytes.sum"], [("fixed_work", 500000)] * 10 +
+              [("drift_work", 1000000)] * 10)
+    with open(none, "w") as f:
+        for r in (estimate("fixed_work(float*, float const*, int)", 10,
+                           {"smsp__inst_executed.sum": 10000, "lts__t_bytes.sum": 5000000},
+                           {"smsp__inst_executed.sum": 0, "lts__t_bytes.sum": 0}),
+                  estimate("drift_work(float*, int, int)", 10,
+                           {"smsp__inst_executed.sum": 15500, "lts__t_bytes.sum": 10000000},
+                           {"smsp__inst_executed.sum": 100, "lts__t_bytes.sum": 100000})):
+            f.write(json.dumps(r) + "\n")
+    rc, out = run(none, full, "--one-pass", alone)
+    ok(rc == 0 and "drifting launches: 2 of 2" in out,
+       "L2 bytes judged against the one-pass run: " + out)
+    ok("drifting launches 1 of 2 within the printed bound" in out,
+       "the whole list's figure printed beside it: " + out)
+    rc, out = run(none, full)
+    ok(rc == 1 and "drifting launches: 1 of 2" in out,
+       "without --one-pass the whole list's L2 bytes are the truth: " + out)
 
 print("check-estimates: %d passed, %d failed, 0 skipped" % (passed, failed))
 sys.exit(1 if failed else 0)
