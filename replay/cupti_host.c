@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "replay/nvpw_sched.h"
 #include "util/clock.h"
 #include "util/strutil.h"
 
@@ -322,10 +323,111 @@ size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail
     return groups;
 }
 
+static int fast_grouping = 1;
+static int last_fast; /* the last one-pass grouping was PerfWorks' */
+
+void gp_host_fast_grouping(int on)
+{
+    fast_grouping = on;
+}
+
+int gp_host_last_grouping_fast(void)
+{
+    return last_fast;
+}
+
+/* The same greedy as partition_one_pass() below, each trial answered by
+ * PerfWorks' scheduler (nvpw_sched.h) instead of a CUPTI host object of its
+ * own, then every configuration checked with CUPTI.  The number of
+ * configurations, or -1 (PerfWorks unavailable, a name it does not know, a
+ * configuration CUPTI does not take as one pass): the caller groups the
+ * slow way. */
+static long partition_fast(const char *chip, const uint8_t *avail, const char *const *names,
+                           size_t n, const int *every, int *group, int *carries_every,
+                           size_t max_groups)
+{
+    enum { UNPLACED = -3 };
+    CUptiResult r;
+    /* CUPTI's host API loads libnvperf_host its own way first */
+    CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
+    gp_nvpw *p = h ? gp_nvpw_open(chip, avail, names, n) : NULL;
+    const char **in = calloc(n ? n : 1, sizeof(char *));
+    long groups = -1;
+    if (!p || !in || gp_nvpw_group_begin(p) != 0)
+        goto out;
+    /* the names every configuration carries, as many as one pass takes */
+    size_t n_every = 0;
+    for (size_t i = 0; i < n; i++) {
+        group[i] = UNPLACED;
+        int a = every[i] ? gp_nvpw_group_add(p, i) : 0;
+        if (a < 0)
+            goto out;
+        if (a == 1) {
+            group[i] = GP_HOST_EVERY;
+            n_every++;
+        }
+    }
+    groups = 0;
+    for (int with_every = n_every > 0; (size_t)groups < max_groups;) {
+        if (gp_nvpw_group_begin(p) != 0)
+            goto fail;
+        for (size_t i = 0; with_every && i < n; i++)
+            if (group[i] == GP_HOST_EVERY && gp_nvpw_group_add(p, i) != 1)
+                goto fail;
+        size_t took = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
+                continue;
+            int a = gp_nvpw_group_add(p, i);
+            if (a < 0)
+                goto fail;
+            if (a == 1) {
+                group[i] = (int)groups;
+                took++;
+            }
+        }
+        if (took == 0) {
+            if (!with_every)
+                break; /* the rest fit in no configuration, even alone */
+            with_every = 0;
+            continue;
+        }
+        carries_every[groups++] = with_every;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (group[i] == UNPLACED)
+            group[i] = -1;
+    /* PerfWorks proposes, CUPTI decides */
+    for (long g = 0; g < groups; g++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (group[i] == (int)g || (carries_every[g] && group[i] == GP_HOST_EVERY))
+                in[k++] = names[i];
+        if (!one_pass(chip, avail, in, k))
+            goto fail;
+    }
+    goto out;
+fail:
+    groups = -1;
+out:
+    free(in);
+    gp_nvpw_close(p);
+    host_close(h);
+    return groups;
+}
+
 static size_t partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
                                  size_t n, const int *every, int *group, int *carries_every,
                                  size_t max_groups, size_t threads)
 {
+    last_fast = 0;
+    if (fast_grouping) {
+        long fast = partition_fast(chip, avail, names, n, every, group, carries_every, max_groups);
+        if (fast >= 0) {
+            last_fast = 1;
+            return (size_t)fast;
+        }
+    }
     enum { UNPLACED = -3 };
     if (threads < 1)
         threads = 1;

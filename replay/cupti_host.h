@@ -61,16 +61,24 @@ size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *con
  * names: instrumentation changes durations and instruction counts.  carries_every[g]: 1 when
  * configuration g carries the every names (a name that fits with none of
  * them gets configurations without them).  Returns the number of
- * configurations (0: none possible).  Opens a host configuration per name
- * and configuration tried (3-8 ms each on the host), on up to half the
- * machine's processors at once (at most 8; the result is the same as one at
- * a time): called once per process and chip. */
+ * configurations (0: none possible).  Each trial is first answered by
+ * PerfWorks' scheduler (replay/nvpw_sched.h: about 0.1 ms a trial), and
+ * each configuration so made checked with a CUPTI host configuration; where
+ * that is not possible or a check fails, the trials open a host
+ * configuration each (3-8 ms on the host), on up to half the machine's
+ * processors at once (at most 8; the result is the same as one at a time).
+ * Called once per process and chip. */
 #define GP_HOST_EVERY (-2)
 size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
                                   size_t n, const int *every, int *group, int *carries_every,
                                   size_t max_groups);
 /* The same with `threads` trials at once (1: one at a time; the tests
  * compare the two). */
+/* 0: the trials always open host configurations (the tests compare both
+ * ways); 1, the default: PerfWorks' scheduler first. */
+void gp_host_fast_grouping(int on);
+/* 1 when the last one-pass grouping was PerfWorks' (0: the slow way). */
+int gp_host_last_grouping_fast(void);
 size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail,
                                           const char *const *names, size_t n, const int *every,
                                           int *group, int *carries_every, size_t max_groups,

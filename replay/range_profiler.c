@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "replay/cupti_host.h"
+#include "util/log.h"
 
 typedef struct rp_set {
     gp_host_config *cfg;
@@ -415,8 +416,13 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
         snprintf(err, errlen, "out of memory");
         return 0;
     }
+    double t0 = gp_host_grouping_s();
     size_t groups = gp_host_partition_one_pass(rp->chip, rp->avail, rp->all_names, rp->n_all, every,
                                                group, carries, GP_RP_MAX_ROT);
+    gp_debug("replay mode none: %zu names in %zu one-pass configurations, grouped in %.0f ms (%s)",
+             rp->n_all, groups, (gp_host_grouping_s() - t0) * 1e3,
+             gp_host_last_grouping_fast() ? "PerfWorks' scheduler, each one checked by CUPTI"
+                                          : "a CUPTI host configuration per trial");
     size_t used = 0, bad = 0;
     for (size_t k = 0; k < rp->n_all; k++)
         if (group[k] == -1) {

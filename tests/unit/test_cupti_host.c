@@ -1,7 +1,9 @@
 /* test_cupti_host.c - the CUPTI host-side configuration for GH100, offline (no
  * GPU): every counter of counters.def resolves, the default set takes 2
- * passes (hardware counters in one, SASS-instrumented ones in another), and an
- * unknown name gets one message with close matches. */
+ * passes (hardware counters in one, SASS-instrumented ones in another), an
+ * unknown name gets one message with close matches, and the one-pass
+ * grouping gives the same configurations whether PerfWorks' scheduler or a
+ * host configuration per trial answers (printing the time of each). */
 #include "replay/sass_derive.h"
 #include "replay/cupti_host.h"
 #include "tests/unit/gp_test.h"
@@ -101,8 +103,29 @@ static void one_pass_split(const char *const *names, size_t n, const char *what,
             every[m++] = 0;
         }
     }
+    double t0 = gp_host_grouping_s();
     size_t groups = gp_host_partition_one_pass("GH100", NULL, all, m, every, group, carries, 64);
+    double fast_s = gp_host_grouping_s() - t0;
     GP_CHECK_MSG(groups >= 1, "%s: no configuration", what);
+    GP_CHECK_MSG(gp_host_last_grouping_fast(), "%s: PerfWorks' scheduler not used", what);
+    /* the slow way (a host configuration per trial) places every name alike */
+    int slow_group[400], slow_carries[64];
+    gp_host_fast_grouping(0);
+    t0 = gp_host_grouping_s();
+    size_t slow = gp_host_partition_one_pass("GH100", NULL, all, m, every, slow_group, slow_carries,
+                                             64);
+    double slow_s = gp_host_grouping_s() - t0;
+    gp_host_fast_grouping(1);
+    size_t differ = 0;
+    for (size_t i = 0; i < m; i++)
+        differ += group[i] != slow_group[i];
+    for (size_t g = 0; g < groups && g < slow; g++)
+        differ += carries[g] != slow_carries[g];
+    GP_CHECK_MSG(slow == groups && differ == 0,
+                 "%s: %zu configurations, %zu placements differ from the slow way's %zu", what,
+                 groups, differ, slow);
+    printf("    %s: grouped in %.0f ms by PerfWorks' scheduler, %.0f ms by a host configuration "
+           "per trial\n", what, fast_s * 1e3, slow_s * 1e3);
     size_t placed = 0, left = 0, with_every = 0;
     for (size_t i = 0; i < m; i++) {
         placed += group[i] >= 0 || group[i] == GP_HOST_EVERY;
@@ -151,6 +174,7 @@ static void threads_same(const char *const *def, size_t nd)
         all[m] = names[i];
         every[m] = 0;
     }
+    gp_host_fast_grouping(0); /* the trials on threads are the slow way's */
     double grouped = gp_host_grouping_s();
     size_t a = gp_host_partition_one_pass_threads("GH100", NULL, all, m, every, g1, c1, 64, 1);
     /* the time spent grouping is counted (the summary's set-up parts) */
@@ -163,6 +187,23 @@ static void threads_same(const char *const *def, size_t nd)
     for (size_t g = 0; g < a && g < b; g++)
         diff += c1[g] != c3[g];
     GP_CHECK_MSG(diff == 0, "%zu placements differ between 1 and 3 trials at once", diff);
+    /* PerfWorks' scheduler asked directly: the same configurations, each
+     * checked one pass by CUPTI, in a fraction of the time */
+    gp_host_fast_grouping(1);
+    double t0 = gp_host_grouping_s();
+    size_t f = gp_host_partition_one_pass_threads("GH100", NULL, all, m, every, g3, c3, 64, 1);
+    double fast_s = gp_host_grouping_s() - t0;
+    GP_CHECK(gp_host_last_grouping_fast());
+    diff = 0;
+    for (size_t i = 0; i < m; i++)
+        diff += g1[i] != g3[i];
+    for (size_t g = 0; g < a && g < f; g++)
+        diff += c1[g] != c3[g];
+    GP_CHECK_MSG(f == a && diff == 0, "PerfWorks' grouping: %zu configurations, %zu placements "
+                 "differ from the slow way's %zu", f, diff, a);
+    printf("    %zu names: %zu configurations either way; grouped in %.0f ms by PerfWorks' "
+           "scheduler, %.0f ms a run by host configurations (1 and 3 trials at once)\n",
+           m, f, fast_s * 1e3, (t0 - grouped) * 1e3 / 2);
     /* every name carried by every configuration: nothing left to place, no
      * configuration of its own */
     int all_every[2] = {1, 1}, gg[2];

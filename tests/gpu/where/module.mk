@@ -9,11 +9,12 @@ $(WH)/stall_kernels.cubin: tests/gpu/where/stall_kernels.cu
 # a diagnostic of CUPTI's PC Sampling API outside the profiler (pcs_probe.c;
 # its modes beside the range profiler and the SASS Metrics API: pcs_probe_rp.c)
 $(WH)/pcs_probe: tests/gpu/where/pcs_probe.c tests/gpu/where/pcs_probe_rp.c \
-                 replay/cupti_host.c replay/sass_metrics.c replay/sass_derive.c util/strutil.c \
+                 replay/cupti_host.c replay/nvpw_sched.c replay/sass_metrics.c replay/sass_derive.c \
+                 util/strutil.c \
                  tests/gpu/where/pcs_probe.h tests/gpu/drv_util.h $(WH)/stall_kernels.cubin
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -o $@ \
-	    $(filter %.c,$^) -L$(CUDA_HOME)/lib64/stubs $(CUPTI_LDLIBS) -lcuda -lm
+	    $(filter %.c,$^) -L$(CUDA_HOME)/lib64/stubs $(CUPTI_LDLIBS) -lcuda -lm -ldl
 $(BUILD)/tests/gpu/oob_read: tests/gpu/oob_read.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< -lcuda
