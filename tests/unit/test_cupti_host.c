@@ -262,6 +262,14 @@ int main(void)
     int group[2] = {9, 9};
     GP_CHECK(gp_host_partition("GH100", NULL, bad, 2, group) == 1 && group[0] == 0 &&
              group[1] == -1);
+    /* a refused name first: tried alone beforehand, it is left out and the
+     * configuration goes to the names after it (an add CUPTI refuses spoils
+     * the host object for every later add) */
+    const char *refused_first[3] = {"dram__bytes_raed.sum", "gpu__time_duration.sum",
+                                    "dram__bytes_read.sum"};
+    int g3[3] = {9, 9, 9};
+    GP_CHECK(gp_host_partition("GH100", NULL, refused_first, 3, g3) == 1 && g3[0] == -1 &&
+             g3[1] == 0 && g3[2] == 0);
     long_list();
     size_t g_def = 0, g_long = 0;
     one_pass_split(def, nd, "default set", &g_def);
