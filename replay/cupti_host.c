@@ -336,54 +336,108 @@ int gp_host_last_grouping_fast(void)
     return last_fast;
 }
 
-/* The same greedy as partition_one_pass() below, each trial answered by
- * PerfWorks' scheduler (nvpw_sched.h) instead of a CUPTI host object of its
- * own, then every configuration checked with CUPTI.  The number of
- * configurations, or -1 (PerfWorks unavailable, a name it does not know, a
- * configuration CUPTI does not take as one pass): the caller groups the
- * slow way. */
-static long partition_fast(const char *chip, const uint8_t *avail, const char *const *names,
-                           size_t n, const int *every, int *group, int *carries_every,
-                           size_t max_groups)
+/* How the greedy below asks "does name i still fit the configuration being
+ * made, in one pass?": PerfWorks' open pass group (nvpw, about 0.1 ms a
+ * trial; its configurations are checked with CUPTI afterwards), or a CUPTI
+ * host configuration per trial, several candidates at once on threads. */
+typedef struct grouper {
+    const char *chip;
+    const uint8_t *avail;
+    const char *const *names;
+    gp_nvpw *nvpw;     /* NULL: host configurations */
+    const char **in;   /* the configuration so far (k names) */
+    size_t k;
+    trial *trials;     /* `threads` trials, each with room for n + 1 names */
+    size_t threads;
+} grouper;
+
+static int grouper_begin(grouper *g)
+{
+    g->k = 0;
+    return g->nvpw ? gp_nvpw_group_begin(g->nvpw) : 0;
+}
+
+/* Tries cands[0..m) in order, each against the configuration so far, and
+ * takes the first that fits: its position, m when none fits, -1 on error. */
+static long grouper_first_fit(grouper *g, const size_t *cands, size_t m)
+{
+    if (g->nvpw) {
+        for (size_t j = 0; j < m; j++) {
+            int a = gp_nvpw_group_add(g->nvpw, cands[j]);
+            if (a < 0)
+                return -1;
+            if (a == 1) {
+                g->in[g->k++] = g->names[cands[j]];
+                return (long)j;
+            }
+        }
+        return (long)m;
+    }
+    for (size_t j = 0; j < m; j++) {
+        memcpy(g->trials[j].in, g->in, g->k * sizeof(char *));
+        g->trials[j].in[g->k] = g->names[cands[j]];
+        g->trials[j].k = g->k;
+    }
+    trials_run(g->trials, m);
+    for (size_t j = 0; j < m; j++)
+        if (g->trials[j].ok) {
+            g->in[g->k++] = g->names[cands[j]];
+            return (long)j;
+        }
+    return (long)m;
+}
+
+/* The greedy in the caller's order (cupti_host.h): the every names first,
+ * as many as one pass takes; then each configuration takes every remaining
+ * name with which it stays one pass, the candidates after a taken one tried
+ * again against the grown configuration.  Names that fit with none of the
+ * every names get configurations without them.  The number of
+ * configurations, or -1 on an error. */
+static long greedy(grouper *g, size_t n, const int *every, int *group, int *carries_every,
+                   size_t max_groups)
 {
     enum { UNPLACED = -3 };
-    CUptiResult r;
-    /* CUPTI's host API loads libnvperf_host its own way first */
-    CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
-    gp_nvpw *p = h ? gp_nvpw_open(chip, avail, names, n) : NULL;
-    const char **in = calloc(n ? n : 1, sizeof(char *));
+    size_t *cands = calloc(g->threads, sizeof(size_t));
+    if (!cands)
+        return -1;
     long groups = -1;
-    if (!p || !in || gp_nvpw_group_begin(p) != 0)
-        goto out;
-    /* the names every configuration carries, as many as one pass takes */
     size_t n_every = 0;
+    if (grouper_begin(g) != 0)
+        goto out;
     for (size_t i = 0; i < n; i++) {
         group[i] = UNPLACED;
-        int a = every[i] ? gp_nvpw_group_add(p, i) : 0;
-        if (a < 0)
+        long r = every[i] ? grouper_first_fit(g, &i, 1) : 1;
+        if (r < 0)
             goto out;
-        if (a == 1) {
+        if (r == 0) {
             group[i] = GP_HOST_EVERY;
             n_every++;
         }
     }
     groups = 0;
     for (int with_every = n_every > 0; (size_t)groups < max_groups;) {
-        if (gp_nvpw_group_begin(p) != 0)
+        if (grouper_begin(g) != 0)
             goto fail;
         for (size_t i = 0; with_every && i < n; i++)
-            if (group[i] == GP_HOST_EVERY && gp_nvpw_group_add(p, i) != 1)
+            if (group[i] == GP_HOST_EVERY && grouper_first_fit(g, &i, 1) != 0)
                 goto fail;
         size_t took = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
-                continue;
-            int a = gp_nvpw_group_add(p, i);
-            if (a < 0)
+        for (size_t i = 0; i < n;) {
+            /* an instrumented pass slows the kernel and adds instructions:
+             * the every names (durations, instructions) are not taken there */
+            size_t m = 0;
+            for (; i < n && m < g->threads; i++)
+                if (group[i] == UNPLACED && !(with_every && gp_metric_is_instrumented(g->names[i])))
+                    cands[m++] = i;
+            if (m == 0)
+                break;
+            long r = grouper_first_fit(g, cands, m);
+            if (r < 0)
                 goto fail;
-            if (a == 1) {
-                group[i] = (int)groups;
+            if ((size_t)r < m) {
+                group[cands[r]] = (int)groups;
                 took++;
+                i = cands[r] + 1; /* the later ones again, against the grown configuration */
             }
         }
         if (took == 0) {
@@ -397,137 +451,70 @@ static long partition_fast(const char *chip, const uint8_t *avail, const char *c
     for (size_t i = 0; i < n; i++)
         if (group[i] == UNPLACED)
             group[i] = -1;
-    /* PerfWorks proposes, CUPTI decides */
-    for (long g = 0; g < groups; g++) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (group[i] == (int)g || (carries_every[g] && group[i] == GP_HOST_EVERY))
-                in[k++] = names[i];
-        if (!one_pass(chip, avail, in, k))
-            goto fail;
-    }
     goto out;
 fail:
     groups = -1;
 out:
-    free(in);
-    gp_nvpw_close(p);
-    host_close(h);
+    free(cands);
     return groups;
+}
+
+/* 1 when every configuration of a grouping is one pass for CUPTI. */
+static int all_one_pass(const grouper *g, size_t n, const int *group, const int *carries_every,
+                        long groups)
+{
+    for (long c = 0; c < groups; c++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (group[i] == (int)c || (carries_every[c] && group[i] == GP_HOST_EVERY))
+                g->in[k++] = g->names[i];
+        if (!one_pass(g->chip, g->avail, g->in, k))
+            return 0;
+    }
+    return 1;
 }
 
 static size_t partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
                                  size_t n, const int *every, int *group, int *carries_every,
                                  size_t max_groups, size_t threads)
 {
-    last_fast = 0;
-    if (fast_grouping) {
-        long fast = partition_fast(chip, avail, names, n, every, group, carries_every, max_groups);
-        if (fast >= 0) {
-            last_fast = 1;
-            return (size_t)fast;
-        }
-    }
-    enum { UNPLACED = -3 };
     if (threads < 1)
         threads = 1;
     if (threads > TRIAL_THREADS_MAX)
         threads = TRIAL_THREADS_MAX;
-    const char **in = calloc(n ? n : 1, sizeof(char *));
+    grouper g = {chip, avail, names, NULL, calloc(n ? n : 1, sizeof(char *)), 0, NULL, threads};
     const char **copies = calloc((n + 1) * threads, sizeof(char *));
-    size_t *cand = calloc(threads, sizeof(size_t));
-    trial *trials = calloc(threads, sizeof(trial));
-    size_t n_every = 0, groups = 0, left = 0;
-    if (!in || !copies || !cand || !trials) {
-        free(in);
-        free(copies);
-        free(cand);
-        free(trials);
-        return 0;
+    g.trials = calloc(threads, sizeof(trial));
+    long groups = -1;
+    last_fast = 0;
+    if (!g.in || !copies || !g.trials)
+        goto out;
+    if (fast_grouping) {
+        /* CUPTI's host API loads libnvperf_host its own way first */
+        CUptiResult r;
+        CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
+        g.nvpw = h ? gp_nvpw_open(chip, avail, names, n) : NULL;
+        if (g.nvpw) {
+            groups = greedy(&g, n, every, group, carries_every, max_groups);
+            /* PerfWorks proposes, CUPTI decides */
+            if (groups >= 0 && !all_one_pass(&g, n, group, carries_every, groups))
+                groups = -1;
+            last_fast = groups >= 0;
+            gp_nvpw_close(g.nvpw);
+            g.nvpw = NULL;
+        }
+        host_close(h);
     }
-    for (size_t j = 0; j < threads; j++)
-        trials[j] = (trial){chip, avail, copies + j * (n + 1), 0, 0};
-    /* the names every configuration carries, as many as one pass takes */
-    for (size_t i = 0; i < n; i++) {
-        group[i] = UNPLACED;
-        if (!every[i])
-            continue;
-        in[n_every] = names[i];
-        if (one_pass(chip, avail, in, n_every + 1)) {
-            n_every++;
-            group[i] = GP_HOST_EVERY;
-        }
+    if (groups < 0) {
+        for (size_t j = 0; j < threads; j++)
+            g.trials[j] = (trial){chip, avail, copies + j * (n + 1), 0, 0};
+        groups = greedy(&g, n, every, group, carries_every, max_groups);
     }
-    /* each other name alone: one pass? (independent trials, in rounds) */
-    for (size_t i = 0; i < n;) {
-        size_t m = 0;
-        for (; i < n && m < threads; i++) {
-            if (group[i] != UNPLACED)
-                continue;
-            trials[m].in[0] = names[i];
-            trials[m].k = 0;
-            cand[m++] = i;
-        }
-        trials_run(trials, m);
-        for (size_t j = 0; j < m; j++) {
-            if (trials[j].ok)
-                left++;
-            else
-                group[cand[j]] = -1; /* more than one pass, or refused, even alone */
-        }
-    }
-    /* greedy in the caller's order: a configuration with the every names
-     * takes each remaining name with which it stays one pass; names that
-     * fit with none of them get configurations of their own without them
-     * (an instrumented pass, for one, may refuse hardware counters) */
-    for (int with_every = n_every > 0; left > 0 && groups < max_groups;) {
-        size_t k = 0, took = 0;
-        for (size_t i = 0; with_every && i < n; i++)
-            if (group[i] == GP_HOST_EVERY)
-                in[k++] = names[i];
-        for (size_t i = 0; i < n;) {
-            /* the next candidates, each tried against the same base; an
-             * instrumented pass slows the kernel and adds instructions: the
-             * every names (durations, instructions) are not taken there */
-            size_t m = 0;
-            for (; i < n && m < threads; i++) {
-                if (group[i] != UNPLACED || (with_every && gp_metric_is_instrumented(names[i])))
-                    continue;
-                memcpy(trials[m].in, in, k * sizeof(char *));
-                trials[m].in[k] = names[i];
-                trials[m].k = k;
-                cand[m++] = i;
-            }
-            if (m == 0)
-                break;
-            trials_run(trials, m);
-            for (size_t j = 0; j < m; j++) {
-                if (!trials[j].ok)
-                    continue;
-                in[k++] = names[cand[j]];
-                took++;
-                group[cand[j]] = (int)groups;
-                i = cand[j] + 1; /* the later ones again, against the grown base */
-                break;
-            }
-        }
-        if (took == 0) {
-            if (!with_every)
-                break; /* cannot happen: each name alone is one pass */
-            with_every = 0;
-            continue;
-        }
-        carries_every[groups++] = with_every;
-        left -= took;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (group[i] == UNPLACED)
-            group[i] = -1;
-    free(in);
+out:
+    free(g.in);
     free(copies);
-    free(cand);
-    free(trials);
-    return groups;
+    free(g.trials);
+    return groups > 0 ? (size_t)groups : 0;
 }
 
 gp_host_config *gp_host_config_create(const char *chip, const uint8_t *avail, size_t avail_size,

@@ -11,7 +11,7 @@ $(WH)/stall_kernels.cubin: tests/gpu/where/stall_kernels.cu
 $(WH)/pcs_probe: tests/gpu/where/pcs_probe.c tests/gpu/where/pcs_probe_rp.c \
                  replay/cupti_host.c replay/nvpw_sched.c replay/sass_metrics.c replay/sass_derive.c \
                  util/strutil.c \
-                 tests/gpu/where/pcs_probe.h tests/gpu/drv_util.h $(WH)/stall_kernels.cubin
+                 tests/gpu/where/pcs_probe.h tests/gpu/cupti_check.h tests/gpu/drv_util.h $(WH)/stall_kernels.cubin
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -o $@ \
 	    $(filter %.c,$^) -L$(CUDA_HOME)/lib64/stubs $(CUPTI_LDLIBS) -lcuda -lm -ldl

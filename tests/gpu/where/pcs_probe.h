@@ -13,16 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Prints a failed CUPTI call (its text, CUPTI's message and code) and goes on. */
-#define CU(x)                                                                                      \
-    do {                                                                                           \
-        CUptiResult r_ = (x);                                                                      \
-        if (r_ != CUPTI_SUCCESS) {                                                                 \
-            const char *s_ = "?";                                                                  \
-            cuptiGetResultString(r_, &s_);                                                         \
-            printf("CUPTI ERROR %s: %s (%d)\n", #x, s_, (int)r_);                                  \
-        }                                                                                          \
-    } while (0)
+#include "../cupti_check.h" /* CU(x): a failed CUPTI call printed, the mode goes on */
 
 /* The host's monotonic clock in microseconds. */
 double pcs_now_us(void);

@@ -6,7 +6,7 @@ XC := $(BUILD)/tests/gpu/xcheck
 $(XC)/patterns: tests/gpu/xcheck/patterns.cu tests/gpu/xcheck/patterns.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
-$(XC)/sassdump: tests/gpu/xcheck/sassdump.cu tests/gpu/xcheck/patterns.cuh
+$(XC)/sassdump: tests/gpu/xcheck/sassdump.cu tests/gpu/xcheck/patterns.cuh tests/gpu/cupti_check.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -std=c++17 -o $@ $< -lcupti -lcuda
 

@@ -16,15 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CU(x)                                                                                      \
-    do {                                                                                           \
-        CUptiResult r_ = (x);                                                                      \
-        if (r_ != CUPTI_SUCCESS) {                                                                 \
-            const char *s_ = "?";                                                                  \
-            cuptiGetResultString(r_, &s_);                                                         \
-            printf("error %s: %s\n", #x, s_);                                                      \
-        }                                                                                          \
-    } while (0)
+#include "../cupti_check.h"
 
 static CUpti_SassMetrics_MetricDetails *metrics;
 static size_t n_metrics;
