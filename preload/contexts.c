@@ -13,6 +13,9 @@
 #include "preload/variants.h"
 #include "util/log.h"
 
+/* the ranges of one batch in replay mode none (see context_setup) */
+#define GP_NONE_BATCH_RANGES_MAX 63
+
 static const char *const permission_advice =
     "cannot read GPU performance counters: permission denied (ERR_NVGPUCTRPERM). Run the "
     "program as root, or let all users profile: put 'options nvidia "
@@ -81,9 +84,16 @@ static void context_setup(gp_context *cs)
         size_t max_ranges = gp_core.cfg.batch > 1 ? 4 * (size_t)gp_core.cfg.batch : 1;
         int none = gp_core.cfg.replay_mode == GP_REPLAY_NONE;
         /* a rotated launch is three ranges (eviction, L2 flush, launch): a
-         * multiple of three, so that no launch finds its batch one short */
-        if (none)
+         * multiple of three, so that no launch finds its batch one short; at
+         * most 63: with 16 threads launching on 48 streams, CUPTI could not
+         * decode the first batch of 84 or 94 ranges after the SASS pass's
+         * turn (CUPTI_ERROR_UNKNOWN), while batches of up to 64 decoded
+         * (tests/gpu/replay_none.sh, the thread stress; docs/measurements.md) */
+        if (none) {
             max_ranges = 3 * (gp_core.cfg.batch > 1 ? (size_t)gp_core.cfg.batch : 1);
+            if (max_ranges > GP_NONE_BATCH_RANGES_MAX)
+                max_ranges = GP_NONE_BATCH_RANGES_MAX;
+        }
         int *every = none ? calloc(gp_core.n_metrics ? gp_core.n_metrics : 1, sizeof(int)) : NULL;
         for (size_t i = 0; every && i < gp_core.n_metrics; i++)
             every[i] = gp_metric_set_is_spread(gp_core.metric_names[i]);

@@ -12,6 +12,7 @@
 
 #include "replay/nvpw_sched.h"
 #include "util/clock.h"
+#include "util/log.h"
 #include "util/strutil.h"
 
 struct gp_host_config {
@@ -238,9 +239,18 @@ static size_t partition(const char *chip, const uint8_t *avail, const char *cons
     return groups;
 }
 
+static size_t inject_limit; /* tests: CUPTI "refuses" lists longer than this (0: off) */
+
+void gp_host_inject_one_pass_limit(size_t names)
+{
+    inject_limit = names;
+}
+
 /* 1 when `names` make one configuration of one pass on chip. */
 static int one_pass(const char *chip, const uint8_t *avail, const char *const *names, size_t n)
 {
+    if (inject_limit && n > inject_limit)
+        return 0;
     char err[256];
     gp_host_config *c = gp_host_config_create(chip, avail, 0, names, n, err, sizeof(err));
     int ok = c && gp_host_config_passes(c) == 1;
@@ -459,19 +469,78 @@ out:
     return groups;
 }
 
-/* 1 when every configuration of a grouping is one pass for CUPTI. */
-static int all_one_pass(const grouper *g, size_t n, const int *group, const int *carries_every,
-                        long groups)
+/* The names of configuration c (with the every names when it carries
+ * them, first) into g->in; their count. */
+static size_t config_names(const grouper *g, size_t n, const int *group, int carries, long c,
+                           size_t *idx)
 {
-    for (long c = 0; c < groups; c++) {
-        size_t k = 0;
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < n; i++)
-            if (group[i] == (int)c || (carries_every[c] && group[i] == GP_HOST_EVERY))
+            if (pass == 0 ? carries && group[i] == GP_HOST_EVERY : group[i] == (int)c) {
+                if (idx)
+                    idx[k] = i;
                 g->in[k++] = g->names[i];
-        if (!one_pass(g->chip, g->avail, g->in, k))
-            return 0;
+            }
+    return k;
+}
+
+/* The longest prefix of in[0..k) that CUPTI takes in one pass, at least
+ * `least` long (0 when even that is refused): a bisection, a few host
+ * configurations where trying name by name would open one per name. */
+static size_t one_pass_prefix(const grouper *g, size_t k, size_t least)
+{
+    if (!one_pass(g->chip, g->avail, g->in, least))
+        return 0;
+    size_t lo = least, hi = k; /* lo: taken; hi + 1 and more: refused */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (one_pass(g->chip, g->avail, g->in, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    return 1;
+    return lo;
+}
+
+/* PerfWorks proposes, CUPTI decides: a configuration CUPTI does not take in
+ * one pass (seen on the device, where the counter availability image is the
+ * GPU's: 65 names PerfWorks put together needed more) keeps the longest
+ * prefix CUPTI takes, and the rest of its names become a configuration of
+ * their own, appended and checked in turn.  The new number of
+ * configurations, or -1 when that cannot be done (then the whole list goes
+ * the slow way). */
+static long repair(grouper *g, size_t n, int *group, int *carries_every, long groups,
+                   size_t max_groups)
+{
+    size_t *idx = calloc(n ? n : 1, sizeof(size_t));
+    long total = idx ? groups : -1;
+    for (long c = 0; c < total; c++) {
+        size_t k = config_names(g, n, group, carries_every[c], c, idx);
+        size_t carried = 0;
+        while (carried < k && group[idx[carried]] == GP_HOST_EVERY)
+            carried++;
+        if (one_pass(g->chip, g->avail, g->in, k))
+            continue;
+        size_t keep = carried < k ? one_pass_prefix(g, k, carried + 1) : 0;
+        if (keep == 0 && carried > 0) { /* not even one name beside the every names */
+            carries_every[c] = 0;
+            c--; /* the same configuration again, without them */
+            continue;
+        }
+        gp_debug("PerfWorks' scheduler: configuration %ld (%zu names) is not one pass for "
+                 "CUPTI: it keeps %zu, the rest are a configuration of their own",
+                 c + 1, k, keep);
+        if (keep == 0 || (size_t)total >= max_groups) {
+            total = -1;
+            break;
+        }
+        for (size_t j = keep; j < k; j++)
+            group[idx[j]] = (int)total;
+        carries_every[total++] = carries_every[c];
+    }
+    free(idx);
+    return total;
 }
 
 static size_t partition_one_pass(const char *chip, const uint8_t *avail, const char *const *names,
@@ -489,6 +558,8 @@ static size_t partition_one_pass(const char *chip, const uint8_t *avail, const c
     last_fast = 0;
     if (!g.in || !copies || !g.trials)
         goto out;
+    for (size_t j = 0; j < threads; j++)
+        g.trials[j] = (trial){chip, avail, copies + j * (n + 1), 0, 0};
     if (fast_grouping) {
         /* CUPTI's host API loads libnvperf_host its own way first */
         CUptiResult r;
@@ -496,20 +567,16 @@ static size_t partition_one_pass(const char *chip, const uint8_t *avail, const c
         g.nvpw = h ? gp_nvpw_open(chip, avail, names, n) : NULL;
         if (g.nvpw) {
             groups = greedy(&g, n, every, group, carries_every, max_groups);
-            /* PerfWorks proposes, CUPTI decides */
-            if (groups >= 0 && !all_one_pass(&g, n, group, carries_every, groups))
-                groups = -1;
-            last_fast = groups >= 0;
             gp_nvpw_close(g.nvpw);
             g.nvpw = NULL;
+            if (groups >= 0)
+                groups = repair(&g, n, group, carries_every, groups, max_groups);
+            last_fast = groups >= 0;
         }
         host_close(h);
     }
-    if (groups < 0) {
-        for (size_t j = 0; j < threads; j++)
-            g.trials[j] = (trial){chip, avail, copies + j * (n + 1), 0, 0};
+    if (groups < 0)
         groups = greedy(&g, n, every, group, carries_every, max_groups);
-    }
 out:
     free(g.in);
     free(copies);

@@ -77,6 +77,10 @@ size_t gp_host_partition_one_pass(const char *chip, const uint8_t *avail, const 
 /* 0: the trials always open host configurations (the tests compare both
  * ways); 1, the default: PerfWorks' scheduler first. */
 void gp_host_fast_grouping(int on);
+/* Tests: the one-pass check refuses lists of more than `names` names, as
+ * CUPTI did on a GPU for a configuration PerfWorks' scheduler proposed (0:
+ * off).  Not for the library's own use. */
+void gp_host_inject_one_pass_limit(size_t names);
 /* 1 when the last one-pass grouping was PerfWorks' (0: the slow way). */
 int gp_host_last_grouping_fast(void);
 size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail,

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/log.h"
+
 /* The PerfWorks entry points used here, looked up in libnvperf_host. */
 #define GP_NVPW_FUNCS(X)                                                                           \
     X(NVPW_InitializeHost)                                                                         \
@@ -138,13 +140,17 @@ gp_nvpw *gp_nvpw_open(const char *chip, const uint8_t *avail, const char *const 
     p->n = n;
     p->first = calloc(n ? n : 1, sizeof(size_t));
     p->count = calloc(n ? n : 1, sizeof(size_t));
-    if (!p->first || !p->count || !chip || load(p) != 0 || evaluator(p) != 0)
+    if (!p->first || !p->count || !chip || load(p) != 0 || evaluator(p) != 0) {
+        gp_debug("PerfWorks' scheduler: libnvperf_host or its metrics evaluator not available");
         goto fail;
+    }
     for (size_t i = 0; i < n; i++) {
         p->first[i] = p->n_raw;
         long k = raw_of(p, names[i]);
-        if (k <= 0) /* unknown to PerfWorks, or nothing to count: not proposed here */
+        if (k <= 0) { /* unknown to PerfWorks, or nothing to count: not proposed here */
+            gp_debug("PerfWorks' scheduler: no raw counters for %s (%ld)", names[i], k);
             goto fail;
+        }
         p->count[i] = (size_t)k;
     }
     p->req = calloc(p->n_raw ? p->n_raw : 1, sizeof(NVPA_RawMetricRequest));

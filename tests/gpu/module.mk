@@ -64,12 +64,13 @@ $(GT)/bench/big_writes: tests/gpu/bench/big_writes.cu tests/gpu/rt_check.h
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 GPU_TESTS += $(GT)/bench/big_writes
 # what one counter pass costs with each of CUPTI's target APIs (tests/gpu/bench/replay_cost.sh)
-$(GT)/bench/pass_cost: tests/gpu/bench/pass_cost.cu replay/cupti_host.c replay/nvpw_sched.c util/strutil.c
+$(GT)/bench/pass_cost: tests/gpu/bench/pass_cost.cu replay/cupti_host.c replay/nvpw_sched.c util/strutil.c util/log.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -c -o $@-host.o replay/cupti_host.c
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -c -o $@-nvpw.o replay/nvpw_sched.c
 	$(CC) $(CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -c -o $@-str.o util/strutil.c
-	$(NVCC) $(NVCCFLAGS) -I. -Iinclude -o $@ $< $@-host.o $@-nvpw.o $@-str.o -L$(CUDA_LIBDIR) \
+	$(CC) $(CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -c -o $@-log.o util/log.c
+	$(NVCC) $(NVCCFLAGS) -I. -Iinclude -o $@ $< $@-host.o $@-nvpw.o $@-str.o $@-log.o -L$(CUDA_LIBDIR) \
 	    -Xlinker -rpath=$(CUDA_LIBDIR) -lcupti -lnvperf_host -lcuda -ldl
 GPU_TESTS += $(GT)/bench/pass_cost
 # many distinct kernels and many launches: the library's memory and records under load

@@ -204,6 +204,38 @@ static void threads_same(const char *const *def, size_t nd)
     printf("    %zu names: %zu configurations either way; grouped in %.0f ms by PerfWorks' "
            "scheduler, %.0f ms a run by host configurations (1 and 3 trials at once)\n",
            m, f, fast_s * 1e3, (t0 - grouped) * 1e3 / 2);
+    /* a configuration PerfWorks proposes and CUPTI refuses (a limit of 12
+     * names injected into the one-pass check) is grouped again by CUPTI's
+     * trials: PerfWorks' grouping is kept, every configuration one pass
+     * (within the limit), the same names placed, more configurations */
+    int gr[400], cr[64];
+    gp_host_inject_one_pass_limit(12);
+    size_t r = gp_host_partition_one_pass_threads("GH100", NULL, all, m, every, gr, cr, 64, 3);
+    int repaired_fast = gp_host_last_grouping_fast();
+    gp_host_inject_one_pass_limit(0);
+    GP_CHECK_MSG(repaired_fast && r > f, "repaired: %zu configurations (fast %d), %zu before", r,
+                 repaired_fast, f);
+    size_t placed_differ = 0, too_long = 0, untested = 0;
+    for (size_t i = 0; i < m; i++)
+        placed_differ += (gr[i] == -1) != (g1[i] == -1) || (gr[i] == GP_HOST_EVERY) != (g1[i] == GP_HOST_EVERY);
+    for (size_t g = 0; g < r; g++) {
+        const char *in[400];
+        size_t k = 0;
+        for (size_t i = 0; i < m; i++)
+            if (gr[i] == (int)g || (cr[g] && gr[i] == GP_HOST_EVERY))
+                in[k++] = all[i];
+        too_long += k > 12 || k == 0;
+        char err[512];
+        gp_host_config *c = gp_host_config_create("GH100", NULL, 0, in, k, err, sizeof(err));
+        untested += !c || gp_host_config_passes(c) != 1;
+        gp_host_config_destroy(c);
+    }
+    GP_CHECK_MSG(placed_differ == 0 && too_long == 0 && untested == 0,
+                 "repaired grouping: %zu names placed otherwise, %zu configurations over the "
+                 "limit or empty, %zu not one pass",
+                 placed_differ, too_long, untested);
+    printf("    %zu names, CUPTI taking at most 12 a configuration: %zu configurations after "
+           "the repair (PerfWorks' %zu)\n", m, r, f);
     /* every name carried by every configuration: nothing left to place, no
      * configuration of its own */
     int all_every[2] = {1, 1}, gg[2];

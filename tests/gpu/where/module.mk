@@ -10,7 +10,7 @@ $(WH)/stall_kernels.cubin: tests/gpu/where/stall_kernels.cu
 # its modes beside the range profiler and the SASS Metrics API: pcs_probe_rp.c)
 $(WH)/pcs_probe: tests/gpu/where/pcs_probe.c tests/gpu/where/pcs_probe_rp.c \
                  replay/cupti_host.c replay/nvpw_sched.c replay/sass_metrics.c replay/sass_derive.c \
-                 util/strutil.c \
+                 util/strutil.c util/log.c \
                  tests/gpu/where/pcs_probe.h tests/gpu/cupti_check.h tests/gpu/drv_util.h $(WH)/stall_kernels.cubin
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CUPTI_CPPFLAGS) $(filter-out $(GP_SAN_FLAGS),$(CFLAGS)) -o $@ \
