@@ -17,7 +17,8 @@
 # times the run's launches is printed as the estimate for the whole run) and
 # in application replay with a time limit (NCU_APP_S, default 60 s).
 # NONE_ONLY="torch cg" picks programs; NONE_SETS=default runs the default set
-# alone (no full set, no ncu).  Prints "none-targets ..." lines.
+# alone (no full set, no ncu), NONE_SETS=full the full set alone; NONE_NCU=0
+# leaves ncu out.  Prints "none-targets ..." lines.
 B=${BUILD:-build}
 LIB=$(cd "$B" && pwd)/libgpuprof.so
 OUT=${GPU_TEST_OUT:-$B/gpu-test-out}/none-targets
@@ -72,6 +73,7 @@ target() {
     echo "none-targets $name: native $native s (exit $rc0)"
     runs="default"
     [ -n "$FULL" ] && runs="default full"
+    [ "${NONE_SETS:-}" = full ] && [ -n "$FULL" ] && runs="full"
     for set in $runs; do
         list=""
         [ "$set" = full ] && list=$FULL
@@ -88,7 +90,7 @@ target() {
         echo "none-targets $name:   $(summary "$OUT/$name.$set.jsonl" 2>&1)"
         grep -m2 -E "configurations of one pass|left out" "$OUT/$name.$set.err" | cut -c1-240
     done
-    [ -n "$FULL" ] || return
+    [ -n "$FULL" ] && [ "${NONE_NCU:-1}" != 0 ] || return
     seen=$(grep -o '"launches_seen":[0-9]*' "$OUT/$name.default.jsonl" | cut -d: -f2)
     t1=$(now)
     timeout 900 ncu --metrics "$FULL" -c "$NCU_LAUNCHES" --clock-control none --csv --page raw \
