@@ -566,11 +566,15 @@ static size_t partition_one_pass(const char *chip, const uint8_t *avail, const c
         CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
         g.nvpw = h ? gp_nvpw_open(chip, avail, names, n) : NULL;
         if (g.nvpw) {
+            double t = gp_now_s();
             groups = greedy(&g, n, every, group, carries_every, max_groups);
             gp_nvpw_close(g.nvpw);
             g.nvpw = NULL;
+            double t_greedy = gp_now_s() - t;
             if (groups >= 0)
                 groups = repair(&g, n, group, carries_every, groups, max_groups);
+            gp_debug("PerfWorks' scheduler: grouped in %.0f ms, checked by CUPTI in %.0f ms",
+                     t_greedy * 1e3, (gp_now_s() - t - t_greedy) * 1e3);
             last_fast = groups >= 0;
         }
         host_close(h);

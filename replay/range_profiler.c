@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "replay/cupti_host.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 typedef struct rp_set {
@@ -147,7 +148,10 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
 static int split_full(gp_rp *rp, rp_set *s, const uint8_t *avail, char *err, size_t errlen)
 {
     int *group = calloc(s->n ? s->n : 1, sizeof(int));
+    double t0 = gp_host_grouping_s();
     size_t groups = group ? gp_host_partition(rp->chip, avail, s->names, s->n, group) : 0;
+    gp_debug("%zu names split into %zu configurations for kernel replay in %.0f ms", s->n, groups,
+             (gp_host_grouping_s() - t0) * 1e3);
     if (groups == 0 || groups > GP_RP_ROT - GP_RP_EXTRA + 1) {
         if (groups)
             snprintf(err, errlen, "the metric list needs %zu configurations; at most %d are run",
@@ -435,6 +439,7 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
                                          "%s%s", bad > 1 ? ", " : "", rp->all_names[k]);
         }
     int rc = 0;
+    double t_build = gp_now_s();
     for (size_t g = 0; g < groups && rc == 0; g++) {
         rp_set *t = &rp->sets[GP_RP_ROT + g];
         t->index = calloc(rp->n_all ? rp->n_all : 1, sizeof(size_t));
@@ -456,6 +461,8 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
             rc = -1;
         }
     }
+    gp_debug("replay mode none: %zu configurations' images built in %.0f ms", groups,
+             (gp_now_s() - t_build) * 1e3);
     free(group);
     rp->all_names = NULL; /* borrowed only for this */
     if (rc != 0 || groups == 0) {
