@@ -87,8 +87,10 @@ static void context_setup(gp_context *cs)
          * multiple of three, so that no launch finds its batch one short; at
          * most 63: with 16 threads launching on 48 streams, CUPTI could not
          * decode the first batch of 84 or 94 ranges after the SASS pass's
-         * turn (CUPTI_ERROR_UNKNOWN), while batches of up to 64 decoded
-         * (tests/gpu/replay_none.sh, the thread stress; docs/measurements.md) */
+         * turn (CUPTI_ERROR_UNKNOWN), while with the cache flush batches of
+         * 63 decoded every time (with GPUPROF_CACHE_CONTROL=l2 even 32 ranges
+         * did not: tests/gpu/replay_none.sh's thread stress,
+         * docs/measurements.md) */
         if (none) {
             max_ranges = 3 * (gp_core.cfg.batch > 1 ? (size_t)gp_core.cfg.batch : 1);
             if (max_ranges > GP_NONE_BATCH_RANGES_MAX)
