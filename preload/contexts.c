@@ -11,6 +11,7 @@
 #include "preload/metric_set.h"
 #include "preload/sampling.h"
 #include "preload/variants.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 /* the ranges of one batch in replay mode none (see context_setup) */
@@ -42,6 +43,7 @@ static void context_setup(gp_context *cs)
 {
     int errclass = 0;
     char err[768] = "", chip[64] = "";
+    double t[6] = {gp_now_s()}; /* the steps' ends, for the debug line below */
     /* without hardware counters no profiler object is enabled, not even to
      * learn the chip: stall sampling may have the context (sampling.h) */
     int probed = gp_metric_set_needs_counters()
@@ -65,8 +67,10 @@ static void context_setup(gp_context *cs)
         }
         return;
     }
+    t[1] = gp_now_s();
     gp_device_facts_read(cs->device, &cs->facts, chip);
     gp_metric_set_check(chip);
+    t[2] = gp_now_s();
     if (gp_core.n_metrics == 0) {
         cs->unusable = 1;
         snprintf(cs->why, sizeof(cs->why), "no valid metric to collect");
@@ -118,6 +122,7 @@ static void context_setup(gp_context *cs)
         cs->batching = gp_core.cfg.batch > 1 && gp_core.cfg.replay_mode != GP_REPLAY_CUPTI &&
                        gp_collect_passes(cs->col) == 1;
     }
+    t[3] = gp_now_s();
     if (gp_core.has_sass) {
         cs->sass_ok = gp_collect_sass(cs->col, cs->facts.chip, err, sizeof(err)) == 0;
         if (!cs->sass_ok) {
@@ -128,8 +133,14 @@ static void context_setup(gp_context *cs)
                         cs->device, cs->sass_why);
         }
     }
+    t[4] = gp_now_s();
     if (gp_core.cfg.replay_mode == GP_REPLAY_NONE)
         gp_variants_setup(cs);
+    t[5] = gp_now_s();
+    gp_debug("device %d set-up: the chip and its counters %.0f ms, the names checked %.0f ms, "
+             "the counter configurations %.0f ms, the SASS pass %.0f ms, the variants %.0f ms",
+             cs->device, (t[1] - t[0]) * 1e3, (t[2] - t[1]) * 1e3, (t[3] - t[2]) * 1e3,
+             (t[4] - t[3]) * 1e3, (t[5] - t[4]) * 1e3);
     size_t configs = gp_collect_configs(cs->col);
     char in_configs[64] = "";
     if (configs > 1)

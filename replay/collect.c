@@ -86,6 +86,11 @@ int gp_collect_check_name(const char *chip, const char *name, char *err, size_t 
     return gp_host_check_names(chip, &name, 1, err, errlen) != 0 ? GP_NAME_UNKNOWN : GP_NAME_OK;
 }
 
+void gp_collect_names_known(const char *chip, const char *const *names, size_t n, int *known)
+{
+    gp_host_check_names_each(chip, names, n, known, NULL, 0);
+}
+
 int gp_collect_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
                          void *ctx)
 {

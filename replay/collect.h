@@ -66,6 +66,10 @@ void gp_collect_route_exact_to_sass(int on);
 /* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
  * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen);
+/* known[i] = 1 when CUPTI knows names[i] on chip (counter names only: no
+ * SASS or gpuprof__ names); several names at a time, so cheaper for a long
+ * list than gp_collect_check_name on each. */
+void gp_collect_names_known(const char *chip, const char *const *names, size_t n, int *known);
 /* Calls fn for every base metric of chip and its type (0 counter, 1 ratio,
  * 2 throughput): the list the refusals' reasons and close names come from
  * (metrics/ncu_names.h).  0, or -1 when CUPTI does not know the chip. */

@@ -143,31 +143,55 @@ int gp_host_each_base(const char *chip, void (*fn)(void *ctx, const char *name, 
     return 0;
 }
 
-size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
-                           size_t errlen)
+enum { CHECK_GROUP = 16 };
+
+size_t gp_host_check_names_each(const char *chip, const char *const *names, size_t n, int *known,
+                                char *err, size_t errlen)
 {
     size_t unknown = 0;
     CUptiResult r;
     if (err && errlen)
         err[0] = '\0';
     for (size_t i = 0; i < n; i++) {
+        /* a group at once first; a group CUPTI refuses, name by name */
+        if (i % CHECK_GROUP == 0 && n - i > 1) {
+            size_t k = n - i < CHECK_GROUP ? n - i : CHECK_GROUP;
+            CUpti_Profiler_Host_Object *h = host_open(chip, NULL, &r);
+            int all = h && host_add(h, &names[i], k) == 0;
+            host_close(h);
+            if (all) {
+                for (size_t j = 0; known && j < k; j++)
+                    known[i + j] = 1;
+                i += k - 1;
+                continue;
+            }
+        }
         CUpti_Profiler_Host_Object *h = host_open(chip, NULL, &r);
         if (!h) {
             if (err)
                 snprintf(err, errlen, "CUPTI does not know chip '%s' (%s)", chip, host_strerror(r));
+            for (size_t j = 0; known && j < n; j++)
+                known[j] = 0;
             return n;
         }
-        if (host_add(h, &names[i], 1) != 0) {
-            if (unknown++ == 0 && err) {
-                char matches[512];
-                close_matches(h, names[i], matches, sizeof(matches));
-                snprintf(err, errlen, "unknown metric '%s' for %s; close matches: %s", names[i],
-                         chip, matches[0] ? matches : "none");
-            }
+        int ok = host_add(h, &names[i], 1) == 0;
+        if (known)
+            known[i] = ok;
+        if (!ok && unknown++ == 0 && err) {
+            char matches[512];
+            close_matches(h, names[i], matches, sizeof(matches));
+            snprintf(err, errlen, "unknown metric '%s' for %s; close matches: %s", names[i], chip,
+                     matches[0] ? matches : "none");
         }
         host_close(h);
     }
     return unknown;
+}
+
+size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
+                           size_t errlen)
+{
+    return gp_host_check_names_each(chip, names, n, NULL, err, errlen);
 }
 
 /* ---- time spent grouping ------------------------------------------------ */
@@ -202,40 +226,101 @@ size_t gp_host_partition(const char *chip, const uint8_t *avail, const char *con
     return groups;
 }
 
+/* 1 when a fresh host object takes names[0..n) in one add (any number of
+ * passes), 0 when CUPTI refuses them, -1 when it cannot be asked. */
+static int host_takes(const char *chip, const uint8_t *avail, const char *const *names, size_t n)
+{
+    CUptiResult r;
+    CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
+    if (!h)
+        return -1;
+    int ok = n == 0 || host_add(h, names, n) == 0;
+    host_close(h);
+    return ok;
+}
+
+/* The largest m such that a fresh host object takes in[0..k + m): in[0..k)
+ * the configuration's names so far (taken), in[k..k + c) the candidates in
+ * order; the whole list first (the usual case: CUPTI takes it), then a
+ * bisection.  -1 when CUPTI cannot be asked. */
+static long longest_taken(const char *chip, const uint8_t *avail, const char **in, size_t k,
+                          size_t c)
+{
+    int all = host_takes(chip, avail, in, k + c);
+    if (all != 0)
+        return all < 0 ? -1 : (long)c;
+    size_t lo = 0, hi = c - 1; /* lo: taken; more than hi: refused */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        int t = host_takes(chip, avail, in, k + mid);
+        if (t < 0)
+            return -1;
+        if (t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (long)lo;
+}
+
+/* Each configuration takes the longest run of the remaining names, in
+ * order, that CUPTI takes together with it (one add: adding a list name by
+ * name costs CUPTI a schedule per name, 1 s for 250 names on the host); the
+ * name that ends the run is then tried alone: refused alone, it is left out
+ * and the configuration goes on with the names after it; taken alone, the
+ * configuration is full.  (A host object per name beforehand cost about 3 s
+ * for 254 names on an H100.) */
 static size_t partition(const char *chip, const uint8_t *avail, const char *const *names, size_t n,
                         int *group)
 {
     enum { UNPLACED = -2 };
-    CUptiResult r;
-    size_t left = 0;
-    for (size_t i = 0; i < n; i++) {
-        CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
-        if (!h)
-            return 0; /* nothing can be said name by name */
-        group[i] = host_add(h, &names[i], 1) == 0 ? UNPLACED : -1;
-        left += group[i] == UNPLACED;
-        host_close(h);
-    }
+    const char **in = calloc(n ? n : 1, sizeof(char *));
+    size_t *idx = calloc(n ? n : 1, sizeof(size_t));
     size_t groups = 0;
-    while (left > 0) { /* each configuration takes every remaining name it accepts */
-        CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
-        if (!h)
-            return 0;
-        size_t took = 0;
-        for (size_t i = 0; i < n; i++)
-            if (group[i] == UNPLACED && host_add(h, &names[i], 1) == 0) {
-                group[i] = (int)groups;
-                took++;
+    if (!in || !idx)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        group[i] = UNPLACED;
+    for (;;) {
+        size_t k = 0; /* the configuration's names so far */
+        for (;;) {
+            size_t c = 0;
+            for (size_t i = 0; i < n; i++)
+                if (group[i] == UNPLACED) {
+                    idx[c] = i;
+                    in[k + c++] = names[i];
+                }
+            if (c == 0)
+                break;
+            long m = longest_taken(chip, avail, in, k, c);
+            if (m < 0) {
+                groups = 0; /* nothing can be said */
+                goto out;
             }
-        host_close(h);
-        if (took == 0) /* accepted alone, refused in a fresh configuration: left out */
+            for (long j = 0; j < m; j++)
+                group[idx[j]] = (int)groups;
+            k += (size_t)m;
+            if ((size_t)m == c)
+                break;
+            int alone = host_takes(chip, avail, &names[idx[m]], 1);
+            if (alone < 0) {
+                groups = 0;
+                goto out;
+            }
+            if (alone)
+                break; /* the configuration is full */
+            group[idx[m]] = -1;
+        }
+        if (k == 0) /* nothing left, or taken alone and refused in a fresh configuration */
             break;
-        left -= took;
         groups++;
     }
     for (size_t i = 0; i < n; i++)
         if (group[i] == UNPLACED)
             group[i] = -1;
+out:
+    free(in);
+    free(idx);
     return groups;
 }
 
@@ -563,8 +648,10 @@ static size_t partition_one_pass(const char *chip, const uint8_t *avail, const c
     if (fast_grouping) {
         /* CUPTI's host API loads libnvperf_host its own way first */
         CUptiResult r;
+        double t_open = gp_now_s();
         CUpti_Profiler_Host_Object *h = host_open(chip, avail, &r);
         g.nvpw = h ? gp_nvpw_open(chip, avail, names, n) : NULL;
+        t_open = gp_now_s() - t_open;
         if (g.nvpw) {
             double t = gp_now_s();
             groups = greedy(&g, n, every, group, carries_every, max_groups);
@@ -573,8 +660,9 @@ static size_t partition_one_pass(const char *chip, const uint8_t *avail, const c
             double t_greedy = gp_now_s() - t;
             if (groups >= 0)
                 groups = repair(&g, n, group, carries_every, groups, max_groups);
-            gp_debug("PerfWorks' scheduler: grouped in %.0f ms, checked by CUPTI in %.0f ms",
-                     t_greedy * 1e3, (gp_now_s() - t - t_greedy) * 1e3);
+            gp_debug("PerfWorks' scheduler: opened in %.0f ms, grouped in %.0f ms, checked by "
+                     "CUPTI in %.0f ms",
+                     t_open * 1e3, t_greedy * 1e3, (gp_now_s() - t - t_greedy) * 1e3);
             last_fast = groups >= 0;
         }
         host_close(h);

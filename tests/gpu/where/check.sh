@@ -70,6 +70,12 @@ while IFS='|' read -r name n cmd; do
         >"$O/$name.ncu-source.csv" 2>/dev/null
     timeout 300 ncu --clock-control none --cache-control none --section WarpStateStats -c "$n" \
         --csv --page raw --print-units base sh -c "$cmd" >"$O/$name.ncu-raw-nocache.csv" 2>/dev/null
+    # ncu's sampling again with the first run's settings: a kernel whose
+    # stall shares ncu does not repeat has no oracle value (set apart)
+    timeout 300 ncu --clock-control none --section SourceCounters -c "$n" \
+        -o "$O/$name.ncu-again" -f sh -c "$cmd" >/dev/null 2>&1
+    ncu --import "$O/$name.ncu-again.ncu-rep" --csv --page source --print-source sass \
+        >"$O/$name.ncu-source-again.csv" 2>/dev/null
     # ncu again with the first run's settings: a warp-state ratio it does not
     # repeat has no oracle value (set apart, as the cross-check does)
     timeout 300 ncu --clock-control none --section WarpStateStats -c "$n" \
@@ -79,10 +85,11 @@ while IFS='|' read -r name n cmd; do
         --ncu-source "$O/$name.ncu-source.csv" --ncu-raw "$O/$name.ncu-raw.csv" \
         --ours-warpstate "$O/$name.ws.jsonl" --ncu-raw-nocache "$O/$name.ncu-raw-nocache.csv" \
         --ncu-raw-again "$O/$name.ncu-raw-again.csv" \
+        --ncu-source-again "$O/$name.ncu-source-again.csv" \
         >"$O/$name.compare.txt" 2>&1
-    grep -E "^$name (FAIL|share|where-)" "$O/$name.compare.txt" | grep -v "not judged" | head -20
+    grep -E "^$name (FAIL|share|where-)" "$O/$name.compare.txt" | grep -v "not judged" | head -30
     grep -E "^$name (instr|ratio)" "$O/$name.compare.txt" | head -6
-    grep -E "^$name (ratio|ratio-unstable): " "$O/$name.compare.txt"
+    grep -E "^$name (ratio|ratio-unstable|share-unstable)[: ]" "$O/$name.compare.txt"
 done <"$O/corpus.txt"
 
 # the issue's agreement targets, over the whole corpus: per-instruction counts
@@ -113,6 +120,10 @@ if ls "$O"/*.compare.txt >/dev/null 2>&1; then
         END { if (u + p + f > 0)
                   printf "warp-state ratios: %d pairs ncu did not repeat (not judged, %d of them agree with its first run); over every pair %d of %d (%.1f%%)\n",
                          u, uo, p + uo, p + f + u, 100 * (p + uo) / (p + f + u) }'
+    cat "$O"/*.compare.txt | awk '
+        / share-unstable: [0-9]+ kernels/ { u += $3; uo += $9 }
+        END { if (u > 0)
+                  printf "stall shares: %d kernels ncu did not repeat (not judged, %d of them agree with one of its runs)\n", u, uo }'
 fi
 
 # counters for the first launches (a list without SASS metrics), then

@@ -4,7 +4,8 @@ statistics against Nsight Compute's, on one program.
 
 usage: compare_where.py --ours SRC.jsonl --ncu-source SRC.csv --ncu-raw RAW.csv
                         [--ours-warpstate WS.jsonl] [--ncu-raw-again RAW2.csv]
-                        [--ncu-raw-nocache RAWN.csv] [--min-samples N] [--label NAME]
+                        [--ncu-raw-nocache RAWN.csv] [--ncu-source-again SRC2.csv]
+                        [--min-samples N] [--label NAME]
 
 SRC.jsonl: gpuprof's records with source_function/source_instr records
 (e.g. --set source).  SRC.csv: `ncu --page source --csv --print-source sass`
@@ -16,7 +17,10 @@ WarpStateStats section and the same settings: a ratio pair whose two ncu
 values are not within 5% or 0.05 of each other has no repeatable oracle
 value and is set apart (not judged; counted and said), as the cross-check
 does with its second ncu run.  RAWN.csv: ncu with --cache-control none
-(the pairs that disagree but agree with it are counted).
+(the pairs that disagree but agree with it are counted).  SRC2.csv: ncu's
+source page from a second run with the first run's settings: a kernel
+whose two ncu runs do not meet the share conditions against each other is
+set apart (share-unstable: not judged, counted and said).
 
 Judged, per the issue's validation rules:
   instr   per-instruction counts (instructions executed, thread instructions,
@@ -26,7 +30,9 @@ Judged, per the issue's validation rules:
           average over the same launches; a pair agrees when equal to 0.1%
           (a mean over identical launches) or within 1.
   share   for each kernel with >= N samples on both sides (default 1000):
-          the same top stall reason, every reason's share within 5 points,
+          the same top stall reason (or one within sampling noise of it:
+          two standard deviations of the difference of the two counts, on
+          either side), every reason's share within 5 points,
           and at least 4 of ncu's 5 hottest instructions among gpuprof's 5
           (up to sampling noise: within two standard deviations of
           gpuprof's fifth, since in a loop of equal instructions the order
@@ -130,35 +136,48 @@ def derived(rec, col):
 
 
 def load_ncu_source(path):
-    """kernel short name -> (launch blocks, {pc: {column: sum}}, sample pcs)."""
+    """kernel short name -> (launch blocks, {pc: {column: sum}}, sample pcs).
+    A block equal, row for row, to the one before it of the same kernel is
+    dropped: Nsight Compute's source page can print a launch twice (seen for
+    Thrust's kernels, sample counts and all), and two real launches that
+    equal each other row for row change no per-launch mean either."""
     out = {}
-    kernel, head, base = None, None, None
+    blocks = []  # (kernel, [rows]) in file order
+
+    kernel, head = None, None
     for row in csv.reader(open(path, errors='replace')):
         if not row:
             continue
         if row[0] == 'Kernel Name':
             kernel = kernel_key(row[1]) if len(row) > 1 else None
-            head, base = None, None
+            head = None
             if kernel:
-                blocks, per_pc = out.get(kernel, (0, {}))
-                out[kernel] = (blocks + 1, per_pc)
+                blocks.append((kernel, []))
             continue
         if row[0] == 'Address' and kernel:
             head = row
             continue
         if not head or not kernel or len(row) != len(head):
             continue
-        addr = int(row[0], 16) if row[0].startswith('0x') else None
-        if addr is None:
+        if row[0].startswith('0x'):
+            blocks[-1][1].append((tuple(head), tuple(row)))
+    last = {}
+    for kernel, rows in blocks:
+        if last.get(kernel) == rows:
             continue
-        if base is None:
-            base = addr
-        pc = addr - base
-        d = out[kernel][1].setdefault(pc, {'_sass': row[1].strip()})
-        for h, v in zip(head, row):
-            x = num(v)
-            if x is not None and h not in ('Address', 'Source'):
-                d[h] = d.get(h, 0.0) + x
+        last[kernel] = rows
+        nblocks, per_pc = out.get(kernel, (0, {}))
+        out[kernel] = (nblocks + 1, per_pc)
+        base = None
+        for head, row in rows:
+            addr = int(row[0], 16)
+            if base is None:
+                base = addr
+            d = per_pc.setdefault(addr - base, {'_sass': row[1].strip()})
+            for h, v in zip(head, row):
+                x = num(v)
+                if x is not None and h not in ('Address', 'Source'):
+                    d[h] = d.get(h, 0.0) + x
     return out
 
 
@@ -213,52 +232,109 @@ def ncu_reason_totals(ncu_src, kernel):
     return tot, sum(tot.values())
 
 
-def judge_shares(ours, ncu_src, min_samples, report):
+def top_reasons(tot):
+    """The reasons whose count is within sampling noise of the largest (two
+    standard deviations of the difference of two counts): any of them is
+    the top reason, as far as the samples can tell."""
+    if not tot:
+        return set()
+    top = max(tot.values())
+    return {r for r, c in tot.items() if top - c <= 2 * (top + c) ** 0.5}
+
+
+def ours_reason_totals(instrs):
+    tot = {}
+    for r in instrs.values():
+        for k, v in r.get('stall', {}).items():
+            tot[k] = tot.get(k, 0) + v
+    return tot
+
+
+def share_verdict(otot, osum, instrs, ntot, nsum, per_pc):
+    """(ok, top ours, top ncu, worst difference, its reason, hottest in
+    common) for one kernel: the same top reason (within sampling noise),
+    every share within 5 points, 4 of ncu's 5 hottest instructions among
+    gpuprof's five."""
+    otop = max(otot, key=otot.get)
+    ntop = max(ntot, key=ntot.get)
+    ok = bool(top_reasons(otot) & top_reasons(ntot))
+    worst, worst_r = 0.0, ''
+    for k in set(otot) | set(ntot):
+        d = abs(100.0 * otot.get(k, 0) / osum - 100.0 * ntot.get(k, 0) / nsum)
+        if d > worst:
+            worst, worst_r = d, k
+    ok = ok and worst <= 5.0
+    # an instruction of ncu's five hottest is among gpuprof's five when it
+    # is, or when its count is within sampling noise (two standard
+    # deviations) of gpuprof's fifth: in a loop of equal instructions the
+    # order of the top five is chance, for either tool
+    order = sorted(instrs, key=lambda pc: -instrs[pc].get('samples', 0))
+    hot_o = set(order[:5])
+    fifth = instrs[order[4]].get('samples', 0) if len(order) >= 5 else 0
+    col = 'Warp Stall Sampling (All Samples)'
+    hot_n = sorted(per_pc, key=lambda pc: -per_pc[pc].get(col, 0))[:5]
+    common = None
+    if hot_n:
+        common = sum(1 for pc in hot_n if pc in hot_o or
+                     instrs.get(pc, {}).get('samples', 0) >= fifth - 2 * fifth ** 0.5)
+    ok = ok and (common is None or common >= 4)
+    return ok, otop, ntop, worst, worst_r, common
+
+
+def ncu_as_ours(per_pc):
+    """ncu's per-instruction samples in gpuprof's form (for judging one ncu
+    run against the other)."""
+    out = {}
+    for pc, cols in per_pc.items():
+        st = {reason: cols[c] for c, reason in STALL_COLUMNS.items() if cols.get(c)}
+        out[pc] = {'samples': cols.get('Warp Stall Sampling (All Samples)', 0), 'stall': st}
+    return out
+
+
+def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None):
+    """With `again` (ncu's second run, same settings): a kernel whose two ncu
+    runs do not meet the conditions against each other has no oracle value;
+    it is set apart (share-unstable), counted and said with whether gpuprof
+    meets them against either run, as the warp-state ratios are."""
     passed = failed = skipped = 0
+    unstable = unstable_ok = 0
     for kernel, (f, instrs) in sorted(ours.items()):
         ntot, nsum = ncu_reason_totals(ncu_src, kernel)
         osum = float(f.get('samples', 0))
+        name = short_name(f.get('kernel', ''))
         if nsum < min_samples or osum < min_samples:
             skipped += 1
-            report.append('share %s: %d gpuprof and %d ncu samples (< %d): not judged' %
-                          (short_name(f.get('kernel', '')), osum, nsum, min_samples))
+            report.append('%s %s: %d gpuprof and %d ncu samples (< %d): not judged' %
+                          (tag, name, osum, nsum, min_samples))
             continue
-        otot = {}
-        for r in instrs.values():
-            for k, v in r.get('stall', {}).items():
-                otot[k] = otot.get(k, 0) + v
-        otop = max(otot, key=otot.get)
-        ntop = max(ntot, key=ntot.get)
-        ok = otop == ntop
-        worst, worst_r = 0.0, ''
-        for k in set(otot) | set(ntot):
-            d = abs(100.0 * otot.get(k, 0) / osum - 100.0 * ntot.get(k, 0) / nsum)
-            if d > worst:
-                worst, worst_r = d, k
-        ok = ok and worst <= 5.0
-        # hottest instructions
-        # an instruction of ncu's five hottest is among gpuprof's five when it
-        # is, or when its count is within sampling noise (two standard
-        # deviations) of gpuprof's fifth: in a loop of equal instructions the
-        # order of the top five is chance, for either tool
-        order = sorted(instrs, key=lambda pc: -instrs[pc].get('samples', 0))
-        hot_o = set(order[:5])
-        fifth = instrs[order[4]].get('samples', 0) if len(order) >= 5 else 0
+        otot = ours_reason_totals(instrs)
         per_pc = ncu_src.get(kernel, (0, {}))[1]
-        col = 'Warp Stall Sampling (All Samples)'
-        hot_n = sorted(per_pc, key=lambda pc: -per_pc[pc].get(col, 0))[:5]
-        common = None
-        if hot_n:
-            common = sum(1 for pc in hot_n if pc in hot_o or
-                         instrs.get(pc, {}).get('samples', 0) >= fifth - 2 * fifth ** 0.5)
-        ok = ok and (common is None or common >= 4)
-        line = ('share %s: %d/%d samples, top %s/%s, worst share difference %.1f points (%s), '
-                'hottest %s of 5 in common' % (short_name(f.get('kernel', '')), osum, nsum, otop,
-                                                ntop, worst, worst_r,
-                                                '?' if common is None else common))
+        ok, otop, ntop, worst, worst_r, common = share_verdict(otot, osum, instrs, ntot, nsum,
+                                                              per_pc)
+        line = ('%s %s: %d/%d samples, top %s/%s, worst share difference %.1f points (%s), '
+                'hottest %s of 5 in common' % (tag, name, osum, nsum, otop, ntop, worst, worst_r,
+                                               '?' if common is None else common))
+        if again is not None and kernel in again:
+            atot, asum = ncu_reason_totals(again, kernel)
+            if asum >= min_samples:
+                a_pc = again[kernel][1]
+                steady = share_verdict(ntot, nsum, ncu_as_ours(per_pc), atot, asum, a_pc)
+                if not steady[0]:
+                    ok_a = share_verdict(otot, osum, instrs, atot, asum, a_pc)[0]
+                    unstable += 1
+                    unstable_ok += ok or ok_a
+                    report.append('%s-unstable %s: ncu against itself: top %s/%s, worst share '
+                                  'difference %.1f points (%s), hottest %s of 5 in common; '
+                                  'not judged (gpuprof against its first run: %s)' %
+                                  (tag, name, steady[1], steady[2], steady[3], steady[4],
+                                   steady[5], line.split(': ', 1)[1]))
+                    continue
         report.append(('' if ok else 'FAIL ') + line)
         passed += ok
         failed += not ok
+    if again is not None:
+        report.append('%s-unstable: %d kernels ncu did not repeat, %d of them agree with one of '
+                      'its runs' % (tag, unstable, unstable_ok))
     return passed, failed, skipped
 
 
@@ -333,6 +409,7 @@ def main():
     ap.add_argument('--ours-warpstate')
     ap.add_argument('--ncu-raw-nocache')
     ap.add_argument('--ncu-raw-again')
+    ap.add_argument('--ncu-source-again')
     ap.add_argument('--min-samples', type=int, default=1000)
     ap.add_argument('--label', default='')
     a = ap.parse_args()
@@ -342,7 +419,9 @@ def main():
     report = []
     lab = (a.label + ' ') if a.label else ''
     res = {'instr': judge_instr(ours, ncu_src, report),
-           'share': judge_shares(ours, ncu_src, a.min_samples, report)}
+           'share': judge_shares(ours, ncu_src, a.min_samples, report, again=(
+               load_ncu_source(a.ncu_source_again)
+               if a.ncu_source_again and os.path.exists(a.ncu_source_again) else None))}
     if a.ours_warpstate:
         res['ratio'] = judge_ratios(a.ours_warpstate, raw, report,
                                     load_ncu(a.ncu_raw_nocache) if a.ncu_raw_nocache else None,

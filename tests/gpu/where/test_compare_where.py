@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""test_compare_where.py - compare_where.py's judging of warp-state ratios on
-made-up files: within 5% or 0.05 agrees; a pair ncu's second run does not
-repeat is set apart (not judged, counted, said with whether gpuprof agrees
-with the first run); without the second run every pair is judged."""
+"""test_compare_where.py - compare_where.py's judging on made-up files.
+Warp-state ratios: within 5% or 0.05 agrees; a pair ncu's second run does
+not repeat is set apart (not judged, counted, said with whether gpuprof
+agrees with the first run); without the second run every pair is judged.
+Stall shares: a launch ncu's source page prints twice counts once; a top
+reason within sampling noise of ncu's agrees, a clearly different one
+fails; a kernel whose two ncu runs differ is set apart."""
 import json
 import os
 import sys
@@ -54,6 +57,82 @@ with tempfile.TemporaryDirectory() as d:
     got = compare_where.judge_ratios(ws, load_ncu(first), report)
     expect(got == (1, 2, 0), "without it every pair is judged: %s" % (got,))
     expect(not any("unstable" in l for l in report), "no pair set apart: %s" % report)
+
+
+# stall shares: ncu's source page, its duplicated blocks, a near tie, a
+# kernel ncu does not repeat
+HEAD = ('"Address","Source","Warp Stall Sampling (All Samples)","stall_barrier",'
+        '"stall_long_sb","stall_drain"\n')
+
+
+def source(path, blocks):
+    """blocks: [(kernel, [(all, barrier, long_sb, drain) per instruction])]"""
+    with open(path, "w") as f:
+        for kernel, rows in blocks:
+            f.write('"Kernel Name","%s"\n' % kernel)
+            f.write(HEAD)
+            for i, (a, b, l, d) in enumerate(rows):
+                f.write('"0x%x","  FFMA R%d","%d","%d","%d","%d"\n' % (0x1000 + 16 * i, i, a, b, l, d))
+
+
+def ours_src(path, rows):
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "source_function", "kernel": "k(int)", "mangled": "_Z1ki",
+                            "samples": sum(r[0] for r in rows), "sass_launches": 1}) + "\n")
+        for i, (a, b, l, d) in enumerate(rows):
+            st = {k: v for k, v in (("barrier", b), ("long_scoreboard", l), ("drain", d)) if v}
+            f.write(json.dumps({"type": "source_instr", "mangled": "_Z1ki", "pc": 16 * i,
+                                "samples": a, "stall": st}) + "\n")
+
+
+def rows_of(shares, hot=(700, 600, 500, 400, 300, 200)):
+    """six instructions, each with the kernel's shares (barrier, long_sb, drain)"""
+    out = []
+    for a in hot:
+        b, l = int(a * shares[0]), int(a * shares[1])
+        out.append((a, b, l, a - b - l))
+    return out
+
+
+with tempfile.TemporaryDirectory() as d:
+    o, n1, n2 = (os.path.join(d, x) for x in ("o.jsonl", "n1.csv", "n2.csv"))
+    base = rows_of((0.40, 0.35))
+    ours_src(o, base)
+    source(n1, [("k(int)", base), ("k(int)", base)])  # one launch printed twice
+    got = compare_where.load_ncu_source(n1)
+    expect(got["k"][0] == 1 and got["k"][1][0]["Warp Stall Sampling (All Samples)"] == 700,
+           "a block printed twice counts once: %s" % (got["k"][0],))
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o), got, 1000, report)
+    expect(r == (1, 0, 0), "equal shares agree: %s %s" % (r, report))
+    # a near tie: gpuprof's top is barrier, ncu's long scoreboard by a hair
+    source(n1, [("k(int)", rows_of((0.37, 0.38)))])
+    ours_src(o, rows_of((0.38, 0.37)))
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o),
+                                   compare_where.load_ncu_source(n1), 1000, report)
+    expect(r == (1, 0, 0), "a top reason within sampling noise agrees: %s %s" % (r, report))
+    # a clear difference of top reason fails
+    source(n1, [("k(int)", rows_of((0.20, 0.60)))])
+    ours_src(o, rows_of((0.60, 0.20)))
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o),
+                                   compare_where.load_ncu_source(n1), 1000, report)
+    expect(r == (0, 1, 0), "another top reason fails: %s %s" % (r, report))
+    # ncu's second run differs from its first by 12 points: set apart
+    source(n2, [("k(int)", rows_of((0.32, 0.48)))])
+    source(n1, [("k(int)", rows_of((0.20, 0.60)))])
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n1),
+                                   1000, report, again=compare_where.load_ncu_source(n2))
+    expect(r == (0, 0, 0) and any(l.startswith("share-unstable k:") for l in report) and
+           "share-unstable: 1 kernels ncu did not repeat, 0 of them agree with one of its runs"
+           in report, "a kernel ncu does not repeat is set apart: %s %s" % (r, report))
+    # ncu repeats itself: judged as before
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n1),
+                                   1000, report, again=compare_where.load_ncu_source(n1))
+    expect(r == (0, 1, 0), "a kernel ncu repeats is judged: %s %s" % (r, report))
 
 print("compare-where: %d passed, %d failed, 0 skipped" % (passed, failed))
 sys.exit(1 if failed else 0)
