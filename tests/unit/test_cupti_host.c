@@ -292,6 +292,28 @@ int main(void)
     GP_CHECK(gp_host_check_names("GH100", bad, 2, err, sizeof(err)) == 1);
     GP_CHECK_MSG(strstr(err, "unknown metric 'dram__bytes_raed.sum'") &&
                      strstr(err, "close matches: dram__bytes_read.sum"), "%s", err);
+    {
+        /* sixteen at a time: a group with a misspelt name is asked name by
+         * name, the groups around it at once; known[] says which */
+        const char *many[40];
+        int known[40];
+        const char *good[] = {"gpu__time_duration.sum", "dram__bytes_read.sum",
+                              "smsp__inst_executed.sum", "sm__cycles_elapsed.avg"};
+        for (size_t i = 0; i < 40; i++)
+            many[i] = good[i % 4];
+        many[21] = "dram__bytes_raed.sum";
+        memset(known, 0xff, sizeof(known));
+        GP_CHECK(gp_host_check_names_each("GH100", many, 40, known, err, sizeof(err)) == 1);
+        size_t ones = 0;
+        for (size_t i = 0; i < 40; i++)
+            ones += known[i] == 1;
+        GP_CHECK_MSG(ones == 39 && known[21] == 0, "%zu known, known[21] = %d", ones, known[21]);
+        GP_CHECK_MSG(strstr(err, "dram__bytes_raed.sum") != NULL, "%s", err);
+        /* a list of one, and the last group of one */
+        GP_CHECK(gp_host_check_names_each("GH100", many, 1, known, err, sizeof(err)) == 0 &&
+                 known[0] == 1);
+        GP_CHECK(gp_host_check_names_each("GH100", many + 22, 17, known, err, sizeof(err)) == 0);
+    }
     c = gp_host_config_create("GH100", NULL, 0, bad, 2, err, sizeof(err));
     GP_CHECK(c == NULL && strstr(err, "dram__bytes_raed.sum") != NULL);
     /* name by name: the misspelt one cannot be scheduled, the duration can */
