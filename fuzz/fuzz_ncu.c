@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gp_ncu_raw_load_stream(&t, f, "fuzz.csv", err, sizeof err) == 0) {
         size_t i, sum[4] = {0};
         again[0] = again[1] = &t;
-        if (gp_against_judge(l, sizeof l / sizeof l[0], &t, again, 2, &t, &res) == 0) {
+        if (gp_against_judge(l, sizeof l / sizeof l[0], &t, again, 2, &t, &t, &res) == 0) {
             for (i = 0; i < res.n_pairs; i++)
                 sum[res.pairs[i].outcome]++;
             if (sum[GP_AG_AGREE] != res.agree || sum[GP_AG_DIFFER] != res.differ ||

@@ -275,7 +275,8 @@ out:
 static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, double g,
                       const gp_ncu_table *oracle, long col, const gp_ncu_table *const *again,
                       const gp_strindex *const *again_ix, size_t n_again, const gp_ncu_table *one_pass,
-                      const gp_strindex *one_pass_ix)
+                      const gp_strindex *one_pass_ix, const gp_ncu_table *op_again,
+                      const gp_strindex *op_again_ix)
 {
     gp_against_metric *st = &res->metrics[m];
     const gp_against_class_info *c = &gp_ag_classes[st->cls];
@@ -322,6 +323,21 @@ static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, dou
             p.outcome = GP_AG_UNSTABLE;
             p.n2 = n2;
             p.again = a;
+            st->unstable++;
+            res->unstable++;
+            res->unstable_agree += (size_t)p.agree;
+            return gp_ag_pair_add(res, &p);
+        }
+    }
+    /* a second one-pass run that does not repeat the first's value */
+    if (alone >= 0 && op_again) {
+        long r2 = gp_ag_find(op_again_ix, sn, ord);
+        double n2, rel2;
+        if (gp_ag_value(op_again, r2, gp_ncu_raw_col(op_again, st->name), &n2) &&
+            !gp_against_agrees(st->cls, n2, n, &rel2)) {
+            p.outcome = GP_AG_UNSTABLE;
+            p.n2 = n2;
+            p.again = n_again;
             st->unstable++;
             res->unstable++;
             res->unstable_agree += (size_t)p.agree;
@@ -382,9 +398,10 @@ out:
 
 int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *oracle,
                      const gp_ncu_table *const *again, size_t n_again, const gp_ncu_table *one_pass,
-                     gp_against_result *res)
+                     const gp_ncu_table *one_pass_again, gp_against_result *res)
 {
     gp_strindex *row_ix = NULL, *launch_ix = NULL, *metric_ix = NULL, *one_pass_ix = NULL;
+    gp_strindex *op_again_ix = NULL;
     gp_strindex **again_ix = NULL;
     const char **kernels = NULL;
     long *cols = NULL, *slot = NULL;
@@ -413,6 +430,10 @@ int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *o
         if (gp_ag_index_table(again[i], &again_ix[i]) < 0)
             goto out;
     if (one_pass && gp_ag_index_table(one_pass, &one_pass_ix) < 0)
+        goto out;
+    if (!one_pass)
+        one_pass_again = NULL; /* a second one-pass run without a first one judges nothing */
+    if (one_pass_again && gp_ag_index_table(one_pass_again, &op_again_ix) < 0)
         goto out;
     if (gp_ag_metrics(l, n, oracle, res, &metric_ix) < 0)
         goto out;
@@ -443,7 +464,8 @@ int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *o
         for (j = 0; j < res->n_metrics; j++)
             if (slot[j] >= 0 &&
                 gp_ag_pair(res, i, row, j, vals[j], oracle, cols[j], again,
-                           (const gp_strindex *const *)again_ix, n_again, one_pass, one_pass_ix) < 0)
+                           (const gp_strindex *const *)again_ix, n_again, one_pass, one_pass_ix,
+                           one_pass_again, op_again_ix) < 0)
                 goto out;
     }
     for (i = 0; i < oracle->n_rows; i++)
@@ -459,6 +481,7 @@ out:
     gp_strindex_free(&launch_ix);
     gp_strindex_free(&metric_ix);
     gp_strindex_free(&one_pass_ix);
+    gp_strindex_free(&op_again_ix);
     for (i = 0; again_ix && i < n_again; i++)
         gp_strindex_free(&again_ix[i]);
     free(again_ix);

@@ -18,7 +18,9 @@
  * one-pass list (against.def: DRAM writes, DRAM throughput, L2 bytes, whose
  * ncu value depends on how many passes ncu's list needs) take ncu's value
  * from the one-pass run when one is given and it has a number for that
- * launch; a later full-list run then does not set them apart. */
+ * launch; a later full-list run then does not set them apart, a second
+ * one-pass run does (the same rule: the one-pass value ncu does not
+ * repeat has no oracle value). */
 #ifndef GP_AGAINST_H
 #define GP_AGAINST_H
 
@@ -61,7 +63,8 @@ typedef struct {
     int outcome;        /* GP_AG_AGREE ... */
     int agree;          /* within tolerance of the first run (unstable pairs too) */
     int from_one_pass;      /* n came from the one-pass run */
-    size_t again;       /* the later run that disagreed (unstable pairs) */
+    size_t again;       /* the later run that disagreed (unstable pairs): an index of
+                         * again[], or n_again for the second one-pass run */
 } gp_against_pair;
 
 typedef struct {
@@ -111,11 +114,12 @@ int gp_against_agrees(int cls, double g, double n, double *rel);
 int gp_against_is_one_pass(const char *metric);
 
 /* Matches and judges.  again: later ncu runs of the same program (n_again
- * of them, may be 0); one_pass: the one-pass run or NULL.  Returns 0, or -1
- * when out of memory (res is then empty). */
+ * of them, may be 0); one_pass: the one-pass run or NULL; one_pass_again: a
+ * second one-pass run or NULL.  Returns 0, or -1 when out of memory (res is
+ * then empty). */
 int gp_against_judge(const gp_against_launch *l, size_t n, const gp_ncu_table *oracle,
                      const gp_ncu_table *const *again, size_t n_again, const gp_ncu_table *one_pass,
-                     gp_against_result *res);
+                     const gp_ncu_table *one_pass_again, gp_against_result *res);
 void gp_against_free(gp_against_result *res);
 
 /* The exit status of the comparison (docs/report.md): 0 every judged pair

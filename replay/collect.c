@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "replay/cupti_host.h"
+#include "replay/host_group.h"
 #include "replay/driver.h"
 #include "replay/range_profiler.h"
 #include "replay/sass_metrics.h"

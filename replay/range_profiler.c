@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "replay/cupti_host.h"
+#include "replay/host_group.h"
 #include "util/clock.h"
 #include "util/log.h"
 

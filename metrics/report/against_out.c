@@ -87,6 +87,11 @@ static void gp_ag_head(const gp_against_result *res, const gp_against_inputs *in
         gp_text_plain(out, in->one_pass->name);
         fprintf(out, " (%zu launches)\n", in->one_pass->n_rows);
     }
+    if (in->one_pass && in->one_pass_again) {
+        fputs("  one-pass metrics again: ", out);
+        gp_text_plain(out, in->one_pass_again->name);
+        fprintf(out, " (%zu launches)\n", in->one_pass_again->n_rows);
+    }
     gp_ag_classes_text(out);
 }
 
@@ -279,6 +284,8 @@ int gp_against_json(const gp_against_result *res, const gp_against_inputs *in, F
     }
     fputc(']', out);
     gp_ag_json_kv(out, "ncu_one_pass", in->one_pass ? in->one_pass->name : NULL, 1);
+    gp_ag_json_kv(out, "ncu_one_pass_again",
+                  in->one_pass && in->one_pass_again ? in->one_pass_again->name : NULL, 1);
     fprintf(out, ",\"launches\":{\"gpuprof\":%zu,\"ncu\":%zu}", res->n_launches, res->n_rows);
     fputs(",\"classes\":[", out);
     for (i = 0; i < GP_AG_N_CLASSES; i++) {

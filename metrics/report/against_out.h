@@ -17,6 +17,7 @@ typedef struct {
     const gp_ncu_table *const *again;
     size_t n_again;
     const gp_ncu_table *one_pass; /* the one-pass run, NULL: none */
+    const gp_ncu_table *one_pass_again; /* a second one-pass run, NULL: none */
 } gp_against_inputs;
 
 /* Each returns 0, or -1 when writing failed. */

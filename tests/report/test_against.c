@@ -211,7 +211,7 @@ static void test_judge(void)
               "\"1\",\"1\",\"k\",\"9.0\",\"230\",\"105\",\"0\",\"1\"\n" /* k#1: differ, over 100 */
               "\"2\",\"1\",\"other\",\"8.0\",\"300\",\"n/a\",\"0\",\"1\"\n" /* g 0 vs n/a */
               "\"3\",\"1\",\"ncu_only\",\"9.0\",\"1\",\"1\",\"0\",\"1\"\n");
-    GP_CHECK(gp_against_judge(l, 4, &o, NULL, 0, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 4, &o, NULL, 0, NULL, NULL, &res) == 0);
     GP_CHECK(res.n_metrics == 2); /* the peak is not compared, dram not in the launches */
     GP_CHECK(res.agree == 4 && res.differ == 1 && res.over100 == 1 && res.unstable == 0);
     GP_CHECK(res.n_gpuprof_only == 1 && res.n_ncu_only == 1 && res.n_unmatched == 2);
@@ -237,7 +237,7 @@ static void test_judge(void)
     table(&o2, "\"0\",\"1\",\"k\",\"9.0\",\"101\",\"0\",\"0\",\"1\"\n"
                "\"1\",\"1\",\"k\",\"9.0\",\"300\",\"105\",\"0\",\"1\"\n");
     again[0] = &o2;
-    GP_CHECK(gp_against_judge(l, 3, &o, again, 1, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 3, &o, again, 1, NULL, NULL, &res) == 0);
     GP_CHECK(res.agree == 4 && res.differ == 0 && res.unstable == 1 && res.unstable_agree == 0);
     GP_CHECK(res.n_unmatched == 1 && gp_against_status(&res) == 3);
     gp_against_free(&res);
@@ -245,7 +245,7 @@ static void test_judge(void)
     /* the devices differ: cc 8.0 in ncu's row for a launch on 9.0 */
     l[2].cc_major = 9;
     l[2].cc_minor = 0;
-    GP_CHECK(gp_against_judge(l, 3, &o, again, 1, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 3, &o, again, 1, NULL, NULL, &res) == 0);
     GP_CHECK(res.device_mismatch == 1 && strstr(res.device_ncu, "8.0"));
     gp_against_free(&res);
 
@@ -264,25 +264,54 @@ static void test_judge(void)
                       "\"0\",\"1\",\"k\",\"30000\"\n",
                       err, sizeof err) == 0);
     }
-    GP_CHECK(gp_against_judge(l, 1, &o, NULL, 0, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 1, &o, NULL, 0, NULL, NULL, &res) == 0);
     GP_CHECK(res.agree == 1 && res.differ == 1 && res.n_gpuprof_only_metrics == 1);
     GP_CHECK_STR(res.gpuprof_only_metrics[0], "z__gp_only.sum");
     gp_against_free(&res);
-    GP_CHECK(gp_against_judge(l, 1, &o, again, 1, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 1, &o, again, 1, NULL, NULL, &res) == 0);
     GP_CHECK(res.agree == 1 && res.unstable == 1); /* the full-list runs disagree */
     gp_against_free(&res);
-    GP_CHECK(gp_against_judge(l, 1, &o, again, 1, &d, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 1, &o, again, 1, &d, NULL, &res) == 0);
     GP_CHECK(res.agree == 2 && res.differ == 0 && res.unstable == 0);
     GP_CHECK(res.n_pairs == 2 && res.pairs[0].from_one_pass && res.pairs[0].n == 30000);
     GP_CHECK(gp_against_status(&res) == 0); /* z__gp_only.sum: listed, not partial */
     gp_against_free(&res);
+    {
+        /* a second one-pass run: a value it repeats is judged as before, one
+         * it does not repeat is set apart (the full-list runs never set the
+         * one-pass metrics apart) */
+        gp_ncu_table d2, d3;
+        char err[300];
+        GP_CHECK(load(&d2,
+                      "\"ID\",\"Process ID\",\"Kernel Name\",\"dram__bytes_write.sum\"\n"
+                      "\"0\",\"1\",\"k\",\"30100\"\n",
+                      err, sizeof err) == 0);
+        GP_CHECK(load(&d3,
+                      "\"ID\",\"Process ID\",\"Kernel Name\",\"dram__bytes_write.sum\"\n"
+                      "\"0\",\"1\",\"k\",\"200000\"\n",
+                      err, sizeof err) == 0);
+        GP_CHECK(gp_against_judge(l, 1, &o, again, 1, &d, &d2, &res) == 0);
+        GP_CHECK(res.agree == 2 && res.unstable == 0 && res.pairs[0].from_one_pass);
+        gp_against_free(&res);
+        GP_CHECK(gp_against_judge(l, 1, &o, again, 1, &d, &d3, &res) == 0);
+        GP_CHECK(res.agree == 1 && res.unstable == 1 && res.unstable_agree == 1);
+        GP_CHECK(res.n_pairs == 2 && res.pairs[0].outcome == GP_AG_UNSTABLE &&
+                 res.pairs[0].n == 30000 && res.pairs[0].n2 == 200000 && res.pairs[0].again == 1);
+        gp_against_free(&res);
+        /* without the first one-pass run the second one judges nothing */
+        GP_CHECK(gp_against_judge(l, 1, &o, NULL, 0, NULL, &d3, &res) == 0);
+        GP_CHECK(res.unstable == 0 && !res.pairs[0].from_one_pass);
+        gp_against_free(&res);
+        gp_ncu_raw_free(&d2);
+        gp_ncu_raw_free(&d3);
+    }
 
     /* nothing in common: not a success */
     l[0].kernel = "elsewhere()";
-    GP_CHECK(gp_against_judge(l, 1, &o, NULL, 0, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 1, &o, NULL, 0, NULL, NULL, &res) == 0);
     GP_CHECK(res.agree == 0 && res.differ == 0 && gp_against_status(&res) == 1);
     gp_against_free(&res);
-    GP_CHECK(gp_against_judge(l, 0, &o, NULL, 0, NULL, &res) == 0);
+    GP_CHECK(gp_against_judge(l, 0, &o, NULL, 0, NULL, NULL, &res) == 0);
     GP_CHECK(gp_against_status(&res) == 1 && res.n_ncu_only == 1);
     gp_against_free(&res);
     gp_ncu_raw_free(&o);

@@ -92,6 +92,15 @@ run 0 "^against: 3 agree, 0 differ" --against "$tmp/l2.csv" --against-one-pass "
 grep -q "^lts__t_bytes.sum  *bytes  *1  *1 " "$tmp/out" && ok || ko "L2 bytes judged against the one-pass run"
 run 1 "^note: 1 DRAM write-back or L2 byte pair differs" --against "$tmp/l2.csv" "$tmp/l2.jsonl"
 grep -q "^DIFF k#0 lts__t_bytes.sum: ncu 180000, gpuprof 100000" "$tmp/out" && ok || ko "L2 bytes against the full list"
+# a second one-pass run: the L2 bytes it does not repeat are set apart, not
+# judged; one that repeats them leaves them judged
+printf '%s\n' '"ID","Process ID","Kernel Name","lts__t_bytes.sum","dram__bytes_write.sum"' '"0","1","k","180000","0"' >"$tmp/l2-1pass-b.csv"
+run 0 "^against: 2 agree, 0 differ, 1 not judged (1 unstable, 0 over 100%), 0 unmatched launches$" \
+    --against "$tmp/l2.csv" --against-one-pass "$tmp/l2-1pass.csv" --against-one-pass "$tmp/l2-1pass-b.csv" "$tmp/l2.jsonl"
+grep -q "^UNSTABLE k#0 lts__t_bytes.sum: ncu (one pass) 101000, ncu again 180000, gpuprof 100000 (agrees with the first run)$" "$tmp/out" &&
+    grep -q "one-pass metrics again: " "$tmp/out" && ok || ko "a second one-pass run sets apart what it does not repeat"
+run 0 "^against: 3 agree, 0 differ, 0 not judged" \
+    --against "$tmp/l2.csv" --against-one-pass "$tmp/l2-1pass.csv" --against-one-pass "$tmp/l2-1pass.csv" "$tmp/l2.jsonl"
 # the older name of the option still works
 run 0 "one-pass metrics from: " --against "$tmp/l2.csv" --against-dram "$tmp/l2-1pass.csv" "$tmp/l2.jsonl"
 
@@ -134,8 +143,8 @@ if [ "$(head -1 "$tmp/stdout")" = "kernel,ordinal,ncu_id,metric,class,outcome,gp
 else ko "--format csv"; head -3 "$tmp/stdout" >&2; fi
 run 2 "--against writes text, json or csv, not html" -f html --against $A/synth.ncu.csv $A/synth.jsonl
 run 2 "--against-one-pass needs --against" --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
-run 2 "--against-one-pass is given once" --against $A/synth.ncu.csv --against-one-pass $A/synth.ncu-dram.csv \
-    --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
+run 2 "--against-one-pass is given once or twice" --against $A/synth.ncu.csv --against-one-pass $A/synth.ncu-dram.csv \
+    --against-one-pass $A/synth.ncu-dram.csv --against-one-pass $A/synth.ncu-dram.csv $A/synth.jsonl
 run 2 "give one" --against $A/synth.ncu.csv --baseline $A/synth.jsonl $A/synth.jsonl
 # written to -o even when pairs differ
 run 1 "" -o "$tmp/cmp.txt" --against $A/synth.ncu.csv $A/synth.jsonl

@@ -6,6 +6,7 @@
  * host configuration per trial answers (printing the time of each). */
 #include "replay/sass_derive.h"
 #include "replay/cupti_host.h"
+#include "replay/host_group.h"
 #include "tests/unit/gp_test.h"
 
 #include <stdio.h>

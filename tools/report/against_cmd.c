@@ -68,7 +68,7 @@ static gp_against_launch *gp_ag_launches(const gp_report *r)
 
 int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *out, FILE *err)
 {
-    gp_ncu_table *t = calloc(o->n_ncu + 1, sizeof *t);
+    gp_ncu_table *t = calloc(o->n_ncu + 2, sizeof *t);
     const gp_ncu_table **again = calloc(o->n_ncu ? o->n_ncu : 1, sizeof *again);
     gp_report *r = calloc(1, sizeof *r);
     gp_against_launch *l = NULL;
@@ -87,11 +87,11 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
             gp_ag_say(err, "%s", msg);
             goto out;
         }
-    if (o->one_pass && gp_ncu_raw_load(&t[n_t++], o->one_pass, msg, sizeof msg) < 0) {
-        n_t--;
-        gp_ag_say(err, "%s", msg);
-        goto out;
-    }
+    for (i = 0; i < o->n_one_pass && i < 2; i++, n_t++)
+        if (gp_ncu_raw_load(&t[n_t], o->one_pass[i], msg, sizeof msg) < 0) {
+            gp_ag_say(err, "%s", msg);
+            goto out;
+        }
     gp_report_init(r, NULL);
     r->keep_launches = 1;
     r->skip_source = 1;
@@ -109,8 +109,10 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
     }
     for (i = 1; i < o->n_ncu; i++)
         again[i - 1] = &t[i];
-    if (gp_against_judge(l, r->n_launch_rows, &t[0], again, o->n_ncu - 1,
-                         o->one_pass ? &t[o->n_ncu] : NULL, &res) < 0) {
+    const gp_ncu_table *one_pass = o->n_one_pass > 0 ? &t[o->n_ncu] : NULL;
+    const gp_ncu_table *one_pass_again = o->n_one_pass > 1 ? &t[o->n_ncu + 1] : NULL;
+    if (gp_against_judge(l, r->n_launch_rows, &t[0], again, o->n_ncu - 1, one_pass,
+                         one_pass_again, &res) < 0) {
         gp_ag_say(err, "out of memory");
         goto out;
     }
@@ -123,7 +125,8 @@ int gp_against_run(const gp_against_opts *o, char **runs, size_t n_runs, FILE *o
                              .oracle = &t[0],
                              .again = again,
                              .n_again = o->n_ncu - 1,
-                             .one_pass = o->one_pass ? &t[o->n_ncu] : NULL};
+                             .one_pass = one_pass,
+                             .one_pass_again = one_pass_again};
     if ((o->format == GP_AGAINST_JSON  ? gp_against_json(&res, &in, out)
          : o->format == GP_AGAINST_CSV ? gp_against_csv(&res, &in, out)
                                        : gp_against_text(&res, &in, out)) < 0) {

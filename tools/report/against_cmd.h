@@ -15,7 +15,8 @@ typedef struct {
     char **ncu; /* the --against files: the first is the oracle, the others
                  * later runs of the same program */
     size_t n_ncu;
-    const char *one_pass; /* --against-one-pass, NULL: none */
+    const char *one_pass[2]; /* --against-one-pass: ncu's one-pass run, and a second one */
+    size_t n_one_pass;
     int format;       /* GP_AGAINST_* */
 } gp_against_opts;
 

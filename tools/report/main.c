@@ -4,7 +4,8 @@
  *
  *   gpuprof-report [options] FILE.jsonl...        ('-' reads standard input)
  *   gpuprof-report --baseline OLD.jsonl [options] NEW.jsonl...
- *   gpuprof-report --against NCU.csv [--against NCU2.csv] [--against-one-pass D.csv] RUN.jsonl...
+ *   gpuprof-report --against NCU.csv [--against NCU2.csv] [--against-one-pass D.csv
+ *                  [--against-one-pass D2.csv]] RUN.jsonl...
  *
  * Exit status: 0 success, 1 nothing usable read or output failed, 2 usage;
  * with --against, that of the comparison (against_cmd.h: 0 agree, 1 differ
@@ -51,7 +52,8 @@ static int gp_report_usage(FILE *f)
             "usage: " GP_REPORT_PROG " [options] FILE.jsonl...   ('-' reads standard input)\n"
             "       " GP_REPORT_PROG " --baseline OLD.jsonl [options] NEW.jsonl...\n"
             "       " GP_REPORT_PROG " --against NCU.csv [--against NCU2.csv]\n"
-            "                      [--against-one-pass D.csv] [-f text|json|csv] RUN.jsonl...\n"
+            "                      [--against-one-pass D.csv [--against-one-pass D2.csv]]\n"
+            "                      [-f text|json|csv] RUN.jsonl...\n"
             "  -f, --format FMT          text (default), csv, html, json, ncu-csv (Nsight "
             "Compute's\n"
             "                            --csv --page details layout), ncu-raw-csv (--page raw),\n"
@@ -80,7 +82,10 @@ static int gp_report_usage(FILE *f)
             "and\n"
             "                            lts__t_bytes.sum alone (one pass): those three are "
             "judged\n"
-            "                            against it (--against-dram: the same)\n"
+            "                            against it (--against-dram: the same); "
+            "given twice,\n"
+            "                            the second run sets apart the pairs it does not "
+            "repeat\n"
             "      --kernel-name-base B  function (short names, the default), demangled, "
             "mangled\n"
             "      --nvdisasm PATH       the disassembler for SASS text (default: "
@@ -278,12 +283,12 @@ int main(int argc, char **argv)
             against.ncu[against.n_ncu++] = optarg;
             break;
         case 'R':
-            if (against.one_pass) {
-                gp_report_err("--against-one-pass is given once (ncu's one-pass run of the "
-                              "DRAM writes and L2 bytes)");
+            if (against.n_one_pass == 2) {
+                gp_report_err("--against-one-pass is given once or twice (ncu's one-pass run "
+                              "of the DRAM writes and L2 bytes, and a second such run)");
                 goto usage;
             }
-            against.one_pass = optarg;
+            against.one_pass[against.n_one_pass++] = optarg;
             break;
         case 'K':
             if ((name_base = gp_report_choice("--kernel-name-base", optarg, bases, 3)) < 0)
@@ -334,7 +339,7 @@ int main(int argc, char **argv)
         gp_report_usage(stderr);
         goto usage;
     }
-    if (against.one_pass && !against.n_ncu) {
+    if (against.n_one_pass && !against.n_ncu) {
         gp_report_err("--against-one-pass needs --against (the full-list run)");
         goto usage;
     }

@@ -46,7 +46,8 @@ same tolerances has no repeatable oracle value (a nondeterministic kernel,
 such as a radix sort's decoupled look-back, or DRAM write-backs that depend
 on what the previous pass left in L2): it is listed apart as NCU-UNSTABLE
 and not judged; the line `all pairs:` still gives the agreement with those
-pairs judged against the first ncu run.
+pairs judged against the first ncu run.  P.ncu-dram2.csv, a second one-pass
+run, does the same for the metrics taken from the one-pass run.
 
 Prints, per metric: pairs compared, median and worst relative difference,
 the worst kernel; then the pairs that disagree; then one line
@@ -205,6 +206,11 @@ def main():
         if os.path.exists(dram_path):
             for k, i, row, _ in match_rows(load_ncu(dram_path)):
                 dram[(k, i)] = row
+        dram2_path = os.path.join(d, p + '.ncu-dram2.csv')
+        dram2 = {}
+        if dram and os.path.exists(dram2_path):
+            for k, i, row, _ in match_rows(load_ncu(dram2_path)):
+                dram2[(k, i)] = row
         unmatched_all += ['%s:%s' % (p, u) for u in unmatched]
         skipped += len(unmatched)
         for k, i, r, row in pairs:
@@ -231,7 +237,10 @@ def main():
                 row2 = ncu2.get((k, i))
                 n2 = row2['values'].get(metric) if row2 else None
                 if alone is not None:
-                    row2 = None  # the second full-list run is no oracle for these
+                    # the second full-list run is no oracle for these; the
+                    # second one-pass run is
+                    row2 = dram2.get((k, i))
+                    n2 = row2['values'].get(metric) if row2 else None
                 if row2 is not None and n is not None and n2 is not None and \
                         not agrees(metric, n2, n)[0]:
                     unstable.append((p, k, i, metric, n, n2, g, ok))

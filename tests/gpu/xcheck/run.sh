@@ -8,13 +8,14 @@
 # (skipped, with the reason, when absent).
 #   sh tests/gpu/xcheck/run.sh [program...]      (default: all)
 # XC_OUT: where outputs go (default build/xcheck-out); per program P:
-# P.jsonl, P.ncu.csv, P.ncu2.csv, P.ncu-dram.csv and P.against.txt (the
+# P.jsonl, P.ncu.csv, P.ncu2.csv, P.ncu-dram.csv, P.ncu-dram2.csv and P.against.txt (the
 # comparison; its messages in P.against.err).  XC_EXTRA=1 adds ncu's raw SASS memory counters to ncu's list
 # (for studying definitions).  XC_NCU_REPEAT=1 (default) runs ncu a second
-# time with the same list: a (launch, metric) pair whose two ncu values
+# time with the same list, and its one-pass run of the DRAM writes and L2
+# bytes a second time: a (launch, metric) pair whose two ncu values
 # disagree under the tolerances has no oracle value to agree with, and
-# --against lists it apart (XC_NCU_REPEAT=0: one ncu run, every pair
-# judged).  compare.py, the Python form of the same rules, gives a second
+# --against lists it apart (XC_NCU_REPEAT=0: one ncu run of each, every
+# pair judged).  compare.py, the Python form of the same rules, gives a second
 # opinion when python3 is there (compare.txt); the verdict is --against's.
 B=${BUILD:-build}
 X=$B/tests/gpu/xcheck
@@ -107,6 +108,13 @@ while IFS='|' read -r name n cmd; do
     # metrics from this run
     timeout 900 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
         -c "$n" --metrics "$DRAM_ALONE" sh -c "$cmd" >"$O/$name.ncu-dram.csv" 2>"$O/$name.ncu-dram.err"
+    # and again: a one-pass value ncu does not repeat (write-backs that land
+    # in one run and not the next) has no oracle value, as with the full list
+    rm -f "$O/$name.ncu-dram2.csv"
+    if [ "${XC_NCU_REPEAT:-1}" = 1 ]; then
+        timeout 900 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
+            -c "$n" --metrics "$DRAM_ALONE" sh -c "$cmd" >"$O/$name.ncu-dram2.csv" 2>"$O/$name.ncu-dram2.err"
+    fi
     awk -v n="$name" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \
         'BEGIN { printf "time %s: plain %.1f s, gpuprof %.1f s, ncu %.1f s\n", n, b - a, c - b, d - c }'
 done <"$O/corpus.txt"

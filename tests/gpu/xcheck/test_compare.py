@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_compare.py - compare.py's judging on made-up files (no GPU): DRAM
 write-backs against ncu's DRAM-alone run when there is one, the second ncu
-run setting pairs apart, a ratio with a zero denominator.  Prints
+run setting pairs apart (and the second DRAM-alone run those of the
+DRAM-alone metrics), a ratio with a zero denominator.  Prints
 `compare: N passed, N failed, N skipped`."""
 import json
 import os
@@ -84,6 +85,21 @@ def main():
         text, line = run(d)
         check('2 passed, 1 failed' in line and 'DIFF' in text and 'dram__bytes_write' in text,
               'a real write-back difference fails: ' + line)
+        # a second DRAM-alone run that does not repeat that value sets it
+        # apart; one that repeats it leaves it judged
+        ncu_csv(os.path.join(d, 'p.ncu-dram2.csv'),
+                [('k', {'dram__bytes_write.sum': 25000,
+                        'dram__throughput.avg.pct_of_peak_sustained_elapsed': 10.1})])
+        text, line = run(d)
+        check('2 passed, 0 failed' in line and 'NCU-UNSTABLE' in text and
+              'dram__bytes_write' in text.split('NCU-UNSTABLE', 1)[1],
+              'the write-back ncu did not repeat is set apart: ' + line)
+        ncu_csv(os.path.join(d, 'p.ncu-dram2.csv'),
+                [('k', {'dram__bytes_write.sum': 905000,
+                        'dram__throughput.avg.pct_of_peak_sustained_elapsed': 10.1})])
+        text, line = run(d)
+        check('2 passed, 1 failed' in line and 'DIFF' in text,
+              'a write-back ncu repeats is judged: ' + line)
     print('compare: %d passed, %d failed, 0 skipped' % (passed, failed))
     return 1 if failed else 0
 

@@ -3,7 +3,8 @@
 # `gpuprof-report --against`, the command users run, on each program P of
 # DIR that has P.jsonl and P.ncu.csv, with P.ncu2.csv (a second ncu run)
 # and P.ncu-dram.csv (ncu with the DRAM write-back metrics and the L2 bytes
-# alone: one pass) when there.  Writes DIR/P.against.txt (and .err) and prints, per program, the
+# alone: one pass), and P.ncu-dram2.csv (that run again: the pairs it does
+# not repeat are set apart) when there.  Writes DIR/P.against.txt (and .err) and prints, per program, the
 # comparison's last line and its first differences; a SKIP line for a
 # program whose ncu CSV holds no table (ncu failed), a FAIL line for one
 # where nothing could be compared; then the sums:
@@ -29,7 +30,10 @@ for j in "$O"/*.jsonl; do
     [ -f "$O/$name.ncu.csv" ] || continue
     set -- --against "$O/$name.ncu.csv"
     [ -s "$O/$name.ncu2.csv" ] && set -- "$@" --against "$O/$name.ncu2.csv"
-    [ -s "$O/$name.ncu-dram.csv" ] && set -- "$@" --against-one-pass "$O/$name.ncu-dram.csv"
+    if [ -s "$O/$name.ncu-dram.csv" ]; then
+        set -- "$@" --against-one-pass "$O/$name.ncu-dram.csv"
+        [ -s "$O/$name.ncu-dram2.csv" ] && set -- "$@" --against-one-pass "$O/$name.ncu-dram2.csv"
+    fi
     "$REPORT" "$@" "$j" >"$O/$name.against.txt" 2>"$O/$name.against.err"
     line=$(grep '^against: [0-9]' "$O/$name.against.txt")
     if [ -z "$line" ]; then
