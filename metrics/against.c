@@ -314,30 +314,18 @@ static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, dou
     } else {
         p.agree = gp_against_agrees(st->cls, g, n, &p.rel);
     }
-    /* a later run that ncu did not repeat within the tolerance */
-    for (a = 0; alone < 0 && have_n && a < n_again; a++) {
-        long r2 = gp_ag_find(again_ix[a], sn, ord);
+    /* a later run that ncu did not repeat within the tolerance: one of the
+     * full-list runs, or for a one-pass metric the second one-pass run */
+    for (a = 0; a <= n_again; a++) {
+        const gp_ncu_table *t = a < n_again ? (alone < 0 && have_n ? again[a] : NULL)
+                                            : (alone >= 0 ? op_again : NULL);
+        const gp_strindex *ix = a < n_again ? again_ix[a] : op_again_ix;
         double n2, rel2;
-        if (gp_ag_value(again[a], r2, gp_ncu_raw_col(again[a], st->name), &n2) &&
+        if (t && gp_ag_value(t, gp_ag_find(ix, sn, ord), gp_ncu_raw_col(t, st->name), &n2) &&
             !gp_against_agrees(st->cls, n2, n, &rel2)) {
             p.outcome = GP_AG_UNSTABLE;
             p.n2 = n2;
             p.again = a;
-            st->unstable++;
-            res->unstable++;
-            res->unstable_agree += (size_t)p.agree;
-            return gp_ag_pair_add(res, &p);
-        }
-    }
-    /* a second one-pass run that does not repeat the first's value */
-    if (alone >= 0 && op_again) {
-        long r2 = gp_ag_find(op_again_ix, sn, ord);
-        double n2, rel2;
-        if (gp_ag_value(op_again, r2, gp_ncu_raw_col(op_again, st->name), &n2) &&
-            !gp_against_agrees(st->cls, n2, n, &rel2)) {
-            p.outcome = GP_AG_UNSTABLE;
-            p.n2 = n2;
-            p.again = n_again;
             st->unstable++;
             res->unstable++;
             res->unstable_agree += (size_t)p.agree;
