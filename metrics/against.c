@@ -316,12 +316,14 @@ static int gp_ag_pair(gp_against_result *res, size_t li, long row, size_t m, dou
     }
     /* a later run that ncu did not repeat within the tolerance: one of the
      * full-list runs, or for a one-pass metric the second one-pass run */
-    for (a = 0; a <= n_again; a++) {
-        const gp_ncu_table *t = a < n_again ? (alone < 0 && have_n ? again[a] : NULL)
-                                            : (alone >= 0 ? op_again : NULL);
-        const gp_strindex *ix = a < n_again ? again_ix[a] : op_again_ix;
+    for (a = 0; have_n && a <= n_again; a++) {
+        int full_list = a < n_again;
+        const gp_ncu_table *t = full_list ? again[a] : op_again;
+        const gp_strindex *ix = full_list ? again_ix[a] : op_again_ix;
         double n2, rel2;
-        if (t && gp_ag_value(t, gp_ag_find(ix, sn, ord), gp_ncu_raw_col(t, st->name), &n2) &&
+        if (!t || full_list != (alone < 0))
+            continue;
+        if (gp_ag_value(t, gp_ag_find(ix, sn, ord), gp_ncu_raw_col(t, st->name), &n2) &&
             !gp_against_agrees(st->cls, n2, n, &rel2)) {
             p.outcome = GP_AG_UNSTABLE;
             p.n2 = n2;

@@ -192,6 +192,36 @@ static int ncu_name(const char *chip, const char *name, gp_ncun_list **l, int *t
     return 1;
 }
 
+/* A name CUPTI is asked about as it is (not one of Nsight Compute's derived
+ * names, not a SASS metric, not one of gpuprof's own). */
+static int is_counter_name(const char *name)
+{
+    return !gp_ncun_known(name) && !gp_collect_is_sass(name) && strncmp(name, "gpuprof__", 9) != 0;
+}
+
+/* known[i] = 1 for the counter names CUPTI knows, asked sixteen at a time
+ * (a long list name by name took about 1 s); 0 for the others, which are
+ * asked again one by one for their message.  NULL when out of memory. */
+static int *counters_known(const char *chip)
+{
+    size_t n = gp_core.n_metrics, k = 0;
+    const char **asked = calloc(n ? n : 1, sizeof(*asked));
+    int *got = calloc(n ? n : 1, sizeof(*got)), *known = calloc(n ? n : 1, sizeof(*known));
+    if (asked && got && known) {
+        for (size_t i = 0; i < n; i++)
+            if (is_counter_name(gp_core.metric_names[i]))
+                asked[k++] = gp_core.metric_names[i];
+        gp_collect_names_known(chip, asked, k, got);
+        k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (is_counter_name(gp_core.metric_names[i]))
+                known[i] = got[k++];
+    }
+    free(asked);
+    free(got);
+    return known;
+}
+
 void gp_metric_set_check(const char *chip)
 {
     gp_ncun_list *list = NULL;
@@ -200,32 +230,14 @@ void gp_metric_set_check(const char *chip)
         return;
     gp_core.metrics_checked = 1;
     size_t keep = 0;
-    /* the counter names asked at once first (a long list name by name took
-     * about 1 s); one CUPTI does not know is asked again below for the
-     * message */
-    size_t n = gp_core.n_metrics, k = 0;
-    const char **asked = calloc(n ? n : 1, sizeof(char *));
-    int *known = calloc(n ? n : 1, sizeof(int));
-    size_t *at = calloc(n ? n : 1, sizeof(size_t)); /* asked[at[i]] is name i, or n */
-    if (asked && known && at) {
-        for (size_t i = 0; i < n; i++) {
-            const char *name = gp_core.metric_names[i];
-            at[i] = n;
-            if (!gp_ncun_known(name) && !gp_collect_is_sass(name) && strncmp(name, "gpuprof__", 9)) {
-                at[i] = k;
-                asked[k++] = name;
-            }
-        }
-        gp_collect_names_known(chip, asked, k, known);
-    }
+    int *known = counters_known(chip);
     for (size_t i = 0; i < gp_core.n_metrics; i++) {
         char err[768];
         const char *name = gp_core.metric_names[i];
         if (ncu_name(chip, name, &list, &listed))
             continue;
-        int why = at && known && at[i] < n && known[at[i]]
-                      ? GP_NAME_OK
-                      : gp_collect_check_name(chip, name, err, sizeof(err));
+        int why = known && known[i] ? GP_NAME_OK
+                                    : gp_collect_check_name(chip, name, err, sizeof(err));
         if (why == GP_NAME_SASS_UNDERIVABLE) {
             gp_error("GPUPROF_METRICS: '%s' is not one of gpuprof's own SASS metrics; it is "
                      "left out (see docs/user-guide.md for the gpuprof__sass_* metrics)",
@@ -251,9 +263,7 @@ void gp_metric_set_check(const char *chip)
         keep++;
     }
     gp_core.n_metrics = keep;
-    free(asked);
     free(known);
-    free(at);
     gp_ncun_list_free(list);
     gp_core.hw_index = calloc(keep ? keep : 1, sizeof(size_t));
     for (size_t i = 0; i < gp_core.n_metrics; i++) {
