@@ -53,14 +53,16 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
     return NULL;
 }
 
-/* Replay mode none below GPUPROF_MAX_OVERHEAD=100: 1 when the launch runs
- * unprofiled and is only counted in its variant's estimate (decided before
- * anything is synchronized, so that it costs next to nothing; an open batch
- * is closed, the launch must not run inside it).  A launch during stream
- * capture does not run now: it takes the usual path. */
+/* Replay mode none: 1 when the launch runs unprofiled and is only counted
+ * in its variant's estimate: outside the profiler's share (below
+ * GPUPROF_MAX_OVERHEAD=100), or while a stepped configuration waits for
+ * another variant's launch.  Decided before anything is synchronized, so
+ * that it costs next to nothing; an open batch is closed, the launch must
+ * not run inside it.  A launch during stream capture does not run now: it
+ * takes the usual path. */
 static int counted_only(const gp_launch_event *ev, gp_kernel *k, uint64_t id, double t0)
 {
-    if (gp_core.cfg.replay_mode != GP_REPLAY_NONE || gp_core.cfg.max_overhead >= 100)
+    if (gp_core.cfg.replay_mode != GP_REPLAY_NONE)
         return 0;
     int capturing = 0;
     if (gp_collect_capturing(ev->exec.stream, &capturing) != CUDA_SUCCESS || capturing)

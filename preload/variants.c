@@ -56,6 +56,16 @@ typedef struct gp_variants {
     uint64_t *given, *failed;
     int *refused;
     size_t n_refused;
+    /* stepped configurations (several passes, one per launch of a variant):
+     * per configuration its passes (0: not stepped); the one in progress */
+    size_t *step_passes;
+    struct {
+        gp_variant *v; /* whose launches take the passes; NULL: none under way */
+        size_t c;
+        size_t done;    /* its passes submitted */
+        uint64_t since; /* the context's launches since its last pass */
+        uint64_t completed, abandoned;
+    } step;
 } gp_variants;
 
 enum { EXACT_TRIES = 3, REFUSE_AFTER = 3 };
@@ -70,6 +80,7 @@ static void variants_free(gp_variants *vs)
     free(vs->given);
     free(vs->failed);
     free(vs->refused);
+    free(vs->step_passes);
     free(vs);
 }
 
@@ -81,7 +92,8 @@ void gp_variants_setup(gp_context *cs)
         !(vs->instrumented = calloc(GP_RP_MAX_ROT + 1, sizeof(int))) ||
         !(vs->given = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
         !(vs->failed = calloc(GP_RP_MAX_ROT + 1, sizeof(uint64_t))) ||
-        !(vs->refused = calloc(GP_RP_MAX_ROT + 1, sizeof(int)))) {
+        !(vs->refused = calloc(GP_RP_MAX_ROT + 1, sizeof(int))) ||
+        !(vs->step_passes = calloc(GP_RP_MAX_ROT + 1, sizeof(size_t)))) {
         variants_free(vs);
         gp_log_once(GP_LOG_WARN, "none-oom",
                     "GPUPROF_REPLAY=none: out of memory; launches are profiled in kernel replay");
@@ -89,6 +101,12 @@ void gp_variants_setup(gp_context *cs)
     }
     vs->n_rp = gp_collect_rotation_configs(cs->col);
     vs->sass = gp_core.has_sass && cs->sass_ok;
+    size_t n_stepped = 0;
+    for (size_t g = 0; g < vs->n_rp; g++)
+        if (gp_collect_rotation_stepped(cs->col, g)) {
+            vs->step_passes[g] = gp_collect_rotation_passes(cs->col, g);
+            n_stepped++;
+        }
     long ref = -1, cycles = -1;
     for (size_t i = 0; i < n; i++) {
         const char *name = gp_core.metric_names[i];
@@ -142,18 +160,21 @@ void gp_variants_setup(gp_context *cs)
         gp_log_once(GP_LOG_WARN, "none-left-out", "GPUPROF_REPLAY=none: device %d: metrics %s",
                     cs->device, why);
     if (vs->sampling)
-        gp_info("device %d: replay mode none: %zu configurations of one pass%s, one in each "
+        gp_info("device %d: replay mode none: %zu configurations (%zu of one pass%s, %zu of "
+                "several passes taken over a variant's successive launches), one in each "
                 "slice of at least %ld launches and %ld ms of the profiler's time, the slices "
                 "spread so that the profiler takes about %ld%% of the run "
                 "(GPUPROF_MAX_OVERHEAD); kernel variants' first launches in kernel replay "
                 "within a quarter of that share",
-                cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
-                gp_core.cfg.rotate_launches, gp_core.cfg.rotate_ms, gp_core.cfg.max_overhead);
+                cs->device, vs->layout.n_configs, vs->layout.n_configs - n_stepped,
+                vs->sass ? ", one the SASS pass" : "", n_stepped, gp_core.cfg.rotate_launches,
+                gp_core.cfg.rotate_ms, gp_core.cfg.max_overhead);
     else
-        gp_info("device %d: replay mode none: %zu configurations of one pass%s, %ld launches "
+        gp_info("device %d: replay mode none: %zu configurations (%zu of one pass%s, %zu of "
+                "several passes taken over a variant's successive launches), %ld launches "
                 "each in turn; each kernel variant's first launch in kernel replay",
-                cs->device, vs->layout.n_configs, vs->sass ? " (one the SASS pass)" : "",
-                gp_core.cfg.rotate_launches);
+                cs->device, vs->layout.n_configs, vs->layout.n_configs - n_stepped,
+                vs->sass ? ", one the SASS pass" : "", n_stepped, gp_core.cfg.rotate_launches);
     cs->variants = vs;
 }
 
@@ -219,11 +240,53 @@ static int needs_exact(const gp_variants *vs, const gp_variant *v)
     return !v->exact_done && v->exact_tries < EXACT_TRIES && !(vs->sampling && all_covered(vs, v));
 }
 
+/* The context's launches a stepped configuration waits for its variant's
+ * next launch before it is given up (a program whose work moved on). */
+static uint64_t step_patience(const gp_variants *vs)
+{
+    uint64_t p = 4 * (uint64_t)vs->n;
+    return p > (uint64_t)gp_core.cfg.rotate_launches ? p : (uint64_t)gp_core.cfg.rotate_launches;
+}
+
+/* Gives up the stepped configuration under way (its passes so far are lost). */
+static void step_abandon(gp_context *cs, const char *why)
+{
+    gp_variants *vs = cs->variants;
+    if (!vs->step.v)
+        return;
+    char err[256] = "";
+    if (gp_collect_abandon(cs->col, err, sizeof(err)) != 0)
+        gp_debug("replay mode none: device %d: resetting the range profiler: %s", cs->device, err);
+    gp_debug("replay mode none: device %d: configuration %zu given up after %zu of its %zu "
+             "passes over launches of %s: %s",
+             cs->device, vs->step.c + 1, vs->step.done, vs->step_passes[vs->step.c],
+             vs->step.v->key.kernel->name->demangled, why);
+    vs->step.v = NULL;
+    vs->step.abandoned++;
+    vs->programmed = -1;
+}
+
 int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id,
                            const gp_launch_exec *e, double now, double spent)
 {
     gp_variants *vs = cs->variants;
-    if (!vs || !vs->sampling)
+    if (!vs)
+        return 0;
+    if (vs->step.v) { /* a stepped configuration under way: its variant's launches alone */
+        gp_variant *sv = variant_of(vs, kernel, launch_id, e);
+        if (sv == vs->step.v) {
+            vs->step.since = 0;
+            return 0;
+        }
+        if (sv && ++vs->step.since <= step_patience(vs)) {
+            gp_est_launch(&sv->est);
+            sv->unprofiled++;
+            return 1;
+        }
+        step_abandon(cs, sv ? "the variant was not launched again soon enough"
+                            : "a launch of a variant beyond GPUPROF_VARIANTS_MAX");
+    }
+    if (!vs->sampling)
         return 0;
     gp_duty_start(&vs->duty, now, spent); /* the first launch, exact or not, is the origin */
     gp_variant *v = variant_of(vs, kernel, launch_id, e);
@@ -261,6 +324,18 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
     return 1;
 }
 
+/* ls is a pass of stepped configuration c (first: its first pass).  Its
+ * passes share one range name: they are one range to CUPTI. */
+static void step_opts(gp_launch_state *ls, size_t c, int first)
+{
+    ls->rot_config = (int)c;
+    ls->opts.rotate = 1;
+    ls->opts.rotate_set = GP_RP_ROT + (int)c;
+    ls->opts.rotate_step = 1;
+    ls->opts.step_first = first;
+    ls->opts.range_name = "gpuprof-stepped";
+}
+
 int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_batch)
 {
     gp_context *cs = ls->cs;
@@ -272,6 +347,10 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (!v) /* kernel replay, a record of its own */
         return 0;
     ls->variant_ordinal = gp_est_launch(&v->est);
+    if (vs->step.v == v) { /* the next pass of the stepped configuration under way */
+        step_opts(ls, vs->step.c, 0);
+        return 1;
+    }
     int deferred = v->defer_exact;
     v->defer_exact = 0;
     if (needs_exact(vs, v) && !deferred) {
@@ -300,6 +379,22 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     }
     ls->rot_config = (int)c;
     ls->opts.rotate = 1;
+    if (vs->step_passes[c]) { /* its first pass: the profiler is configured for it */
+        if (vs->step.v)
+            step_abandon(cs, "another configuration was due");
+        vs->step.v = v;
+        vs->step.c = c;
+        vs->step.done = 0;
+        vs->step.since = 0;
+        step_opts(ls, c, 1);
+        *close_batch = gp_collect_batch_is_open(cs->col);
+        vs->programmed = -1;
+        if (switched)
+            gp_debug("replay mode none: device %d: configuration %zu of %zu programmed (%zu "
+                     "passes over a variant's successive launches)",
+                     cs->device, c + 1, vs->layout.n_configs, vs->step_passes[c]);
+        return 1;
+    }
     if (vs->sass && c == vs->n_rp) {
         ls->opts.rotate_sass = 1;
         *close_batch = 1; /* the SASS pass wraps the launch alone */
@@ -363,8 +458,17 @@ int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_w
             gp_est_add(&v->est, &vs->layout, GP_EST_ALL, ls->variant_ordinal, values);
         return 0;
     }
+    if (ls->opts.rotate_step && !hw_why) {
+        vs->step.done++;
+        if (ls->rs.step_pending) /* the values come with the last pass */
+            return 1;
+        vs->step.v = NULL;
+        vs->step.completed++;
+    }
     if (hw_why) {
         v->lost++;
+        if (ls->opts.rotate_step)
+            step_abandon(ls->cs, hw_why);
         config_failed(ls->cs, ls->rot_config, hw_why);
     } else {
         vs->given[ls->rot_config]++;
@@ -385,6 +489,8 @@ void gp_variants_lost(gp_launch_state *ls, const char *why)
         v->exact_done = 0;
     } else {
         v->lost++;
+        if (ls->opts.rotate_step)
+            step_abandon(ls->cs, why ? why : "the launch was lost");
         config_failed(ls->cs, ls->rot_config, why);
     }
 }
@@ -430,9 +536,11 @@ static void write_variant(FILE *f, const gp_context *cs, const gp_variants *vs, 
     fputs(",\"configurations\":[", f);
     for (size_t c = 0; c < L->n_configs; c++)
         fprintf(f,
-                "%s{\"configuration\":%zu,\"kind\":\"%s\",\"launches\":%llu,\"first\":%llu,"
-                "\"last\":%llu}",
-                c ? "," : "", c + 1, config_kind(vs, c), (unsigned long long)v->est.cover[c].n,
+                "%s{\"configuration\":%zu,\"kind\":\"%s\",\"passes\":%zu,\"launches\":%llu,"
+                "\"first\":%llu,\"last\":%llu}",
+                c ? "," : "", c + 1, config_kind(vs, c),
+                vs->step_passes[c] ? vs->step_passes[c] : (size_t)1,
+                (unsigned long long)v->est.cover[c].n,
                 (unsigned long long)v->est.cover[c].first,
                 (unsigned long long)v->est.cover[c].last);
     /* metrics: estimated totals (means for rates and shares); bound: the
@@ -495,6 +603,14 @@ void gp_variants_close(gp_context *cs)
     gp_variants *vs = cs->variants;
     if (!vs)
         return;
+    if (vs->step.v) { /* its passes so far give no value; the profiler goes with the context */
+        vs->step.v = NULL;
+        vs->step.abandoned++;
+    }
+    if (vs->step.completed || vs->step.abandoned)
+        gp_info("replay mode none: device %d: %llu stepped collections completed, %llu given up",
+                cs->device, (unsigned long long)vs->step.completed,
+                (unsigned long long)vs->step.abandoned);
     cs->variants = NULL;
     FILE *f = vs->n ? gp_finish_json_begin() : NULL;
     gp_variant *v, *tmp;

@@ -262,6 +262,24 @@ int gp_collect_rotation_has(const gp_collect_ctx *c, const gp_collect_set *set, 
     return 0;
 }
 
+size_t gp_collect_rotation_passes(const gp_collect_ctx *c, size_t g)
+{
+    if (!c || !c->replay.rp || g >= gp_rp_rotation_configs(c->replay.rp))
+        return 0;
+    return gp_rp_config_passes(c->replay.rp, GP_RP_ROT + (int)g);
+}
+
+int gp_collect_rotation_stepped(const gp_collect_ctx *c, size_t g)
+{
+    return c && g < gp_rp_rotation_configs(c->replay.rp) &&
+           gp_rp_is_stepped(c->replay.rp, GP_RP_ROT + (int)g);
+}
+
+int gp_collect_abandon(gp_collect_ctx *c, char *err, size_t errlen)
+{
+    return c ? gp_rp_abandon(c->replay.rp, err, errlen) : 0;
+}
+
 const char *gp_collect_rotation_why(const gp_collect_ctx *c)
 {
     if (!c)

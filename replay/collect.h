@@ -129,6 +129,13 @@ int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max
 size_t gp_collect_rotation_configs(const gp_collect_ctx *c);
 int gp_collect_rotation_has(const gp_collect_ctx *c, const gp_collect_set *set, size_t g, size_t i);
 const char *gp_collect_rotation_why(const gp_collect_ctx *c);
+/* Configuration g's passes, and whether it is stepped (several passes over a
+ * variant's successive launches, gp_rp_is_stepped); the stepped ones come
+ * last. */
+size_t gp_collect_rotation_passes(const gp_collect_ctx *c, size_t g);
+int gp_collect_rotation_stepped(const gp_collect_ctx *c, size_t g);
+/* Gives up a stepped configuration whose passes are not all submitted. */
+int gp_collect_abandon(gp_collect_ctx *c, char *err, size_t errlen);
 /* Hardware passes the full set needs (0 without hardware metrics). */
 size_t gp_collect_passes(const gp_collect_ctx *c);
 /* Range-profiler configurations those passes come from (more than one when

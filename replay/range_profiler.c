@@ -23,6 +23,7 @@ typedef struct rp_set {
     uint8_t *counter_data;
     size_t counter_data_size;
     size_t max_ranges; /* ranges its image holds: one unless batches can use it */
+    int stepped;       /* replay mode none: passes over successive launches, one range */
 } rp_set;
 
 struct gp_rp {
@@ -47,8 +48,11 @@ struct gp_rp {
     const char *const *all_names; /* the caller's list (borrowed until rotation_build) */
     uint8_t *avail;               /* the counter availability image */
     size_t n_rot;
+    size_t n_rot_stepped; /* of them, the last ones: several passes, stepped */
     char rot_left_out[1024];
 };
+
+static int reenable(gp_rp *rp, char *err, size_t errlen);
 
 static int rp_fail(CUptiResult r, const char *what, char *err, size_t errlen)
 {
@@ -129,7 +133,8 @@ static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_s
      * configurations keeps the batch's size: an earlier try with one range
      * for every set saw CUPTI report every pass submitted after the first
      * (not retried on split lists alone). */
-    s->max_ranges = gp_host_config_passes(s->cfg) > 1 && rp->n_extra == 0 ? 1 : rp->max_ranges;
+    s->max_ranges =
+        gp_host_config_passes(s->cfg) > 1 && (rp->n_extra == 0 || s->stepped) ? 1 : rp->max_ranges;
     size_t size = 0;
     int rc = size_counter_data(rp, s, &size, err, errlen);
     if (rc)
@@ -412,10 +417,48 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
     return 0;
 }
 
+/* Replay mode none: the names no one-pass configuration takes (group -1)
+ * split into configurations of several passes, numbered from `first` on,
+ * as the kernel-replay split does; their passes are collected over a
+ * variant's successive launches, one pass each (stepped).  Names CUPTI
+ * refuses even alone stay -1.  Returns the configurations made. */
+static size_t stepped_groups(gp_rp *rp, int *group, size_t first)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < rp->n_all; k++)
+        n += group[k] == -1;
+    const char **names = n ? calloc(n, sizeof(char *)) : NULL;
+    size_t *where = n ? calloc(n, sizeof(size_t)) : NULL;
+    int *sub = n ? calloc(n, sizeof(int)) : NULL;
+    size_t made = 0;
+    if (names && where && sub) {
+        size_t m = 0;
+        for (size_t k = 0; k < rp->n_all; k++)
+            if (group[k] == -1) {
+                where[m] = k;
+                names[m++] = rp->all_names[k];
+            }
+        made = gp_host_partition(rp->chip, rp->avail, names, n, sub);
+        if (first + made > GP_RP_MAX_ROT)
+            made = 0;
+        for (size_t m2 = 0; m2 < n && made; m2++)
+            if (sub[m2] >= 0)
+                group[where[m2]] = (int)first + sub[m2];
+        gp_debug("replay mode none: %zu names in no one-pass configuration: %zu configurations "
+                 "of several passes, collected over successive launches",
+                 n, made);
+    }
+    free(names);
+    free(where);
+    free(sub);
+    rp->n_rot_stepped = made;
+    return made;
+}
+
 size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errlen)
 {
     int *group = calloc(rp->n_all ? rp->n_all : 1, sizeof(int));
-    int carries[GP_RP_MAX_ROT];
+    int carries[GP_RP_MAX_ROT] = {0};
     if (!group || !rp->all_names) {
         free(group);
         snprintf(err, errlen, "out of memory");
@@ -428,13 +471,15 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
              rp->n_all, groups, (gp_host_grouping_s() - t0) * 1e3,
              gp_host_last_grouping_fast() ? "PerfWorks' scheduler, each one checked by CUPTI"
                                           : "a CUPTI host configuration per trial");
+    if (groups > 0) /* the names no one-pass configuration takes: stepped ones */
+        groups += stepped_groups(rp, group, groups);
     size_t used = 0, bad = 0;
     for (size_t k = 0; k < rp->n_all; k++)
         if (group[k] == -1) {
             if (bad++ == 0)
                 used = (size_t)snprintf(rp->rot_left_out, sizeof(rp->rot_left_out),
-                                        "in no one-pass configuration (collected only by the "
-                                        "kernel replay of a variant's first launch): ");
+                                        "in no configuration that can rotate (collected only by "
+                                        "the kernel replay of a variant's first launch): ");
             if (used < sizeof(rp->rot_left_out))
                 used += (size_t)snprintf(rp->rot_left_out + used, sizeof(rp->rot_left_out) - used,
                                          "%s%s", bad > 1 ? ", " : "", rp->all_names[k]);
@@ -455,8 +500,9 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
                 t->index[t->n] = k;
                 t->names[t->n++] = rp->all_names[k];
             }
+        t->stepped = g >= groups - rp->n_rot_stepped;
         rc = set_finish(rp, t, rp->avail, 0, err, errlen) != 0 ? -1 : 0;
-        if (rc == 0 && gp_host_config_passes(t->cfg) != 1) {
+        if (rc == 0 && !t->stepped && gp_host_config_passes(t->cfg) != 1) {
             snprintf(err, errlen, "a configuration of one pass became %zu passes",
                      gp_host_config_passes(t->cfg));
             rc = -1;
@@ -469,6 +515,7 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
     if (rc != 0 || groups == 0) {
         for (size_t g = 0; g < GP_RP_MAX_ROT; g++)
             set_free(&rp->sets[GP_RP_ROT + g]);
+        rp->n_rot_stepped = 0;
         if (groups == 0 && rc == 0)
             snprintf(err, errlen, "no configuration of one pass could be made of the list");
         return 0;
@@ -480,6 +527,20 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
 size_t gp_rp_rotation_configs(const gp_rp *rp)
 {
     return rp ? rp->n_rot : 0;
+}
+
+int gp_rp_is_stepped(const gp_rp *rp, int set)
+{
+    return rp && set >= GP_RP_ROT && set < GP_RP_MAX_SETS && rp->sets[set].cfg &&
+           rp->sets[set].stepped;
+}
+
+int gp_rp_abandon(gp_rp *rp, char *err, size_t errlen)
+{
+    if (!rp || !rp->configured || rp->started)
+        return 0;
+    rp->configured = 0;
+    return reenable(rp, err, errlen);
 }
 
 const char *gp_rp_rotation_left_out(const gp_rp *rp)

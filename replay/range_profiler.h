@@ -67,13 +67,23 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i);
 
 /* Replay mode none: splits the names over one-pass configurations (sets
  * GP_RP_ROT + k), each carrying the names with every[i] set where it can
- * (gp_host_partition_one_pass).  Returns their number (0 with err: none
- * possible).  Names no one-pass configuration takes are named in a sentence
- * gp_rp_rotation_left_out() returns; they are collected only by the full
- * set's kernel replay. */
+ * (gp_host_partition_one_pass), then the names no one-pass configuration
+ * takes over configurations of several passes (gp_rp_is_stepped).  Returns
+ * their number (0 with err: none possible).  Names CUPTI refuses even alone
+ * are named in a sentence gp_rp_rotation_left_out() returns; they are
+ * collected only by the full set's kernel replay. */
 size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errlen);
 size_t gp_rp_rotation_configs(const gp_rp *rp);
 const char *gp_rp_rotation_left_out(const gp_rp *rp);
+/* 1 when `set` is a rotation configuration of several passes: the names no
+ * one-pass configuration takes, collected over a variant's successive
+ * launches (stepped), one pass each: gp_rp_begin() at the first, then
+ * gp_rp_pass_start()/kernel/gp_rp_pass_end() at each, gp_rp_finish() when
+ * the last pass is submitted.  They come after the one-pass ones. */
+int gp_rp_is_stepped(const gp_rp *rp, int set);
+/* Gives up the configuration in progress (the passes of a stepped one not
+ * all submitted): the next gp_rp_begin() starts from a fresh object. */
+int gp_rp_abandon(gp_rp *rp, char *err, size_t errlen);
 
 /* One profiled launch: begin(set), then per pass start()/kernel/end(), until
  * end() reports all passes submitted; then finish() fills values[0..n). */

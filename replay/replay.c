@@ -429,6 +429,20 @@ static int enter_rotated(gp_replay_ctx *rc, const gp_replay_opts *o, gp_replay_s
     if (!rc->rp)
         return fail(st, "no range profiler in this context", NULL);
     double t = gp_now_s();
+    if (o->rotate_step) { /* one pass of a configuration spread over launches */
+        st->set = o->rotate_set;
+        st->stepped = 1;
+        if (o->step_first && gp_rp_begin(rc->rp, o->rotate_set, err, sizeof(err)) != 0)
+            return fail(st, "configuring the range profiler", err);
+        st->t_begin = gp_now_s() - t;
+        t = gp_now_s();
+        double flushed = st->t_flush;
+        if (pass_start(rc, o, st, err, sizeof(err)) != 0)
+            return fail(st, "starting a pass", err);
+        st->t_start = st->t_rp_start = gp_now_s() - t - (st->t_flush - flushed);
+        st->open = 1;
+        return 0;
+    }
     if (gp_rp_batch_open_set(rc->rp, o->rotate_set, err, sizeof(err)) != 0)
         return fail(st, "starting the range profiler", err);
     st->t_start = st->t_rp_start = gp_now_s() - t;
@@ -680,6 +694,11 @@ int gp_replay_exit(gp_replay_ctx *rc, const gp_launch_exec *e, CUresult launch_s
     CUresult sr = gp_drv.cuCtxSynchronize();
     if (sr != CUDA_SUCCESS) {
         fail(st, "the kernel faulted", gp_driver_strerror(sr));
+        goto out;
+    }
+    if (!all && st->stepped) { /* the next passes wrap the variant's next launches */
+        st->step_pending = 1;
+        rc_ = 0;
         goto out;
     }
     /* CUPTI asked for more passes than predicted: replay them from the saved

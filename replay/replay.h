@@ -72,6 +72,9 @@ typedef struct gp_replay_opts {
     int rotate;
     int rotate_set;
     int rotate_sass;
+    /* rotate_set is stepped (gp_rp_is_stepped): the launch is one pass of it
+     * (step_first: its first pass, which configures the profiler) */
+    int rotate_step, step_first;
 } gp_replay_opts;
 
 typedef struct gp_replay_state {
@@ -96,6 +99,8 @@ typedef struct gp_replay_state {
     int unpatched; /* every pass ran before: the program's launch runs alone, unpatched,
                     * and may be sampled */
     int batched;   /* the launch is range batch_range of its context's open batch */
+    int stepped;      /* one pass of a stepped configuration wraps the launch */
+    int step_pending; /* ... and more passes are to come: no values yet */
     size_t batch_range;
     int sass_dropped;            /* the SASS pass was wanted but not run (no snapshot) */
     struct gp_sass_record *sass; /* its per-instruction records (caller frees) */

@@ -4,6 +4,7 @@ per-launch values of the same program (tests/gpu/replay_none.sh).
 
     check_estimates.py [--partial] [--per-launch] NONE.jsonl DEFAULT.jsonl FIXED_KERNEL DRIFT_KERNEL
     check_estimates.py --ncu [--one-pass ALONE.csv] [--partial] NONE.jsonl NCU.csv FIXED_KERNEL DRIFT_KERNEL
+    (either form may add --stepped)
 
 For each variant_estimate record of NONE.jsonl (kernel, grid, block, dynamic
 shared memory) the launch records of DEFAULT.jsonl with the same key are the
@@ -36,6 +37,9 @@ ncu profiles them in one pass) over the same launches; its values are the
 truth for those metrics, as the cross-check takes them (gpuprof-report
 --against-one-pass).  The verdict with the whole list's values for every
 metric is printed beside it as a FIGURES line.
+--stepped: the list has metrics no one-pass configuration takes; each
+variant must have a configuration of several passes (collected over its
+successive launches, one pass each) that completed at least once.
 Prints one line per check (PASS/FAIL) and the figures; exits 1 on a FAIL.
 """
 import json
@@ -171,6 +175,7 @@ def main(argv):
     partial = "--partial" in argv
     per_launch = "--per-launch" in argv
     from_ncu = "--ncu" in argv
+    stepped = "--stepped" in argv
     one_pass = None
     if "--one-pass" in argv:
         i = argv.index("--one-pass")
@@ -179,7 +184,7 @@ def main(argv):
             return 2
         one_pass = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
-    argv = [a for a in argv if a not in ("--partial", "--per-launch", "--ncu")]
+    argv = [a for a in argv if a not in ("--partial", "--per-launch", "--ncu", "--stepped")]
     if len(argv) != 5 or (one_pass and not from_ncu):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
@@ -210,6 +215,16 @@ def main(argv):
         launches = truth.get(k, [])
         n_conf = len(e.get("configurations", []))
         nulls = [m for m, v in e["metrics"].items() if v is None]
+        if stepped:
+            several = [c for c in e.get("configurations", []) if c.get("passes", 1) > 1]
+            done = sum(c["launches"] for c in several)
+            check(several and done > 0,
+                  "%s %s: %s" % (e["kernel"][:40], list(e["grid"]),
+                                 "; ".join("configuration %d of %d passes collected %d times "
+                                           "over its launches %d-%d" % (
+                                               c["configuration"], c["passes"], c["launches"],
+                                               c["first"], c["last"]) for c in several)
+                                 if several else "no configuration of several passes"))
         if partial:
             why = e.get("missing") or {}
             check(all(why.get(m) for m in nulls),

@@ -57,8 +57,8 @@ else
     else bad "replay mode none: default mode's output changed"; fi
     if cmp -s "$OUT/none.plain" "$OUT/none.none.out"; then ok "replay mode none: output unchanged"
     else bad "replay mode none: output changed"; cat "$OUT/none.plain" "$OUT/none.none.out"; fi
-    if grep -q "replay mode none: .* configurations of one pass" "$OUT/none.none.err"; then
-        ok "replay mode none: $(grep -m1 -o 'replay mode none: .* configurations of one pass[^;]*' "$OUT/none.none.err")"
+    if grep -q "replay mode none: [0-9]* configurations (" "$OUT/none.none.err"; then
+        ok "replay mode none: $(grep -m1 -o 'replay mode none: [0-9]* configurations ([^)]*)' "$OUT/none.none.err")"
     else bad "replay mode none: no rotation set up"; grep -m5 "gpuprof" "$OUT/none.none.err"; fi
     if $PY tests/gpu/check_estimates.py "$OUT/none.none.jsonl" "$OUT/none.default.jsonl" \
         fixed_work drift_work >"$OUT/none.check"; then :; fi
@@ -96,6 +96,43 @@ for l in open(sys.argv[1]):
         fail=$((fail + $(grep -c '^FAIL ' "$OUT/none.ncu.check")))
         awk -v a="$tn0" -v b="$tn1" -v n="$N" 'BEGIN { printf "FIGURES ncu (kernel replay, the same list) over the %d launches of each kernel: %.1f s\n", n, b - a }'
     fi
+    # metrics that fit no one-pass configuration (each needs several passes
+    # even alone): a stepped configuration, one pass on each of a variant's
+    # successive launches; against kernel replay's per-launch values and
+    # ncu's of the same launches
+    SL=gpu__time_duration.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_access_throughput.min.pct_of_peak_sustained_elapsed,gcc__xbar2gcc_sectors.sum,l1tex__throughput.min.pct_of_peak_sustained_active
+    NS=${LAUNCHES_STEPPED:-60}
+    "$G/repeat_work" "$NS" >"$OUT/step.plain"
+    GPUPROF_METRICS=$SL GPUPROF_OUTPUT=$OUT/step.default GPUPROF_SUMMARY=0 \
+        timeout 900 env LD_PRELOAD=$LIB "$G/repeat_work" "$NS" >"$OUT/step.default.out" 2>"$OUT/step.default.err"
+    ts0=$(now)
+    GPUPROF_METRICS=$SL GPUPROF_REPLAY=none GPUPROF_MAX_OVERHEAD=100 GPUPROF_ROTATE_LAUNCHES=4 GPUPROF_ROTATE_MS=0 \
+        GPUPROF_OUTPUT=$OUT/step.none GPUPROF_LOG_LEVEL=debug timeout 900 env LD_PRELOAD=$LIB "$G/repeat_work" "$NS" \
+        >"$OUT/step.none.out" 2>"$OUT/step.none.err"
+    ts1=$(now)
+    if cmp -s "$OUT/step.plain" "$OUT/step.none.out" && cmp -s "$OUT/step.plain" "$OUT/step.default.out"; then
+        ok "replay mode none, stepped configuration: output unchanged"
+    else bad "replay mode none, stepped configuration: output changed"; fi
+    done_=$(grep -c "configuration [0-9]* of [0-9]* programmed ([0-9]* passes" "$OUT/step.none.err")
+    comp=$(grep -o "[0-9]* stepped collections completed, [0-9]* given up" "$OUT/step.none.err" | head -1)
+    if [ -n "$comp" ] && [ "$(echo "$comp" | cut -d' ' -f1)" -gt 0 ]; then
+        ok "replay mode none, stepped configuration: $comp (programmed $done_ times)"
+    else bad "replay mode none, stepped configuration: none completed ($comp)"; grep -m5 "warn\|stepped\|given up" "$OUT/step.none.err"; fi
+    if $PY tests/gpu/check_estimates.py --stepped "$OUT/step.none.jsonl" "$OUT/step.default.jsonl" \
+        fixed_work drift_work >"$OUT/step.check"; then :; fi
+    sed 's/^\(PASS\|FAIL\) /\1 stepped: /' "$OUT/step.check"
+    pass=$((pass + $(grep -c '^PASS ' "$OUT/step.check")))
+    fail=$((fail + $(grep -c '^FAIL ' "$OUT/step.check")))
+    if [ "${NCU_TRUTH:-1}" != 0 ] && command -v ncu >/dev/null 2>&1; then
+        timeout 900 ncu --csv --page raw --print-units base --clock-control none --cache-control all \
+            --metrics "$SL" "$G/repeat_work" "$NS" >"$OUT/step.ncu.csv" 2>"$OUT/step.ncu.err"
+        if $PY tests/gpu/check_estimates.py --ncu --stepped "$OUT/step.none.jsonl" "$OUT/step.ncu.csv" \
+            fixed_work drift_work >"$OUT/step.ncu.check"; then :; fi
+        sed 's/^\(PASS\|FAIL\) /\1 stepped against ncu: /' "$OUT/step.ncu.check"
+        pass=$((pass + $(grep -c '^PASS ' "$OUT/step.ncu.check")))
+        fail=$((fail + $(grep -c '^FAIL ' "$OUT/step.ncu.check")))
+    fi
+    awk -v a="$ts0" -v b="$ts1" -v n="$NS" 'BEGIN { printf "FIGURES stepped list, %d launches of each kernel, none every launch: %.2f s\n", n, b - a }'
     if cmp -s "$OUT/none.share.plain" "$OUT/none.share.out"; then ok "replay mode none, 25% share, $NSHARE launches each: output unchanged"
     else bad "replay mode none, 25% share: output changed"; fi
     est=$(grep -o '"launches_estimated":[0-9]*' "$OUT/none.share.jsonl" | head -1 | cut -d: -f2)

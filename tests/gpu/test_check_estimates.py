@@ -132,5 +132,28 @@ with tempfile.TemporaryDirectory() as d:
     ok(rc == 1 and "drifting launches: 1 of 2" in out,
        "without --one-pass the whole list's L2 bytes are the truth: " + out)
 
+    # --stepped: a configuration of several passes must have completed
+    ncu_csv(csv, rows)
+    write(10000, 15600, 200)
+    rc, out = run(none, csv, "--stepped")
+    ok(rc == 1 and "no configuration of several passes" in out,
+       "--stepped fails without a configuration of several passes: " + out)
+    recs = [json.loads(line) for line in open(none)]
+    for r, n in zip(recs, (2, 0)):
+        r["configurations"] = [{"configuration": 1, "passes": 1, "launches": 5, "first": 1,
+                                "last": 9},
+                               {"configuration": 2, "passes": 9, "launches": n, "first": 9,
+                                "last": 9}]
+    with open(none, "w") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in recs))
+    rc, out = run(none, csv, "--stepped")
+    ok(rc == 1 and "configuration 2 of 9 passes collected 2 times" in out,
+       "--stepped names the collections; one never completed fails: " + out)
+    recs[1]["configurations"][1]["launches"] = 1
+    with open(none, "w") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in recs))
+    rc, out = run(none, csv, "--stepped")
+    ok(rc == 0, "--stepped passes when every variant completed one: " + out)
+
 print("check-estimates: %d passed, %d failed, 0 skipped" % (passed, failed))
 sys.exit(1 if failed else 0)

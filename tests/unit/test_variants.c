@@ -8,7 +8,9 @@
  * be decoded); another shape is another variant;
  * values go to the variant and give the exact sums for identical launches;
  * a configuration that keeps failing leaves the rotation; the variant limit
- * falls back to kernel replay; the variant_estimate record at the end. */
+ * falls back to kernel replay; the variant_estimate record at the end; a
+ * stepped configuration (several passes over successive launches) and its
+ * giving up. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,13 @@ static const char *names[] = {"gpu__time_duration.sum", "smsp__inst_executed.sum
                               "gpuprof__sass_requested_bytes.sum"};
 enum { N_M = 5 };
 /* which range-profiler configuration holds metric i (bit g) */
-static const unsigned holds[N_M] = {3, 3, 1, 2, 0};
+static const unsigned holds_plain[N_M] = {3, 3, 1, 2, 0};
+/* the stepped part: configuration 1 is one of 3 passes over successive
+ * launches and holds the DRAM bytes alone */
+static const unsigned holds_stepped[N_M] = {1, 1, 2, 1, 0};
+static const unsigned *holds = holds_plain;
+static size_t stepped_passes; /* 0: no stepped configuration */
+static int abandoned;
 static int batch_open;
 static size_t batch_room = 100;
 static char *json_buf;
@@ -47,6 +55,22 @@ int gp_collect_rotation_has(const gp_collect_ctx *c, const gp_collect_set *set, 
 {
     (void)c, (void)set;
     return i < N_M && (holds[i] >> g & 1);
+}
+int gp_collect_rotation_stepped(const gp_collect_ctx *c, size_t g)
+{
+    (void)c;
+    return stepped_passes && g == 1;
+}
+size_t gp_collect_rotation_passes(const gp_collect_ctx *c, size_t g)
+{
+    (void)c;
+    return stepped_passes && g == 1 ? stepped_passes : 1;
+}
+int gp_collect_abandon(gp_collect_ctx *c, char *err, size_t errlen)
+{
+    (void)c, (void)err, (void)errlen;
+    abandoned++;
+    return 0;
 }
 const char *gp_collect_rotation_why(const gp_collect_ctx *c)
 {
@@ -111,6 +135,91 @@ static int launch(gp_context *cs, unsigned grid, const double *v, int *closed)
     int taken = gp_variants_take(&ls, v, NULL);
     GP_CHECK(taken == rotated); /* a first launch's record is the caller's to write */
     return ls.rot_config;
+}
+
+/* One launch of shape grid in the stepped part: the sample-out decision,
+ * then the plan and the values as the caller gives them; a stepped pass
+ * gets its values only with the last of stepped_passes passes.  Returns
+ * the configuration (GP_EST_ALL: kernel replay; -1: counted only). */
+static int step_pass_no;
+static int launch_stepped(gp_context *cs, unsigned grid, const double *v)
+{
+    gp_launch_exec e;
+    memset(&e, 0, sizeof(e));
+    e.grid[0] = grid;
+    e.grid[1] = e.grid[2] = e.block[0] = e.block[1] = e.block[2] = 1;
+    uint64_t id = atomic_fetch_add(&gp_core.launch_seq, 1) + 1;
+    if (gp_variants_sample_out(cs, &kern, id, &e, 0, 0))
+        return -1;
+    gp_launch_state ls;
+    memset(&ls, 0, sizeof(ls));
+    ls.kernel = &kern;
+    ls.cs = cs;
+    ls.launch_id = id;
+    int closed;
+    int rotated = gp_variants_plan(&ls, &e, &closed);
+    if (ls.opts.rotate_step) {
+        GP_CHECK(ls.opts.rotate_set == GP_RP_ROT + 1);
+        GP_CHECK(strcmp(ls.opts.range_name, "gpuprof-stepped") == 0);
+        step_pass_no = ls.opts.step_first ? 1 : step_pass_no + 1;
+        ls.rs.step_pending = step_pass_no < (int)stepped_passes;
+    }
+    int taken = gp_variants_take(&ls, v, NULL);
+    GP_CHECK(taken == rotated);
+    return ls.rot_config;
+}
+
+/* A configuration of several passes (stepped): each pass wraps one launch of
+ * the variant under way, the other variants' launches are only counted
+ * meanwhile, the values come with the last pass; a variant that is not
+ * launched again is given up after the patience (max(4 x variants,
+ * GPUPROF_ROTATE_LAUNCHES) launches). */
+static void stepped_test(gp_context *cs, const double *v)
+{
+    holds = holds_stepped;
+    stepped_passes = 3;
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.max_overhead = 100;
+    gp_core.cfg.rotate_launches = 2;
+    gp_core.cfg.rotate_ms = 0;
+    gp_variants_setup(cs);
+    GP_CHECK(cs->variants != NULL);
+    /* A = grid 8, B = grid 16, alternating */
+    int want[] = {GP_EST_ALL, GP_EST_ALL, 0, 0, /* first launches; a block of configuration 0 */
+                  1, -1, 1, -1, 1,              /* A's three passes, B counted meanwhile */
+                  1, -1, 1, -1, 1,              /* B's three (the block of 2 not yet full) */
+                  2, 2, 0};                     /* the SASS pass, then configuration 0 again */
+    int n = (int)(sizeof(want) / sizeof(want[0]));
+    for (int i = 0; i < n; i++) {
+        int c = launch_stepped(cs, i % 2 ? 16 : 8, v);
+        GP_CHECK_MSG(c == want[i], "stepped launch %d: %d, want %d", i, c, want[i]);
+    }
+    /* B's launch fills configuration 0's block; A's next begins its
+     * stepping; then only B comes */
+    int c = launch_stepped(cs, 16, v);
+    GP_CHECK_MSG(c == 0, "B: %d", c);
+    c = launch_stepped(cs, 8, v); /* the block of 2 is full: configuration 1, A's first pass */
+    GP_CHECK_MSG(c == 1, "A: %d", c);
+    int before = abandoned, counted = 0;
+    for (int i = 0; i < 9; i++) /* patience: max(4 x 2 variants, 2) = 8 of B's launches */
+        counted += launch_stepped(cs, 16, v) == -1;
+    GP_CHECK_MSG(counted == 8 && abandoned == before + 1, "counted %d, abandoned %d", counted,
+                 abandoned - before);
+    gp_variants_close(cs);
+    fclose(json);
+    const char *a = strstr(json_buf, "\"grid\":[8,1,1]");
+    GP_CHECK(a != NULL);
+    /* A: 10 launches (2 counted while B stepped), configuration 2 (stepped)
+     * collected once plus the exact first launch, its estimate 10 x the
+     * value for identical work */
+    GP_CHECK_MSG(a && strstr(a, "{\"configuration\":2,\"kind\":\"counters\",\"passes\":3,"
+                                "\"launches\":2,"),
+                 "%s", json_buf);
+    GP_CHECK_MSG(a && strstr(a, "\"launches\":10,\"exact_launches\":1,\"lost_launches\":0,\"unprofiled_launches\":2,"), "%s", json_buf);
+    GP_CHECK_MSG(a && strstr(a, "\"dram__bytes_read.sum\":40960,"), "%s", json_buf);
+    free(json_buf);
+    holds = holds_plain;
+    stepped_passes = 0;
 }
 
 int main(void)
@@ -198,8 +307,8 @@ int main(void)
     GP_CHECK(rec8 && strstr(rec8, "\"gpu__time_duration.sum\":17000,"));
     GP_CHECK(rec8 && strstr(rec8, "\"dram__bytes_read.sum\":69632,"));
     GP_CHECK(rec8 && strstr(rec8, "\"gpuprof__sass_requested_bytes.sum\":1088}"));
-    GP_CHECK(rec8 && strstr(rec8, "{\"configuration\":3,\"kind\":\"sass\",\"launches\":5,"
-                                  "\"first\":1,\"last\":13}"));
+    GP_CHECK(rec8 && strstr(rec8, "{\"configuration\":3,\"kind\":\"sass\",\"passes\":1,"
+                                  "\"launches\":5,\"first\":1,\"last\":13}"));
     GP_CHECK(rec8 && strstr(rec8, "{\"configuration\":2,\"kind\":\"instrumented\""));
     GP_CHECK(rec8 && strstr(rec8, "\"bound\":{\"gpu__time_duration.sum\":"));
     free(json_buf);
@@ -309,5 +418,7 @@ int main(void)
     GP_CHECK(strstr(json_buf, "\"grid\":[16,1,1]") &&
              strstr(json_buf, "\"launches\":2,\"exact_launches\":1,"));
     free(json_buf);
+
+    stepped_test(&cs, v);
     return gp_test_finish("variants");
 }

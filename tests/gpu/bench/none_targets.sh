@@ -88,7 +88,7 @@ target() {
         same=$(cmp -s "$OUT/$name.plain" "$OUT/$name.$set.out" && [ $rc = $rc0 ] && echo "output unchanged" || echo "OUTPUT DIFFERS (exit $rc)")
         echo "none-targets $name: gpuprof none, $set set: $wall s = $(calc "$wall / $native")x native, $same"
         echo "none-targets $name:   $(summary "$OUT/$name.$set.jsonl" 2>&1)"
-        grep -m2 -E "configurations of one pass|left out" "$OUT/$name.$set.err" | cut -c1-240
+        grep -m3 -E "configurations \(|left out|stepped collections" "$OUT/$name.$set.err" | cut -c1-240
     done
     [ -n "$FULL" ] && [ "${NONE_NCU:-1}" != 0 ] || return
     seen=$(grep -o '"launches_seen":[0-9]*' "$OUT/$name.default.jsonl" | cut -d: -f2)
