@@ -149,7 +149,8 @@ def judge_pairs(e, launches, st, from_ncu, per_launch, fixed, drift):
         if per_launch and additive(m):
             t = t / len(vals) * e["launches"]
         diff = abs(est - t)
-        lim = two_runs(m, t, len(vals))
+        # the floor of bytes is per launch: those the estimate covers
+        lim = two_runs(m, t, e["launches"] if per_launch else len(vals))
         if is_fixed:
             st["fixed_pairs"] += 1
             good = diff <= lim + 1e-9

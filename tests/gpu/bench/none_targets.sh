@@ -47,21 +47,28 @@ summary() {
     $PY - "$1" <<'PY'
 import json, sys
 s = {}
-variants = full = 0
+variants = full = enough = enough_full = 0
+passes = 0
 for line in open(sys.argv[1]):
     r = json.loads(line)
     if r.get("type") == "summary":
         s = r
     elif r.get("type") == "variant_estimate":
         variants += 1
-        n_conf = len(r.get("configurations", []))
-        if r["launches"] >= n_conf and all(v is not None for v in r["metrics"].values()):
+        confs = r.get("configurations", [])
+        n_conf = len(confs)
+        passes = sum(c.get("passes", 1) for c in confs)
+        valued = all(v is not None for v in r["metrics"].values())
+        if r["launches"] >= n_conf and valued:
             full += 1
-print("profiler %.2f s (set-up %.2f s: %.2f s splitting the list, %.2f s warming up); launches: %d seen, %d in kernel replay, %d profiled once, %d counted only; %d variants, %d with every metric valued"
+        if r["launches"] >= passes:  # launched at least as often as the list has passes
+            enough += 1
+            enough_full += valued
+print("profiler %.2f s (set-up %.2f s: %.2f s splitting the list, %.2f s warming up); launches: %d seen, %d in kernel replay, %d profiled once, %d counted only; %d variants, %d with every metric valued; of the %d launched at least %d times (the list's passes), %d"
       % (s.get("profiler_ms", 0) / 1e3, s.get("setup_ms", 0) / 1e3,
          s.get("setup_grouping_ms", 0) / 1e3, s.get("setup_warmup_ms", 0) / 1e3, s.get("launches_seen", 0),
          s.get("launches_profiled", 0), s.get("launches_estimated", 0), s.get("launches_counted", 0),
-         variants, full))
+         variants, full, enough, passes, enough_full))
 PY
 }
 
