@@ -274,7 +274,9 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
         return 0;
     if (vs->step.v) { /* a stepped configuration under way: its variant's launches alone */
         gp_variant *sv = variant_of(vs, kernel, launch_id, e);
-        if (sv == vs->step.v) {
+        if (sv == vs->step.v) { /* not counted in the slice: a slice of a stepped
+                                   * configuration lasts as many collections as
+                                   * another does launches */
             vs->step.since = 0;
             return 0;
         }
