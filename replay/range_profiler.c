@@ -12,45 +12,9 @@
 
 #include "replay/cupti_host.h"
 #include "replay/host_group.h"
+#include "replay/range_profiler_int.h"
 #include "util/clock.h"
 #include "util/log.h"
-
-typedef struct rp_set {
-    gp_host_config *cfg;
-    size_t n;      /* names in this set */
-    size_t *index; /* position of each in the caller's list */
-    const char **names;
-    uint8_t *counter_data;
-    size_t counter_data_size;
-    size_t max_ranges; /* ranges its image holds: one unless batches can use it */
-    int stepped;       /* replay mode none: passes over successive launches, one range */
-} rp_set;
-
-struct gp_rp {
-    CUcontext ctx;
-    CUpti_RangeProfiler_Object *obj;
-    char chip[64];
-    size_t n_all;
-    rp_set sets[GP_RP_MAX_SETS]; /* FULL (the main configuration), ONE_PASS, extras */
-    size_t n_extra;              /* further configurations of a list too long for one */
-    double *kept;                /* values decoded from the extras, until finish() */
-    const struct rp_set *sized_set; /* the set CUPTI last sized an image for */
-    int have_one_pass;
-    int active_set;
-    int configured; /* a set was configured on the object (active_set is it) */
-    int auto_range;
-    int kernel_replay;
-    size_t max_ranges;   /* ranges the counter data image holds */
-    int started;         /* a batch is open: the profiler runs across launches */
-    size_t batch_ranges; /* ranges expected in the open batch */
-    char left_out[1024]; /* names CUPTI cannot schedule here, "" when none */
-    /* replay mode none */
-    const char *const *all_names; /* the caller's list (borrowed until rotation_build) */
-    uint8_t *avail;               /* the counter availability image */
-    size_t n_rot;
-    size_t n_rot_stepped; /* of them, the last ones: several passes, stepped */
-    char rot_left_out[1024];
-};
 
 static int reenable(gp_rp *rp, char *err, size_t errlen);
 
@@ -74,7 +38,7 @@ int gp_rp_global_init(char *err, size_t errlen)
     return 0;
 }
 
-static void set_free(rp_set *s)
+void gp_rp_set_free(rp_set *s)
 {
     gp_host_config_destroy(s->cfg);
     free(s->index);
@@ -119,7 +83,7 @@ static int size_counter_data(gp_rp *rp, const rp_set *s, size_t *size, char *err
 }
 
 /* Configuration, counter data image: what every set needs once its names are known. */
-static int set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_size, char *err,
+int gp_rp_set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_size, char *err,
                       size_t errlen)
 {
     if (!s->cfg)
@@ -219,12 +183,12 @@ static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, i
         if (split_full(rp, s, avail, err, errlen) != 0 || s->n == 0)
             return GP_RP_ERR_METRICS;
         for (size_t x = 0; x < rp->n_extra; x++) {
-            int rc = set_finish(rp, &rp->sets[GP_RP_EXTRA + x], avail, avail_size, err, errlen);
+            int rc = gp_rp_set_finish(rp, &rp->sets[GP_RP_EXTRA + x], avail, avail_size, err, errlen);
             if (rc)
                 return rc;
         }
     }
-    return set_finish(rp, s, avail, avail_size, err, errlen);
+    return gp_rp_set_finish(rp, s, avail, avail_size, err, errlen);
 }
 
 gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t n,
@@ -312,7 +276,7 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
                                   ca.counterAvailabilityImageSize, err2, sizeof(err2)) == 0 &&
                         gp_host_config_passes(rp->sets[GP_RP_ONE_PASS].cfg) == 1;
     if (!rp->have_one_pass)
-        set_free(&rp->sets[GP_RP_ONE_PASS]);
+        gp_rp_set_free(&rp->sets[GP_RP_ONE_PASS]);
     rp->avail = avail; /* for gp_rp_rotation_build */
     rp->all_names = names;
     *errclass = GP_RP_OK;
@@ -353,7 +317,7 @@ void gp_rp_destroy(gp_rp *rp)
         cuptiRangeProfilerDisable(&p);
     }
     for (size_t i = 0; i < GP_RP_MAX_SETS; i++)
-        set_free(&rp->sets[i]);
+        gp_rp_set_free(&rp->sets[i]);
     free(rp->kept);
     free(rp->avail);
     free(rp);
@@ -417,124 +381,6 @@ int gp_rp_set_has(const gp_rp *rp, int set, size_t i)
     return 0;
 }
 
-/* Replay mode none: the names no one-pass configuration takes (group -1)
- * split into configurations of several passes, numbered from `first` on,
- * as the kernel-replay split does; their passes are collected over a
- * variant's successive launches, one pass each (stepped).  Names CUPTI
- * refuses even alone stay -1.  Returns the configurations made. */
-static size_t stepped_groups(gp_rp *rp, int *group, size_t first)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < rp->n_all; k++)
-        n += group[k] == -1;
-    const char **names = n ? calloc(n, sizeof(char *)) : NULL;
-    size_t *where = n ? calloc(n, sizeof(size_t)) : NULL;
-    int *sub = n ? calloc(n, sizeof(int)) : NULL;
-    size_t made = 0;
-    if (names && where && sub) {
-        size_t m = 0;
-        for (size_t k = 0; k < rp->n_all; k++)
-            if (group[k] == -1) {
-                where[m] = k;
-                names[m++] = rp->all_names[k];
-            }
-        made = gp_host_partition(rp->chip, rp->avail, names, n, sub);
-        if (first + made > GP_RP_MAX_ROT)
-            made = 0;
-        for (size_t m2 = 0; m2 < n && made; m2++)
-            if (sub[m2] >= 0)
-                group[where[m2]] = (int)first + sub[m2];
-        gp_debug("replay mode none: %zu names in no one-pass configuration: %zu configurations "
-                 "of several passes, collected over successive launches",
-                 n, made);
-    }
-    free(names);
-    free(where);
-    free(sub);
-    rp->n_rot_stepped = made;
-    return made;
-}
-
-size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errlen)
-{
-    int *group = calloc(rp->n_all ? rp->n_all : 1, sizeof(int));
-    int carries[GP_RP_MAX_ROT] = {0};
-    if (!group || !rp->all_names) {
-        free(group);
-        snprintf(err, errlen, "out of memory");
-        return 0;
-    }
-    double t0 = gp_host_grouping_s();
-    size_t groups = gp_host_partition_one_pass(rp->chip, rp->avail, rp->all_names, rp->n_all, every,
-                                               group, carries, GP_RP_MAX_ROT);
-    gp_debug("replay mode none: %zu names in %zu one-pass configurations, grouped in %.0f ms (%s)",
-             rp->n_all, groups, (gp_host_grouping_s() - t0) * 1e3,
-             gp_host_last_grouping_fast() ? "PerfWorks' scheduler, each one checked by CUPTI"
-                                          : "a CUPTI host configuration per trial");
-    if (groups > 0) /* the names no one-pass configuration takes: stepped ones */
-        groups += stepped_groups(rp, group, groups);
-    size_t used = 0, bad = 0;
-    for (size_t k = 0; k < rp->n_all; k++)
-        if (group[k] == -1) {
-            if (bad++ == 0)
-                used = (size_t)snprintf(rp->rot_left_out, sizeof(rp->rot_left_out),
-                                        "in no configuration that can rotate (collected only by "
-                                        "the kernel replay of a variant's first launch): ");
-            if (used < sizeof(rp->rot_left_out))
-                used += (size_t)snprintf(rp->rot_left_out + used, sizeof(rp->rot_left_out) - used,
-                                         "%s%s", bad > 1 ? ", " : "", rp->all_names[k]);
-        }
-    int rc = 0;
-    double t_build = gp_now_s();
-    for (size_t g = 0; g < groups && rc == 0; g++) {
-        rp_set *t = &rp->sets[GP_RP_ROT + g];
-        t->index = calloc(rp->n_all ? rp->n_all : 1, sizeof(size_t));
-        t->names = calloc(rp->n_all ? rp->n_all : 1, sizeof(char *));
-        if (!t->index || !t->names) {
-            snprintf(err, errlen, "out of memory");
-            rc = -1;
-            break;
-        }
-        for (size_t k = 0; k < rp->n_all; k++)
-            if (group[k] == (int)g || (carries[g] && group[k] == GP_HOST_EVERY)) {
-                t->index[t->n] = k;
-                t->names[t->n++] = rp->all_names[k];
-            }
-        t->stepped = g >= groups - rp->n_rot_stepped;
-        rc = set_finish(rp, t, rp->avail, 0, err, errlen) != 0 ? -1 : 0;
-        if (rc == 0 && !t->stepped && gp_host_config_passes(t->cfg) != 1) {
-            snprintf(err, errlen, "a configuration of one pass became %zu passes",
-                     gp_host_config_passes(t->cfg));
-            rc = -1;
-        }
-    }
-    gp_debug("replay mode none: %zu configurations' images built in %.0f ms", groups,
-             (gp_now_s() - t_build) * 1e3);
-    free(group);
-    rp->all_names = NULL; /* borrowed only for this */
-    if (rc != 0 || groups == 0) {
-        for (size_t g = 0; g < GP_RP_MAX_ROT; g++)
-            set_free(&rp->sets[GP_RP_ROT + g]);
-        rp->n_rot_stepped = 0;
-        if (groups == 0 && rc == 0)
-            snprintf(err, errlen, "no configuration of one pass could be made of the list");
-        return 0;
-    }
-    rp->n_rot = groups;
-    return groups;
-}
-
-size_t gp_rp_rotation_configs(const gp_rp *rp)
-{
-    return rp ? rp->n_rot : 0;
-}
-
-int gp_rp_is_stepped(const gp_rp *rp, int set)
-{
-    return rp && set >= GP_RP_ROT && set < GP_RP_MAX_SETS && rp->sets[set].cfg &&
-           rp->sets[set].stepped;
-}
-
 int gp_rp_abandon(gp_rp *rp, char *err, size_t errlen)
 {
     if (!rp || !rp->configured || rp->started)
@@ -543,10 +389,6 @@ int gp_rp_abandon(gp_rp *rp, char *err, size_t errlen)
     return reenable(rp, err, errlen);
 }
 
-const char *gp_rp_rotation_left_out(const gp_rp *rp)
-{
-    return rp && rp->rot_left_out[0] ? rp->rot_left_out : NULL;
-}
 
 /* A list split over configurations: a range profiler object keeps counting
  * what its first configuration asked for (a later SetConfig changes what is

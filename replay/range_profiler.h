@@ -7,20 +7,9 @@
 #include <cuda.h>
 #include <stddef.h>
 
-typedef struct gp_rp gp_rp;
+#include "replay/rp_sets.h"
 
-/* FULL: every name (its first configuration, and the extras when one
- * configuration cannot take them all); ONE_PASS: the hardware names when they
- * fit in one pass; EXTRA + k: the k-th further configuration of FULL; ROT + k:
- * the k-th one-pass configuration of replay mode none (gp_rp_rotation_build). */
-enum gp_rp_set {
-    GP_RP_FULL = 0,
-    GP_RP_ONE_PASS = 1,
-    GP_RP_EXTRA = 2,
-    GP_RP_ROT = 18,
-    GP_RP_MAX_ROT = 48,
-    GP_RP_MAX_SETS = GP_RP_ROT + GP_RP_MAX_ROT
-};
+typedef struct gp_rp gp_rp;
 
 /* Error classes, so that the caller can say the right sentence once. */
 enum gp_rp_error {
