@@ -462,8 +462,18 @@ int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_w
     }
     if (ls->opts.rotate_step && !hw_why) {
         vs->step.done++;
-        if (ls->rs.step_pending) /* the values come with the last pass */
+        /* the values come with the last pass; CUPTI asking for far more
+         * passes than it planned is a failure of the configuration */
+        if (ls->rs.step_pending && vs->step.done < 2 * vs->step_passes[ls->rot_config] + 2)
             return 1;
+        if (ls->rs.step_pending) {
+            char why[160];
+            snprintf(why, sizeof(why), "CUPTI asked for more than %zu passes where it planned %zu",
+                     vs->step.done, vs->step_passes[ls->rot_config]);
+            step_abandon(ls->cs, why);
+            config_failed(ls->cs, ls->rot_config, why);
+            return 1;
+        }
         vs->step.v = NULL;
         vs->step.completed++;
     }

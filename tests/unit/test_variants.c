@@ -9,8 +9,8 @@
  * values go to the variant and give the exact sums for identical launches;
  * a configuration that keeps failing leaves the rotation; the variant limit
  * falls back to kernel replay; the variant_estimate record at the end; a
- * stepped configuration (several passes over successive launches) and its
- * giving up. */
+ * stepped configuration (several passes over successive launches), its
+ * giving up, and its refusal when CUPTI never reports its passes done. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +142,7 @@ static int launch(gp_context *cs, unsigned grid, const double *v, int *closed)
  * gets its values only with the last of stepped_passes passes.  Returns
  * the configuration (GP_EST_ALL: kernel replay; -1: counted only). */
 static int step_pass_no;
+static int never_done; /* CUPTI never reports every pass submitted */
 static int launch_stepped(gp_context *cs, unsigned grid, const double *v)
 {
     gp_launch_exec e;
@@ -162,7 +163,7 @@ static int launch_stepped(gp_context *cs, unsigned grid, const double *v)
         GP_CHECK(ls.opts.rotate_set == GP_RP_ROT + 1);
         GP_CHECK(strcmp(ls.opts.range_name, "gpuprof-stepped") == 0);
         step_pass_no = ls.opts.step_first ? 1 : step_pass_no + 1;
-        ls.rs.step_pending = step_pass_no < (int)stepped_passes;
+        ls.rs.step_pending = never_done || step_pass_no < (int)stepped_passes;
     }
     int taken = gp_variants_take(&ls, v, NULL);
     GP_CHECK(taken == rotated);
@@ -217,6 +218,27 @@ static void stepped_test(gp_context *cs, const double *v)
                  "%s", json_buf);
     GP_CHECK_MSG(a && strstr(a, "\"launches\":10,\"exact_launches\":1,\"lost_launches\":0,\"unprofiled_launches\":2,"), "%s", json_buf);
     GP_CHECK_MSG(a && strstr(a, "\"dram__bytes_read.sum\":40960,"), "%s", json_buf);
+    free(json_buf);
+
+    /* CUPTI never reports the passes done: after 2 x 3 + 2 passes the
+     * collection is given up, a failure of the configuration; after three
+     * such failures and no value it leaves the rotation */
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.rotate_launches = 1;
+    gp_variants_setup(cs);
+    never_done = 1;
+    before = abandoned;
+    int in_stepped = 0, late = 0;
+    for (int i = 0; i < 60; i++) {
+        c = launch_stepped(cs, 8, v);
+        in_stepped += c == 1;
+        late += i >= 50 && c == 1;
+    }
+    GP_CHECK_MSG(abandoned == before + 3 && in_stepped == 24 && late == 0,
+                 "abandoned %d, stepped passes %d, late %d", abandoned - before, in_stepped, late);
+    never_done = 0;
+    gp_variants_close(cs);
+    fclose(json);
     free(json_buf);
     holds = holds_plain;
     stepped_passes = 0;
