@@ -27,6 +27,7 @@ static void estimate_free(gp_report_estimate *e)
 {
     free(e->kernel);
     free(e->cfg_launches);
+    free(e->cfg_passes);
     free(e->cfg_kind);
     free(e->why);
     free(e->verdicts);
@@ -50,13 +51,16 @@ static int read_configs(gp_report_estimate *e, const gp_json *cfgs)
         n = GP_EST_MAX_CONFIGS;
     e->cfg_launches = calloc(n ? n : 1, sizeof(long));
     e->cfg_kind = calloc(n ? n : 1, sizeof(*e->cfg_kind));
-    if (!e->cfg_launches || !e->cfg_kind)
+    e->cfg_passes = calloc(n ? n : 1, sizeof(long));
+    if (!e->cfg_launches || !e->cfg_kind || !e->cfg_passes)
         return -1;
     for (size_t c = 0; c < n; c++) {
         const gp_json *o = &cfgs->items[c];
         double l = gp_json_number(gp_json_get(o, "launches"));
         const char *kind = gp_json_string(gp_json_get(o, "kind"));
+        double p = gp_json_number(gp_json_get(o, "passes")); /* absent before: 1 */
         e->cfg_launches[c] = isfinite(l) && l >= 0 ? gp_num_clamp(l, 0, LONG_MAX, 0) : -1;
+        e->cfg_passes[c] = isfinite(p) && p >= 1 ? gp_num_clamp(p, 1, 1024, 1) : 1;
         snprintf(e->cfg_kind[c], sizeof(e->cfg_kind[c]), "%s", kind ? kind : "?");
     }
     e->n_configs = n;

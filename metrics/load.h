@@ -79,7 +79,10 @@ typedef struct {
     long launches, exact; /* N, and those profiled in kernel replay */
     long unprofiled;      /* of N, those that ran outside the profiler's share (counted only) */
     size_t n_configs;
-    long *cfg_launches;               /* per configuration: launches that collected it */
+    long *cfg_launches;               /* per configuration: launches that collected it (a
+                                       * stepped one: its collections) */
+    long *cfg_passes;                 /* its passes: 1, or those of a stepped one (each
+                                       * collection over that many launches) */
     char (*cfg_kind)[16];             /* counters, instrumented, sass */
     double derived[GP_DERIVED_COUNT]; /* of the mean launch; NaN: n/a */
     double bound[GP_DERIVED_COUNT];   /* their error bounds, same unit; NaN: unknown */

@@ -183,7 +183,7 @@ static void gp_json_estimate(const gp_report_estimate *e, FILE *out)
     for (i = 0; i < e->n_configs; i++) {
         fprintf(out, "%s{\"kind\":", i ? "," : "");
         gp_text_json_string(out, e->cfg_kind[i]);
-        fprintf(out, ",\"launches\":%ld}", e->cfg_launches[i]);
+        fprintf(out, ",\"passes\":%ld,\"launches\":%ld}", e->cfg_passes[i], e->cfg_launches[i]);
     }
     fputs("],\"verdicts\":[", out);
     gp_json_verdicts(out, e->verdicts, e->n_verdicts, 0);

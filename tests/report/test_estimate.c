@@ -444,12 +444,59 @@ static void report_unprofiled(const char *count, long want, const char *text_wan
     gp_report_free(&r);
 }
 
+/* A stepped configuration (its passes over successive launches): the report
+ * says its passes and counts collections, not launches; a record without
+ * passes (before they were written) reads as one pass each. */
+static void test_report_stepped(void)
+{
+    FILE *in = fopen("tests/data/report/none-mode.jsonl", "r");
+    char *all = NULL, *out = NULL;
+    size_t all_len = 0, out_len = 0;
+    FILE *doc = open_memstream(&all, &all_len);
+    char line[1 << 16];
+    const char *from = "{\"configuration\":1,\"kind\":\"counters\",\"launches\":67,";
+    while (in && fgets(line, sizeof line, in)) {
+        char *at = strstr(line, from);
+        if (at) {
+            fwrite(line, 1, (size_t)(at - line), doc);
+            fputs("{\"configuration\":1,\"kind\":\"counters\",\"passes\":13,\"launches\":5,", doc);
+            fputs(at + strlen(from), doc);
+        } else {
+            fputs(line, doc);
+        }
+    }
+    if (in)
+        fclose(in);
+    fclose(doc);
+    gp_report r;
+    gp_report_init(&r, NULL);
+    FILE *f = fmemopen(all, all_len, "r");
+    gp_report_load_stream(&r, f, "stepped.jsonl", stderr);
+    fclose(f);
+    gp_report_finish(&r);
+    GP_CHECK(r.n_estimates == 1);
+    if (r.n_estimates == 1) {
+        const gp_report_estimate *e = &r.estimates[0];
+        GP_CHECK(e->cfg_passes[0] == 13 && e->cfg_launches[0] == 5 && e->cfg_passes[1] == 1);
+    }
+    FILE *txt = open_memstream(&out, &out_len);
+    gp_report_text(&r, txt);
+    fclose(txt);
+    GP_CHECK_MSG(strstr(out, "1 (counters, 13 passes over successive launches) 5 collections, "
+                             "2 (instrumented) 67 launches") != NULL,
+                 "%s", out);
+    free(out);
+    free(all);
+    gp_report_free(&r);
+}
+
 static void test_report_unprofiled(void)
 {
     report_unprofiled("150", 150, "200 launches, 1 in kernel replay, 49 profiled once, 150 counted "
                                   "only (outside the profiler's share)");
     report_unprofiled("200", 0, NULL); /* more than N minus the exact launch: not believed */
     report_unprofiled("-3", 0, NULL);
+    test_report_stepped();
 }
 
 static void test_report_load(void)
