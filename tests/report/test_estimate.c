@@ -405,20 +405,20 @@ static void test_recorded(void)
  * exact first launch stays a launch of its kernel, the variant's derived
  * metrics are those of its mean launch with bounds; a record without a
  * launch count is refused with a reason. */
-/* A variant of which most launches ran outside the profiler's share: the
- * report reads their count (beyond N minus the exact ones: 0) and says it. */
-static void report_unprofiled(const char *count, long want, const char *text_want)
+/* tests/data/report/none-mode.jsonl with the first `from` of its
+ * variant_estimate record replaced by `to`, loaded into r. */
+static void load_edited(gp_report *r, const char *from, const char *to, char **all)
 {
     FILE *in = fopen("tests/data/report/none-mode.jsonl", "r");
-    char *all = NULL, *out = NULL;
-    size_t all_len = 0, out_len = 0;
-    FILE *doc = open_memstream(&all, &all_len);
+    size_t all_len = 0;
+    FILE *doc = open_memstream(all, &all_len);
     char line[1 << 16];
     while (in && fgets(line, sizeof line, in)) {
-        char *at = strstr(line, "\"exact_launches\":");
-        if (at && strstr(line, "variant_estimate")) { /* the field inserted before it */
+        char *at = strstr(line, "variant_estimate") ? strstr(line, from) : NULL;
+        if (at) {
             fwrite(line, 1, (size_t)(at - line), doc);
-            fprintf(doc, "\"unprofiled_launches\":%s,%s", count, at);
+            fputs(to, doc);
+            fputs(at + strlen(from), doc);
         } else {
             fputs(line, doc);
         }
@@ -426,12 +426,22 @@ static void report_unprofiled(const char *count, long want, const char *text_wan
     if (in)
         fclose(in);
     fclose(doc);
-    gp_report r;
-    gp_report_init(&r, NULL);
-    FILE *f = fmemopen(all, all_len, "r");
-    gp_report_load_stream(&r, f, "unprofiled.jsonl", stderr);
+    gp_report_init(r, NULL);
+    FILE *f = fmemopen(*all, all_len, "r");
+    gp_report_load_stream(r, f, "edited.jsonl", stderr);
     fclose(f);
-    gp_report_finish(&r);
+    gp_report_finish(r);
+}
+
+/* A variant of which most launches ran outside the profiler's share: the
+ * report reads their count (beyond N minus the exact ones: 0) and says it. */
+static void report_unprofiled(const char *count, long want, const char *text_want)
+{
+    char *all = NULL, *out = NULL, to[64];
+    size_t out_len = 0;
+    snprintf(to, sizeof to, "\"unprofiled_launches\":%s,\"exact_launches\":", count);
+    gp_report r;
+    load_edited(&r, "\"exact_launches\":", to, &all);
     GP_CHECK_MSG(r.n_estimates == 1 && r.estimates[0].unprofiled == want, "%s: %ld", count,
                  r.n_estimates ? r.estimates[0].unprofiled : -1L);
     FILE *txt = open_memstream(&out, &out_len);
@@ -449,31 +459,11 @@ static void report_unprofiled(const char *count, long want, const char *text_wan
  * passes (before they were written) reads as one pass each. */
 static void test_report_stepped(void)
 {
-    FILE *in = fopen("tests/data/report/none-mode.jsonl", "r");
     char *all = NULL, *out = NULL;
-    size_t all_len = 0, out_len = 0;
-    FILE *doc = open_memstream(&all, &all_len);
-    char line[1 << 16];
-    const char *from = "{\"configuration\":1,\"kind\":\"counters\",\"launches\":67,";
-    while (in && fgets(line, sizeof line, in)) {
-        char *at = strstr(line, from);
-        if (at) {
-            fwrite(line, 1, (size_t)(at - line), doc);
-            fputs("{\"configuration\":1,\"kind\":\"counters\",\"passes\":13,\"launches\":5,", doc);
-            fputs(at + strlen(from), doc);
-        } else {
-            fputs(line, doc);
-        }
-    }
-    if (in)
-        fclose(in);
-    fclose(doc);
+    size_t out_len = 0;
     gp_report r;
-    gp_report_init(&r, NULL);
-    FILE *f = fmemopen(all, all_len, "r");
-    gp_report_load_stream(&r, f, "stepped.jsonl", stderr);
-    fclose(f);
-    gp_report_finish(&r);
+    load_edited(&r, "{\"configuration\":1,\"kind\":\"counters\",\"launches\":67,",
+                "{\"configuration\":1,\"kind\":\"counters\",\"passes\":13,\"launches\":5,", &all);
     GP_CHECK(r.n_estimates == 1);
     if (r.n_estimates == 1) {
         const gp_report_estimate *e = &r.estimates[0];
