@@ -105,19 +105,19 @@ with tempfile.TemporaryDirectory() as d:
     report = []
     r = compare_where.judge_shares(compare_where.load_ours(o), got, 1000, report)
     expect(r == (1, 0, 0), "equal shares agree: %s %s" % (r, report))
+    def judge_pair(ncu_shares, our_shares):
+        """ncu's and gpuprof's shares of kernel k judged: (result, report)."""
+        source(n1, [("k(int)", rows_of(ncu_shares))])
+        ours_src(o, rows_of(our_shares))
+        rep = []
+        return compare_where.judge_shares(compare_where.load_ours(o),
+                                          compare_where.load_ncu_source(n1), 1000, rep), rep
+
     # a near tie: gpuprof's top is barrier, ncu's long scoreboard by a hair
-    source(n1, [("k(int)", rows_of((0.37, 0.38)))])
-    ours_src(o, rows_of((0.38, 0.37)))
-    report = []
-    r = compare_where.judge_shares(compare_where.load_ours(o),
-                                   compare_where.load_ncu_source(n1), 1000, report)
+    r, report = judge_pair((0.37, 0.38), (0.38, 0.37))
     expect(r == (1, 0, 0), "a top reason within sampling noise agrees: %s %s" % (r, report))
     # a clear difference of top reason fails
-    source(n1, [("k(int)", rows_of((0.20, 0.60)))])
-    ours_src(o, rows_of((0.60, 0.20)))
-    report = []
-    r = compare_where.judge_shares(compare_where.load_ours(o),
-                                   compare_where.load_ncu_source(n1), 1000, report)
+    r, report = judge_pair((0.20, 0.60), (0.60, 0.20))
     expect(r == (0, 1, 0), "another top reason fails: %s %s" % (r, report))
     # ncu's second run differs from its first by 12 points: set apart
     source(n2, [("k(int)", rows_of((0.32, 0.48)))])
