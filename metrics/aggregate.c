@@ -67,12 +67,24 @@ void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row
     }
 }
 
-void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m)
+void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m,
+                                const gp_agg_shape *s)
 {
     if (m <= 0)
         return;
     double t = v[GP_M_DURATION];
     double w = isnan(t) ? 0 : t * (double)m;
+    /* the variant's m launches together, as one configuration: a kernel seen
+     * only through estimates still has its grid, block and occupancy */
+    if (s && w > k->main_time) {
+        k->main_time = w;
+        k->threads_per_block = s->threads_per_block;
+        k->blocks = s->blocks;
+        k->smem_per_block = s->smem_per_block;
+        k->regs_per_thread = s->regs_per_thread;
+        k->cluster_size = s->cluster_size;
+        k->occ = s->occ;
+    }
     k->launches += m;
     k->estimated += m;
     for (size_t i = 0; i < GP_DERIVED_COUNT; i++) {

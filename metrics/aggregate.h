@@ -45,9 +45,18 @@ void gp_aggregate_free(gp_kernel_agg *k);
 void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row *row,
                       const gp_occ_result *occ);
 
+/* The launch configuration of a variant (replay mode none): what a kernel's
+ * row shows of the configuration that took the most time. */
+typedef struct {
+    long threads_per_block, blocks, smem_per_block, regs_per_thread, cluster_size;
+    gp_occ_result occ; /* limiter GP_OCC_LIMIT_INVALID: n/a */
+} gp_agg_shape;
+
 /* Adds m launches whose derived values are v (a replay-mode-none variant's
- * estimated mean launch; NaN: not valued, counted as such in each of them). */
-void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m);
+ * estimated mean launch; NaN: not valued, counted as such in each of them),
+ * launched with the configuration s (NULL: unknown). */
+void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m,
+                                const gp_agg_shape *s);
 
 /* Computes k->row from the accumulators. */
 void gp_aggregate_finish(gp_kernel_agg *k);

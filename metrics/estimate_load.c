@@ -112,6 +112,12 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     gp_occ_result occ;
     gp_facts f;
     gp_facts_of_launch(&f, &l, dv, &r->peaks, &occ);
+    e.shape.threads_per_block = gp_record_threads_per_block(&l);
+    e.shape.blocks = gp_record_blocks(&l);
+    e.shape.smem_per_block = gp_num_add_sat(l.static_smem, l.dynamic_smem);
+    e.shape.regs_per_thread = l.regs_per_thread;
+    e.shape.cluster_size = gp_record_cluster_size(&l);
+    e.shape.occ = occ;
     gp_derived_row *row = malloc(sizeof(*row));
     if (!row || gp_est_derived(&f, &l, mb, row, e.bound) != 0) {
         free(row);
@@ -138,10 +144,10 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     vi.occ = f.occ;
     vi.roof = &roof;
     vi.launches = e.launches;
-    vi.threads_per_block = gp_record_threads_per_block(&l);
-    vi.blocks = gp_record_blocks(&l);
-    vi.smem_per_block = l.static_smem + l.dynamic_smem;
-    vi.regs_per_thread = l.regs_per_thread;
+    vi.threads_per_block = e.shape.threads_per_block;
+    vi.blocks = e.shape.blocks;
+    vi.smem_per_block = e.shape.smem_per_block;
+    vi.regs_per_thread = e.shape.regs_per_thread;
     e.n_verdicts = gp_verdict_diagnose(&vi, found);
     if (e.n_verdicts && (e.verdicts = malloc(e.n_verdicts * sizeof(*found))))
         memcpy(e.verdicts, found, e.n_verdicts * sizeof(*found));

@@ -550,7 +550,7 @@ static void gp_load_fold_estimates(gp_report *r)
         gp_report_estimate *e = &r->estimates[i];
         gp_kernel_report *k = gp_load_kernel(r, e->kernel, e->device, e->dev, NULL);
         if (k)
-            gp_aggregate_add_estimated(&k->agg, e->derived, e->launches - e->exact);
+            gp_aggregate_add_estimated(&k->agg, e->derived, e->launches - e->exact, &e->shape);
     }
     r->n_folded = r->n_estimates;
 }

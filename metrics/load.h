@@ -76,6 +76,7 @@ typedef struct {
     long dev;     /* device entry, -1: none */
     int device;   /* the record's device ordinal */
     long grid[3], block[3], dynamic_smem;
+    gp_agg_shape shape; /* its configuration and occupancy, for its kernel's row */
     long launches, exact; /* N, and those profiled in kernel replay */
     long unprofiled;      /* of N, those that ran outside the profiler's share (counted only) */
     size_t n_configs;

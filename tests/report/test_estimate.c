@@ -480,8 +480,53 @@ static void test_report_stepped(void)
     gp_report_free(&r);
 }
 
+/* A kernel seen only through a variant's estimate (its first launch was
+ * not profiled in kernel replay): its row still has the variant's grid,
+ * block and occupancy, never a grid of 0 blocks of 0 threads. */
+static void test_report_estimate_only(void)
+{
+    FILE *in = fopen("tests/data/report/none-mode.jsonl", "r");
+    char *all = NULL, line[1 << 16];
+    size_t all_len = 0;
+    FILE *doc = open_memstream(&all, &all_len);
+    while (in && fgets(line, sizeof line, in))
+        if (!strstr(line, "\"type\":\"launch\""))
+            fputs(line, doc);
+    if (in)
+        fclose(in);
+    fclose(doc);
+    gp_report r;
+    gp_report_init(&r, NULL);
+    FILE *f = fmemopen(all, all_len, "r");
+    gp_report_load_stream(&r, f, "estimate-only.jsonl", stderr);
+    fclose(f);
+    gp_report_finish(&r);
+    GP_CHECK_MSG(r.n == 1 && r.launches == 0 && r.n_estimates == 1, "%zu kernels, %ld launches",
+                 r.n, r.launches);
+    if (r.n == 1) {
+        const gp_kernel_agg *a = &r.kernels[0].agg;
+        GP_CHECK_MSG(a->blocks == 262144 && a->threads_per_block == 256 &&
+                         a->regs_per_thread == 16 && a->occ.limiter != GP_OCC_LIMIT_INVALID &&
+                         a->occ.blocks_per_sm > 0,
+                     "%ld blocks of %ld threads, %ld registers, %d blocks/SM", a->blocks,
+                     a->threads_per_block, a->regs_per_thread, a->occ.blocks_per_sm);
+        GP_CHECK(a->launches == 199);
+    }
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *txt = open_memstream(&out, &out_len);
+    gp_report_text(&r, txt);
+    fclose(txt);
+    GP_CHECK_MSG(out && !strstr(out, "of 0 blocks") && !strstr(out, "0 blocks/SM"), "%s",
+                 out ? out : "");
+    free(out);
+    free(all);
+    gp_report_free(&r);
+}
+
 static void test_report_unprofiled(void)
 {
+    test_report_estimate_only();
     report_unprofiled("150", 150, "200 launches, 1 in kernel replay, 49 profiled once, 150 counted "
                                   "only (outside the profiler's share)");
     report_unprofiled("200", 0, NULL); /* more than N minus the exact launch: not believed */
