@@ -377,3 +377,18 @@ int gp_duty_decide(gp_duty *d, double now, double spent, int *new_slice)
     d->profiled++;
     return 1;
 }
+
+void gp_duty_unprofile(gp_duty *d)
+{
+    if (d->in_slice > 0)
+        d->in_slice--;
+    if (d->profiled > 0)
+        d->profiled--;
+    d->skipped++;
+}
+
+void gp_duty_end_slice(gp_duty *d)
+{
+    if (d->share < 1)
+        d->on = 0;
+}

@@ -186,5 +186,11 @@ int gp_duty_exact(gp_duty *d, double now, double spent);
 /* 1: profile the launch at wall time now (*new_slice: it begins a slice);
  * 0: run it unprofiled. */
 int gp_duty_decide(gp_duty *d, double now, double spent, int *new_slice);
+/* The launch gp_duty_decide just chose runs unprofiled after all: it is not
+ * one of the slice's launches. */
+void gp_duty_unprofile(gp_duty *d);
+/* Ends the slice under way: the next launch the share allows begins the
+ * next one. */
+void gp_duty_end_slice(gp_duty *d);
 
 #endif

@@ -64,6 +64,8 @@ typedef struct gp_variants {
         size_t c;
         size_t done;    /* its passes submitted */
         uint64_t since; /* the context's launches since its last pass */
+        uint64_t passed_over; /* launches of variants passed over (step_covered), in a row */
+        uint64_t round;       /* collections each variant may have before others get more */
         uint64_t completed, abandoned;
     } step;
 } gp_variants;
@@ -266,6 +268,47 @@ static void step_abandon(gp_context *cs, const char *why)
     vs->programmed = -1;
 }
 
+/* The configuration the next rotated launch takes: at a slice's start the
+ * one after the last, else the slice's own; refused ones skipped. */
+static size_t slice_config_take(gp_variants *vs, double now, int *switched)
+{
+    size_t c;
+    if (vs->slice_begins && vs->rot.since >= 0) { /* a later slice: the next configuration */
+        c = gp_rotation_skip(&vs->rot, now);
+        *switched = 1;
+    } else {
+        c = gp_rotation_next(&vs->rot, now, switched);
+    }
+    vs->slice_begins = 0;
+    for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
+        c = gp_rotation_skip(&vs->rot, now);
+        *switched = 1;
+    }
+    return c;
+}
+
+/* The same, without taking it (the rotation left as it is). */
+static size_t slice_config_peek(const gp_variants *vs)
+{
+    gp_variants copy = *vs;
+    int switched;
+    return slice_config_take(&copy, vs->rot.since >= 0 ? vs->rot.since : 0, &switched);
+}
+
+/* 1 when the launch of v would start a collection of a stepped
+ * configuration of which v already has more than the round's count: with a
+ * share below 100%, a stepped slice gives its collections to the variants
+ * that have fewest (a collection holds the context's other variants back
+ * for its whole length, so a variant launched often must not take them
+ * all); a round ends when no such variant came within the patience. */
+static int step_covered(const gp_variants *vs, const gp_variant *v)
+{
+    if (!vs->sampling || vs->n_refused >= vs->layout.n_configs)
+        return 0;
+    size_t c = slice_config_peek(vs);
+    return vs->step_passes[c] && v->est.cover[c].n > vs->step.round;
+}
+
 int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id,
                            const gp_launch_exec *e, double now, double spent)
 {
@@ -319,7 +362,25 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
                      "only so far)",
                      cs->device, (unsigned long long)vs->duty.slices,
                      (unsigned long long)vs->duty.skipped);
-        return 0;
+        if (!step_covered(vs, v)) {
+            vs->step.passed_over = 0;
+            return 0;
+        }
+        /* counted only, not in the slice; when no variant lacking the
+         * collection comes for a while, the slice ends and the next one
+         * takes the next configuration */
+        gp_duty_unprofile(&vs->duty);
+        if (++vs->step.passed_over > step_patience(vs)) {
+            int switched;
+            (void)slice_config_take(vs, now, &switched);
+            gp_duty_end_slice(&vs->duty);
+            gp_debug("replay mode none: device %d: slice %llu ends: no variant with at most "
+                     "%llu collections of its stepped configuration in %llu launches",
+                     cs->device, (unsigned long long)vs->duty.slices,
+                     (unsigned long long)vs->step.round, (unsigned long long)vs->step.passed_over);
+            vs->step.passed_over = 0;
+            vs->step.round++;
+        }
     }
     gp_est_launch(&v->est);
     v->unprofiled++;
@@ -365,20 +426,7 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (vs->n_refused >= vs->layout.n_configs) /* nothing left to rotate */
         return 0;
     int switched;
-    double now = gp_now_s();
-    size_t c;
-    if (vs->slice_begins && vs->rot.since >= 0) { /* a later slice: the next configuration */
-        vs->slice_begins = 0;
-        c = gp_rotation_skip(&vs->rot, now);
-        switched = 1;
-    } else {
-        vs->slice_begins = 0;
-        c = gp_rotation_next(&vs->rot, now, &switched);
-    }
-    for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
-        c = gp_rotation_skip(&vs->rot, now);
-        switched = 1;
-    }
+    size_t c = slice_config_take(vs, gp_now_s(), &switched);
     ls->rot_config = (int)c;
     ls->opts.rotate = 1;
     if (vs->step_passes[c]) { /* its first pass: the profiler is configured for it */

@@ -244,6 +244,51 @@ static void stepped_test(gp_context *cs, const double *v)
     stepped_passes = 0;
 }
 
+/* The configuration's entry of the variant_estimate record of grid g in
+ * buf: its "launches" (collections), -1 when not found. */
+static long config_launches(const char *buf, unsigned g, const char *entry)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\"grid\":[%u,1,1]", g);
+    const char *rec = buf ? strstr(buf, key) : NULL;
+    const char *nl = rec ? strchr(rec, '\n') : NULL;
+    const char *at = rec ? strstr(rec, entry) : NULL;
+    if (!at || (nl && at > nl))
+        return -1;
+    return strtol(at + strlen(entry), NULL, 10);
+}
+
+/* Below a share of 100%, a stepped slice gives its collections to the
+ * variants that have fewest: A launched three times for each launch of B,
+ * and still both get as many collections; when every variant has its
+ * round's, the slice ends after the patience and the rotation goes on. */
+static void stepped_share_test(gp_context *cs, const double *v)
+{
+    holds = holds_stepped;
+    stepped_passes = 2;
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.max_overhead = 50;
+    gp_core.cfg.rotate_launches = 1;
+    gp_core.cfg.rotate_ms = 0;
+    gp_variants_setup(cs);
+    GP_CHECK(cs->variants != NULL);
+    int sass = 0;
+    for (int i = 0; i < 400; i++) {
+        int c = launch_stepped(cs, i % 4 == 3 ? 16 : 8, v);
+        sass += i >= 200 && c == 2;
+    }
+    gp_variants_close(cs);
+    fclose(json);
+    const char *entry = "{\"configuration\":2,\"kind\":\"counters\",\"passes\":2,\"launches\":";
+    long a = config_launches(json_buf, 8, entry), b = config_launches(json_buf, 16, entry);
+    GP_CHECK_MSG(a >= 1 && a == b, "stepped collections: A %ld, B %ld", a, b);
+    GP_CHECK_MSG(sass > 0, "the rotation stopped at the stepped configuration");
+    free(json_buf);
+    holds = holds_plain;
+    stepped_passes = 0;
+    gp_core.cfg.max_overhead = 100;
+}
+
 int main(void)
 {
     gp_core.metric_names = names;
@@ -442,5 +487,6 @@ int main(void)
     free(json_buf);
 
     stepped_test(&cs, v);
+    stepped_share_test(&cs, v);
     return gp_test_finish("variants");
 }

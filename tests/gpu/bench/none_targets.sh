@@ -98,7 +98,8 @@ target() {
         grep -m3 -E "configurations \(|left out|stepped collections" "$OUT/$name.$set.err" | cut -c1-240
     done
     [ -n "$FULL" ] && [ "${NONE_NCU:-1}" != 0 ] || return
-    seen=$(grep -o '"launches_seen":[0-9]*' "$OUT/$name.default.jsonl" | cut -d: -f2)
+    seen=$(cat "$OUT/$name.default.jsonl" "$OUT/$name.full.jsonl" 2>/dev/null |
+        grep -o -m1 '"launches_seen":[0-9]*' | cut -d: -f2)
     t1=$(now)
     timeout 900 ncu --metrics "$FULL" -c "$NCU_LAUNCHES" --clock-control none --csv --page raw \
         --print-units base sh -c "$cmd" >"$OUT/$name.ncu-kernel.csv" 2>"$OUT/$name.ncu-kernel.err"
