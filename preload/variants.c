@@ -32,6 +32,7 @@ typedef struct gp_variant {
     uint64_t lost;   /* rotated launches whose counters were lost */
     uint64_t unprofiled; /* launches outside the profiler's share (counted only) */
     int defer_exact;     /* this launch: the first launches' share is used up */
+    uint64_t slice_seen; /* the last slice (gp_duty.slices) that profiled a launch of it */
     UT_hash_handle hh;
 } gp_variant;
 
@@ -49,6 +50,8 @@ typedef struct gp_variants {
     gp_duty duty;    /* the profiler's share of the run (GPUPROF_MAX_OVERHEAD < 100) */
     int sampling;    /* the share is below 100%: slices, one configuration each */
     int slice_begins; /* the next rotated launch begins a slice: the next configuration */
+    uint64_t since_new;      /* the slice's launches since its last variant new to it */
+    size_t slice_variants;   /* the variants the slice has profiled */
     long programmed; /* the configuration the open batch holds, -1: none */
     /* per configuration: launches that gave values, and that lost them; a
      * configuration that loses its first launches and gives none is
@@ -268,6 +271,14 @@ static void step_abandon(gp_context *cs, const char *why)
     vs->programmed = -1;
 }
 
+/* A slice's launches that must follow the last launch of a variant new to
+ * it before it may end. */
+static uint64_t slice_tail(void)
+{
+    uint64_t t = (uint64_t)gp_core.cfg.rotate_launches / 2;
+    return t > 8 ? t : 8;
+}
+
 /* The configuration the next rotated launch takes: at a slice's start the
  * one after the last, else the slice's own; refused ones skipped. */
 static size_t slice_config_take(gp_variants *vs, double now, int *switched)
@@ -354,9 +365,16 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
     if ((uint64_t)vs->n > least)
         least = (uint64_t)vs->n < 4 * least ? (uint64_t)vs->n : 4 * least;
     vs->duty.slice_launches = least;
+    /* and goes on while variants new to it keep coming (a round of the
+     * work that is longer than its variants' count), up to four times that */
+    if (vs->duty.on && vs->slice_variants < vs->n && vs->since_new < slice_tail() &&
+        vs->duty.in_slice < 4 * least)
+        vs->duty.slice_launches = vs->duty.in_slice + 1;
     int slice;
     if (gp_duty_decide(&vs->duty, now, spent, &slice)) {
         vs->slice_begins |= slice;
+        if (slice)
+            vs->since_new = vs->slice_variants = 0;
         if (slice)
             gp_debug("replay mode none: device %d: slice %llu begins (%llu launches counted "
                      "only so far)",
@@ -364,6 +382,13 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
                      (unsigned long long)vs->duty.skipped);
         if (!step_covered(vs, v)) {
             vs->step.passed_over = 0;
+            if (v->slice_seen != vs->duty.slices) { /* new to the slice */
+                v->slice_seen = vs->duty.slices;
+                vs->slice_variants++;
+                vs->since_new = 0;
+            } else {
+                vs->since_new++;
+            }
             return 0;
         }
         /* counted only, not in the slice; when no variant lacking the

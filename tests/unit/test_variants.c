@@ -289,6 +289,54 @@ static void stepped_share_test(gp_context *cs, const double *v)
     gp_core.cfg.max_overhead = 100;
 }
 
+/* A slice lasts a round of the work even where the round is longer than
+ * the variants' count: A launched five times, then B and C, at a share of
+ * 50%; once the three are known, every slice reaches all three. */
+static void slice_round_test(gp_context *cs, const double *v)
+{
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.max_overhead = 50;
+    gp_core.cfg.rotate_launches = 2;
+    gp_core.cfg.rotate_ms = 0;
+    gp_core.cfg.variants_max = 8;
+    gp_variants_setup(cs);
+    GP_CHECK(cs->variants != NULL);
+    static const unsigned round[7] = {8, 8, 8, 8, 8, 16, 32};
+    double now = 0, spent = 0;
+    int prev = -1, seen = 0, slices = 0, whole = 0;
+    for (int i = 0; i < 140; i++) {
+        unsigned g = round[i % 7];
+        gp_launch_exec e;
+        memset(&e, 0, sizeof(e));
+        e.grid[0] = g;
+        e.grid[1] = e.grid[2] = e.block[0] = e.block[1] = e.block[2] = 1;
+        uint64_t id = atomic_fetch_add(&gp_core.launch_seq, 1) + 1;
+        int c = -1, closed;
+        if (!gp_variants_sample_out(cs, &kern, id, &e, now, spent)) {
+            c = launch(cs, g, v, &closed);
+            spent += 1;
+            now += 1;
+        }
+        now += 1;
+        if (c != prev && prev >= 0 && i > 14) { /* a slice ended: which variants it had */
+            slices++;
+            whole += seen == 7;
+        }
+        if (c != prev)
+            seen = 0;
+        if (c >= 0)
+            seen |= g == 8 ? 1 : g == 16 ? 2 : 4;
+        prev = c;
+    }
+    GP_CHECK_MSG(slices >= 3 && whole == slices, "%d of %d slices reached the three variants",
+                 whole, slices);
+    gp_variants_close(cs);
+    fclose(json);
+    free(json_buf);
+    gp_core.cfg.max_overhead = 100;
+    gp_core.cfg.variants_max = 2;
+}
+
 int main(void)
 {
     gp_core.metric_names = names;
@@ -488,5 +536,6 @@ int main(void)
 
     stepped_test(&cs, v);
     stepped_share_test(&cs, v);
+    slice_round_test(&cs, v);
     return gp_test_finish("variants");
 }
