@@ -52,6 +52,7 @@ typedef struct gp_variants {
     int slice_begins; /* the next rotated launch begins a slice: the next configuration */
     uint64_t since_new;      /* the slice's launches since its last variant new to it */
     size_t slice_variants;   /* the variants the slice has profiled */
+    uint64_t seen, last_new; /* launches considered; the count at the last new variant */
     long programmed; /* the configuration the open batch holds, -1: none */
     /* per configuration: launches that gave values, and that lost them; a
      * configuration that loses its first launches and gives none is
@@ -345,7 +346,11 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
     if (!vs->sampling)
         return 0;
     gp_duty_start(&vs->duty, now, spent); /* the first launch, exact or not, is the origin */
+    size_t known = vs->n;
     gp_variant *v = variant_of(vs, kernel, launch_id, e);
+    vs->seen++;
+    if (vs->n != known)
+        vs->last_new = vs->seen;
     if (!v || vs->n_refused >= vs->layout.n_configs)
         return 0;
     v->defer_exact = 0;
@@ -365,6 +370,14 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
     if ((uint64_t)vs->n > least)
         least = (uint64_t)vs->n < 4 * least ? (uint64_t)vs->n : 4 * least;
     vs->duty.slice_launches = least;
+    /* the first slice waits for the work to repeat (a round of that many
+     * launches without a new variant; at most eight): a slice during a
+     * program's start-up would give its configuration to few variants */
+    if (vs->duty.slices == 0 && vs->seen - vs->last_new < least && vs->seen < 8 * least) {
+        gp_est_launch(&v->est);
+        v->unprofiled++;
+        return 1;
+    }
     /* and goes on while variants new to it keep coming (a round of the
      * work that is longer than its variants' count), up to four times that */
     if (vs->duty.on && vs->slice_variants < vs->n && vs->since_new < slice_tail() &&

@@ -517,6 +517,17 @@ int main(void)
     GP_CHECK(gp_variants_sample_out(&cs, &kern, 3000, &e8, 0, 0) == 0); /* exact */
     c = launch(&cs, 8, v, &closed);
     GP_CHECK(c == GP_EST_ALL);
+    /* the first slice waits for a round of the work without a new variant
+     * (100 launches here), then takes configuration 0 */
+    int waited = 0;
+    for (int i = 0; i < 101; i++) {
+        if (gp_variants_sample_out(&cs, &kern, 3100 + (uint64_t)i, &e8, 12, 5)) {
+            waited++;
+            continue;
+        }
+        c = launch(&cs, 8, v, &closed);
+    }
+    GP_CHECK_MSG(waited == 99 && c == 0, "waited %d launches, then configuration %d", waited, c);
     gp_launch_exec e16 = e8;
     e16.grid[0] = 16;
     /* 5 s spent on the first, 12 s into the run: a slice may begin
@@ -532,6 +543,8 @@ int main(void)
     fclose(json);
     GP_CHECK(strstr(json_buf, "\"grid\":[16,1,1]") &&
              strstr(json_buf, "\"launches\":2,\"exact_launches\":1,"));
+    GP_CHECK(strstr(json_buf, "\"launches\":102,\"exact_launches\":1,\"lost_launches\":0,"
+                              "\"unprofiled_launches\":99,"));
     free(json_buf);
 
     stepped_test(&cs, v);
