@@ -533,6 +533,15 @@ static void config_failed(gp_context *cs, int c, const char *why)
             why ? why : "no reason", names);
 }
 
+/* A launch that ran once, profiled, in replay mode none (the summary's
+ * launches_estimated). */
+static void count_estimated(void)
+{
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_core.summary.launches_estimated++;
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
 int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_why)
 {
     gp_variant *v = ls->variant;
@@ -549,7 +558,10 @@ int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_w
     if (ls->opts.rotate_step && !hw_why) {
         vs->step.done++;
         /* the values come with the last pass; CUPTI asking for far more
-         * passes than it planned is a failure of the configuration */
+         * passes than it planned is a failure of the configuration.  Each
+         * pass's launch ran once, profiled: the summary counts it so */
+        if (ls->rs.step_pending)
+            count_estimated();
         if (ls->rs.step_pending && vs->step.done < 2 * vs->step_passes[ls->rot_config] + 2)
             return 1;
         if (ls->rs.step_pending) {
@@ -572,9 +584,7 @@ int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_w
         vs->given[ls->rot_config]++;
         gp_est_add(&v->est, &vs->layout, ls->rot_config, ls->variant_ordinal, values);
     }
-    pthread_mutex_lock(&gp_core.state_lock);
-    gp_core.summary.launches_estimated++;
-    pthread_mutex_unlock(&gp_core.state_lock);
+    count_estimated();
     return 1;
 }
 

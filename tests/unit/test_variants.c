@@ -272,11 +272,17 @@ static void stepped_share_test(gp_context *cs, const double *v)
     gp_core.cfg.rotate_ms = 0;
     gp_variants_setup(cs);
     GP_CHECK(cs->variants != NULL);
-    int sass = 0;
+    int sass = 0, rotated = 0;
+    unsigned long long est0 = gp_core.summary.launches_estimated;
     for (int i = 0; i < 400; i++) {
         int c = launch_stepped(cs, i % 4 == 3 ? 16 : 8, v);
         sass += i >= 200 && c == 2;
+        rotated += c >= 0;
     }
+    /* every launch that ran profiled once counts in the summary, each pass
+     * of a stepped collection too (not only the one that gives values) */
+    GP_CHECK_MSG(gp_core.summary.launches_estimated - est0 == (unsigned long long)rotated,
+                 "summary %llu, rotated %d", gp_core.summary.launches_estimated - est0, rotated);
     gp_variants_close(cs);
     fclose(json);
     const char *entry = "{\"configuration\":2,\"kind\":\"counters\",\"passes\":2,\"launches\":";
