@@ -170,6 +170,20 @@ static int launch_stepped(gp_context *cs, unsigned grid, const double *v)
     return ls.rot_config;
 }
 
+/* A new case: the records to a fresh buffer, the settings, a fresh setup;
+ * passes > 0: the second range-profiler configuration is stepped. */
+static void begin_case(gp_context *cs, size_t passes, long max_overhead, long rotate_launches)
+{
+    holds = passes ? holds_stepped : holds_plain;
+    stepped_passes = passes;
+    json = open_memstream(&json_buf, &json_len);
+    gp_core.cfg.max_overhead = max_overhead;
+    gp_core.cfg.rotate_launches = rotate_launches;
+    gp_core.cfg.rotate_ms = 0;
+    gp_variants_setup(cs);
+    GP_CHECK(cs->variants != NULL);
+}
+
 /* A configuration of several passes (stepped): each pass wraps one launch of
  * the variant under way, the other variants' launches are only counted
  * meanwhile, the values come with the last pass; a variant that is not
@@ -177,14 +191,7 @@ static int launch_stepped(gp_context *cs, unsigned grid, const double *v)
  * GPUPROF_ROTATE_LAUNCHES) launches). */
 static void stepped_test(gp_context *cs, const double *v)
 {
-    holds = holds_stepped;
-    stepped_passes = 3;
-    json = open_memstream(&json_buf, &json_len);
-    gp_core.cfg.max_overhead = 100;
-    gp_core.cfg.rotate_launches = 2;
-    gp_core.cfg.rotate_ms = 0;
-    gp_variants_setup(cs);
-    GP_CHECK(cs->variants != NULL);
+    begin_case(cs, 3, 100, 2);
     /* A = grid 8, B = grid 16, alternating */
     int want[] = {GP_EST_ALL, GP_EST_ALL, 0, 0, /* first launches; a block of configuration 0 */
                   1, -1, 1, -1, 1,              /* A's three passes, B counted meanwhile */
@@ -264,14 +271,7 @@ static long config_launches(const char *buf, unsigned g, const char *entry)
  * round's, the slice ends after the patience and the rotation goes on. */
 static void stepped_share_test(gp_context *cs, const double *v)
 {
-    holds = holds_stepped;
-    stepped_passes = 2;
-    json = open_memstream(&json_buf, &json_len);
-    gp_core.cfg.max_overhead = 50;
-    gp_core.cfg.rotate_launches = 1;
-    gp_core.cfg.rotate_ms = 0;
-    gp_variants_setup(cs);
-    GP_CHECK(cs->variants != NULL);
+    begin_case(cs, 2, 50, 1);
     int sass = 0, rotated = 0;
     unsigned long long est0 = gp_core.summary.launches_estimated;
     for (int i = 0; i < 400; i++) {
@@ -300,13 +300,8 @@ static void stepped_share_test(gp_context *cs, const double *v)
  * 50%; once the three are known, every slice reaches all three. */
 static void slice_round_test(gp_context *cs, const double *v)
 {
-    json = open_memstream(&json_buf, &json_len);
-    gp_core.cfg.max_overhead = 50;
-    gp_core.cfg.rotate_launches = 2;
-    gp_core.cfg.rotate_ms = 0;
     gp_core.cfg.variants_max = 8;
-    gp_variants_setup(cs);
-    GP_CHECK(cs->variants != NULL);
+    begin_case(cs, 0, 50, 2);
     static const unsigned round[7] = {8, 8, 8, 8, 8, 16, 32};
     double now = 0, spent = 0;
     int prev = -1, seen = 0, slices = 0, whole = 0;
