@@ -386,13 +386,13 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
     int slice;
     if (gp_duty_decide(&vs->duty, now, spent, &slice)) {
         vs->slice_begins |= slice;
-        if (slice)
+        if (slice) {
             vs->since_new = vs->slice_variants = 0;
-        if (slice)
             gp_debug("replay mode none: device %d: slice %llu begins (%llu launches counted "
                      "only so far)",
                      cs->device, (unsigned long long)vs->duty.slices,
                      (unsigned long long)vs->duty.skipped);
+        }
         if (!step_covered(vs, v)) {
             vs->step.passed_over = 0;
             if (v->slice_seen != vs->duty.slices) { /* new to the slice */
