@@ -178,6 +178,20 @@ for l in open('$O/cost.jsonl'):
     r=json.loads(l)
     if r.get('type')=='summary': print('gpuprof %-36s %6.1f ms/launch (%d launches, %d passes, wall %d ms)' % ('$s', r['profiler_ms']/max(1,r['launches_profiled']), r['launches_profiled'], r['passes'], $w))"
     done
+    echo "-- replay mode none, every launch profiled (REPS=200 of 5 stall kernels): profiler ms / launch beyond its set-up"
+    for s in default "default --section WarpStateStats"; do
+        set -- $s
+        extra=""; [ $# -gt 1 ] && extra="$2 $3"
+        REPS=200 $B/gpuprof --replay-mode none --max-overhead 100 $extra -o "$O/cost-none" -f $P work \
+            >/dev/null 2>"$O/cost-none.err"
+        $PY -c "
+import json
+for l in open('$O/cost-none.jsonl'):
+    r=json.loads(l)
+    if r.get('type')=='summary':
+        n=r['launches_profiled']+r['launches_estimated']
+        print('gpuprof none %-32s %6.2f ms/launch (%d launches, %d in kernel replay; set-up %.0f ms apart)' % ('$s', (r['profiler_ms']-r['setup_ms'])/max(1,n), n, r['launches_profiled'], r['setup_ms']))"
+    done
     if [ $have_ncu = 1 ]; then
         t=$(date +%s%N); REPS=10 $P work >/dev/null; w0=$(ms $t)
         t=$(date +%s%N)
