@@ -33,6 +33,31 @@ void gp_aggregate_free(gp_kernel_agg *k)
     }
 }
 
+void gp_agg_shape_of(gp_agg_shape *s, const gp_launch *l, const gp_occ_result *occ)
+{
+    s->threads_per_block = gp_record_threads_per_block(l);
+    s->blocks = gp_record_blocks(l);
+    s->smem_per_block = gp_num_add_sat(l->static_smem, l->dynamic_smem);
+    s->regs_per_thread = l->regs_per_thread;
+    s->cluster_size = gp_record_cluster_size(l);
+    s->occ = *occ;
+}
+
+/* The kernel's row shows the configuration s when it took more time (w)
+ * than the one it shows. */
+static void take_shape(gp_kernel_agg *k, double w, const gp_agg_shape *s)
+{
+    if (!s || w <= k->main_time)
+        return;
+    k->main_time = w;
+    k->threads_per_block = s->threads_per_block;
+    k->blocks = s->blocks;
+    k->smem_per_block = s->smem_per_block;
+    k->regs_per_thread = s->regs_per_thread;
+    k->cluster_size = s->cluster_size;
+    k->occ = s->occ;
+}
+
 void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row *row,
                       const gp_occ_result *occ)
 {
@@ -56,15 +81,9 @@ void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row
     }
     /* a launch without a duration still defines the configuration if it is
      * the first one */
-    if (w > k->main_time) {
-        k->main_time = w;
-        k->threads_per_block = gp_record_threads_per_block(l);
-        k->blocks = gp_record_blocks(l);
-        k->smem_per_block = gp_num_add_sat(l->static_smem, l->dynamic_smem);
-        k->regs_per_thread = l->regs_per_thread;
-        k->cluster_size = gp_record_cluster_size(l);
-        k->occ = *occ;
-    }
+    gp_agg_shape s;
+    gp_agg_shape_of(&s, l, occ);
+    take_shape(k, w, &s);
 }
 
 void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m,
@@ -76,15 +95,7 @@ void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m,
     double w = isnan(t) ? 0 : t * (double)m;
     /* the variant's m launches together, as one configuration: a kernel seen
      * only through estimates still has its grid, block and occupancy */
-    if (s && w > k->main_time) {
-        k->main_time = w;
-        k->threads_per_block = s->threads_per_block;
-        k->blocks = s->blocks;
-        k->smem_per_block = s->smem_per_block;
-        k->regs_per_thread = s->regs_per_thread;
-        k->cluster_size = s->cluster_size;
-        k->occ = s->occ;
-    }
+    take_shape(k, w, s);
     k->launches += m;
     k->estimated += m;
     for (size_t i = 0; i < GP_DERIVED_COUNT; i++) {

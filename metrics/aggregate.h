@@ -52,6 +52,9 @@ typedef struct {
     gp_occ_result occ; /* limiter GP_OCC_LIMIT_INVALID: n/a */
 } gp_agg_shape;
 
+/* The configuration of launch l, whose occupancy is occ. */
+void gp_agg_shape_of(gp_agg_shape *s, const gp_launch *l, const gp_occ_result *occ);
+
 /* Adds m launches whose derived values are v (a replay-mode-none variant's
  * estimated mean launch; NaN: not valued, counted as such in each of them),
  * launched with the configuration s (NULL: unknown). */

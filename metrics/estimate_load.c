@@ -112,12 +112,7 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     gp_occ_result occ;
     gp_facts f;
     gp_facts_of_launch(&f, &l, dv, &r->peaks, &occ);
-    e.shape.threads_per_block = gp_record_threads_per_block(&l);
-    e.shape.blocks = gp_record_blocks(&l);
-    e.shape.smem_per_block = gp_num_add_sat(l.static_smem, l.dynamic_smem);
-    e.shape.regs_per_thread = l.regs_per_thread;
-    e.shape.cluster_size = gp_record_cluster_size(&l);
-    e.shape.occ = occ;
+    gp_agg_shape_of(&e.shape, &l, &occ);
     gp_derived_row *row = malloc(sizeof(*row));
     if (!row || gp_est_derived(&f, &l, mb, row, e.bound) != 0) {
         free(row);

@@ -65,6 +65,7 @@ typedef struct gp_variants {
     size_t *step_passes;
     struct {
         gp_variant *v; /* whose launches take the passes; NULL: none under way */
+        size_t configs; /* the stepped configurations */
         size_t c;
         size_t done;    /* its passes submitted */
         uint64_t since; /* the context's launches since its last pass */
@@ -107,11 +108,10 @@ void gp_variants_setup(gp_context *cs)
     }
     vs->n_rp = gp_collect_rotation_configs(cs->col);
     vs->sass = gp_core.has_sass && cs->sass_ok;
-    size_t n_stepped = 0;
     for (size_t g = 0; g < vs->n_rp; g++)
         if (gp_collect_rotation_stepped(cs->col, g)) {
             vs->step_passes[g] = gp_collect_rotation_passes(cs->col, g);
-            n_stepped++;
+            vs->step.configs++;
         }
     long ref = -1, cycles = -1;
     for (size_t i = 0; i < n; i++) {
@@ -172,15 +172,15 @@ void gp_variants_setup(gp_context *cs)
                 "spread so that the profiler takes about %ld%% of the run "
                 "(GPUPROF_MAX_OVERHEAD); kernel variants' first launches in kernel replay "
                 "within a quarter of that share",
-                cs->device, vs->layout.n_configs, vs->layout.n_configs - n_stepped,
-                vs->sass ? ", one the SASS pass" : "", n_stepped, gp_core.cfg.rotate_launches,
+                cs->device, vs->layout.n_configs, vs->layout.n_configs - vs->step.configs,
+                vs->sass ? ", one the SASS pass" : "", vs->step.configs, gp_core.cfg.rotate_launches,
                 gp_core.cfg.rotate_ms, gp_core.cfg.max_overhead);
     else
         gp_info("device %d: replay mode none: %zu configurations (%zu of one pass%s, %zu of "
                 "several passes taken over a variant's successive launches), %ld launches "
                 "each in turn; each kernel variant's first launch in kernel replay",
-                cs->device, vs->layout.n_configs, vs->layout.n_configs - n_stepped,
-                vs->sass ? ", one the SASS pass" : "", n_stepped, gp_core.cfg.rotate_launches);
+                cs->device, vs->layout.n_configs, vs->layout.n_configs - vs->step.configs,
+                vs->sass ? ", one the SASS pass" : "", vs->step.configs, gp_core.cfg.rotate_launches);
     cs->variants = vs;
 }
 
@@ -315,7 +315,7 @@ static size_t slice_config_peek(const gp_variants *vs)
  * all); a round ends when no such variant came within the patience. */
 static int step_covered(const gp_variants *vs, const gp_variant *v)
 {
-    if (!vs->sampling || vs->n_refused >= vs->layout.n_configs)
+    if (!vs->step.configs || !vs->sampling || vs->n_refused >= vs->layout.n_configs)
         return 0;
     size_t c = slice_config_peek(vs);
     return vs->step_passes[c] && v->est.cover[c].n > vs->step.round;
