@@ -120,6 +120,13 @@ if ls "$O"/*.compare.txt >/dev/null 2>&1; then
         END { if (u + p + f > 0)
                   printf "warp-state ratios: %d pairs ncu did not repeat (not judged, %d of them agree with its first run); over every pair %d of %d (%.1f%%)\n",
                          u, uo, p + uo, p + f + u, 100 * (p + uo) / (p + f + u) }'
+    # the yardstick: how often ncu's second run agrees with its first, over
+    # the same pairs as gpuprof against ncu's first run
+    cat "$O"/*.compare.txt | awk '
+        / ratio-self: [0-9]+ pairs/ { n += $3; s += $17; g += $20 }
+        END { if (n > 0)
+                  printf "warp-state ratios in both ncu runs: ncu against itself %d of %d (%.1f%%), gpuprof against its first run %d of %d (%.1f%%)\n",
+                         s, n, 100 * s / n, g, n, 100 * g / n }'
     cat "$O"/*.compare.txt | awk '
         / share-unstable: [0-9]+ kernels/ { u += $3; uo += $9 }
         END { if (u > 0)

@@ -352,6 +352,10 @@ def judge_ratios(ws_path, raw, report, raw_nocache=None, raw_again=None):
     apart; a pair whose value ncu's second run (raw_again) does not repeat
     is not judged (skipped), counted with how many agree with the first."""
     passed = failed = skipped = warm = unstable = unstable_ok = 0
+    # over every pair both ncu runs value: how often ncu's second run
+    # agrees with its first, and how often gpuprof does (the yardstick for
+    # the share of pairs gpuprof can be expected to match)
+    both = self_ok = ours_ok = 0
     other = ncu_by_key(raw_nocache) if raw_nocache else {}
     again = ncu_by_key(raw_again) if raw_again else {}
     gp = load_gpuprof(ws_path)
@@ -373,6 +377,10 @@ def judge_ratios(ws_path, raw, report, raw_nocache=None, raw_again=None):
                 skipped += 1
                 continue
             na = again.get((k, i), {}).get('values', {}).get(m)
+            if na is not None:
+                both += 1
+                self_ok += close(na, n)
+                ours_ok += close(g, n)
             if na is not None and not close(na, n):
                 unstable += 1
                 unstable_ok += close(g, n)
@@ -398,6 +406,8 @@ def judge_ratios(ws_path, raw, report, raw_nocache=None, raw_again=None):
         # with ncu's first run (the figure counting every pair)
         report.append('ratio-unstable: %d pairs ncu did not repeat, %d of them agree with the '
                       'first run' % (unstable, unstable_ok))
+        report.append('ratio-self: %d pairs in both ncu runs: its second run agrees with its '
+                      'first on %d, gpuprof on %d' % (both, self_ok, ours_ok))
     return passed, failed, skipped
 
 

@@ -53,10 +53,13 @@ with tempfile.TemporaryDirectory() as d:
            "the pair ncu did not repeat is listed: %s" % report)
     expect("ratio-unstable: 1 pairs ncu did not repeat, 0 of them agree with the first run"
            in report, "the count of pairs set apart: %s" % report)
+    expect("ratio-self: 3 pairs in both ncu runs: its second run agrees with its first on 2,"
+           " gpuprof on 1" in report, "ncu against itself beside gpuprof: %s" % report)
     report = []
     got = compare_where.judge_ratios(ws, load_ncu(first), report)
     expect(got == (1, 2, 0), "without it every pair is judged: %s" % (got,))
-    expect(not any("unstable" in l for l in report), "no pair set apart: %s" % report)
+    expect(not any("unstable" in l or "ratio-self" in l for l in report),
+           "no pair set apart, no second run to measure ncu against: %s" % report)
 
 
 # stall shares: ncu's source page, its duplicated blocks, a near tie, a
