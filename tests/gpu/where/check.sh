@@ -76,6 +76,13 @@ while IFS='|' read -r name n cmd; do
         -o "$O/$name.ncu-again" -f sh -c "$cmd" >/dev/null 2>&1
     ncu --import "$O/$name.ncu-again.ncu-rep" --csv --page source --print-source sass \
         >"$O/$name.ncu-source-again.csv" 2>/dev/null
+    # ncu's sampling with warm caches: gpuprof samples the program's own
+    # launches, whose caches are not flushed (a kernel whose shares differ is
+    # judged against it too, and still fails)
+    timeout 300 ncu --clock-control none --cache-control none --section SourceCounters -c "$n" \
+        -o "$O/$name.ncu-warm" -f sh -c "$cmd" >/dev/null 2>&1
+    ncu --import "$O/$name.ncu-warm.ncu-rep" --csv --page source --print-source sass \
+        >"$O/$name.ncu-source-nocache.csv" 2>/dev/null
     # ncu again with the first run's settings: a warp-state ratio it does not
     # repeat has no oracle value (set apart, as the cross-check does)
     timeout 300 ncu --clock-control none --section WarpStateStats -c "$n" \
@@ -86,6 +93,7 @@ while IFS='|' read -r name n cmd; do
         --ours-warpstate "$O/$name.ws.jsonl" --ncu-raw-nocache "$O/$name.ncu-raw-nocache.csv" \
         --ncu-raw-again "$O/$name.ncu-raw-again.csv" \
         --ncu-source-again "$O/$name.ncu-source-again.csv" \
+        --ncu-source-nocache "$O/$name.ncu-source-nocache.csv" \
         >"$O/$name.compare.txt" 2>&1
     grep -E "^$name (FAIL|share|where-)" "$O/$name.compare.txt" | grep -v "not judged" | head -30
     grep -E "^$name (instr|ratio)" "$O/$name.compare.txt" | head -6
@@ -127,6 +135,10 @@ if ls "$O"/*.compare.txt >/dev/null 2>&1; then
         END { if (n > 0)
                   printf "warp-state ratios in both ncu runs: ncu against itself %d of %d (%.1f%%), gpuprof against its first run %d of %d (%.1f%%)\n",
                          s, n, 100 * s / n, g, n, 100 * g / n }'
+    cat "$O"/*.compare.txt | awk '
+        / share-warm: [0-9]+ of/ { w += $3; n += $6 }
+        END { if (n > 0)
+                  printf "stall shares: %d of the %d kernels that differ agree with ncu --cache-control none\n", w, n }'
     cat "$O"/*.compare.txt | awk '
         / share-unstable: [0-9]+ kernels/ { u += $3; uo += $9 }
         END { if (u > 0)

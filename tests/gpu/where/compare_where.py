@@ -5,7 +5,8 @@ statistics against Nsight Compute's, on one program.
 usage: compare_where.py --ours SRC.jsonl --ncu-source SRC.csv --ncu-raw RAW.csv
                         [--ours-warpstate WS.jsonl] [--ncu-raw-again RAW2.csv]
                         [--ncu-raw-nocache RAWN.csv] [--ncu-source-again SRC2.csv]
-                        [--min-samples N] [--label NAME]
+                        [--ncu-source-nocache SRCN.csv] [--min-samples N]
+                        [--label NAME]
 
 SRC.jsonl: gpuprof's records with source_function/source_instr records
 (e.g. --set source).  SRC.csv: `ncu --page source --csv --print-source sass`
@@ -20,7 +21,10 @@ does with its second ncu run.  RAWN.csv: ncu with --cache-control none
 (the pairs that disagree but agree with it are counted).  SRC2.csv: ncu's
 source page from a second run with the first run's settings: a kernel
 whose two ncu runs do not meet the share conditions against each other is
-set apart (share-unstable: not judged, counted and said).
+set apart (share-unstable: not judged, counted and said).  SRCN.csv: ncu's
+source page with --cache-control none: a kernel whose shares differ is also
+judged against it and the line says how (still a failure; gpuprof samples
+the program's own launches, whose caches are not flushed).
 
 Judged, per the issue's validation rules:
   instr   per-instruction counts (instructions executed, thread instructions,
@@ -291,13 +295,18 @@ def ncu_as_ours(per_pc):
     return out
 
 
-def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None):
+def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None, warm=None):
     """With `again` (ncu's second run, same settings): a kernel whose two ncu
     runs do not meet the conditions against each other has no oracle value;
     it is set apart (share-unstable), counted and said with whether gpuprof
-    meets them against either run, as the warp-state ratios are."""
+    meets them against either run, as the warp-state ratios are.  With
+    `warm` (ncu's source page with --cache-control none): a kernel that
+    fails is also judged against it and the line says how (gpuprof samples
+    the program's own launches, whose caches are not flushed); it still
+    counts as failed."""
     passed = failed = skipped = 0
     unstable = unstable_ok = 0
+    warm_failed = warm_ok = 0
     for kernel, (f, instrs) in sorted(ours.items()):
         ntot, nsum = ncu_reason_totals(ncu_src, kernel)
         osum = float(f.get('samples', 0))
@@ -329,9 +338,21 @@ def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None):
                                   (tag, name, steady[1], steady[2], steady[3], steady[4],
                                    steady[5], line.split(': ', 1)[1]))
                     continue
+        if not ok and warm is not None and kernel in warm:
+            wtot, wsum = ncu_reason_totals(warm, kernel)
+            if wsum >= min_samples:
+                w = share_verdict(otot, osum, instrs, wtot, wsum, warm[kernel][1])
+                warm_failed += 1
+                warm_ok += w[0]
+                line += ('; against ncu --cache-control none: top %s/%s, worst share difference '
+                         '%.1f points (%s), hottest %s of 5 in common: %s' %
+                         (w[1], w[2], w[3], w[4], w[5], 'agrees' if w[0] else 'differs'))
         report.append(('' if ok else 'FAIL ') + line)
         passed += ok
         failed += not ok
+    if warm is not None:
+        report.append('%s-warm: %d of the %d kernels that differ agree with ncu --cache-control '
+                      'none' % (tag, warm_ok, warm_failed))
     if again is not None:
         report.append('%s-unstable: %d kernels ncu did not repeat, %d of them agree with one of '
                       'its runs' % (tag, unstable, unstable_ok))
@@ -420,6 +441,7 @@ def main():
     ap.add_argument('--ncu-raw-nocache')
     ap.add_argument('--ncu-raw-again')
     ap.add_argument('--ncu-source-again')
+    ap.add_argument('--ncu-source-nocache')
     ap.add_argument('--min-samples', type=int, default=1000)
     ap.add_argument('--label', default='')
     a = ap.parse_args()
@@ -431,7 +453,10 @@ def main():
     res = {'instr': judge_instr(ours, ncu_src, report),
            'share': judge_shares(ours, ncu_src, a.min_samples, report, again=(
                load_ncu_source(a.ncu_source_again)
-               if a.ncu_source_again and os.path.exists(a.ncu_source_again) else None))}
+               if a.ncu_source_again and os.path.exists(a.ncu_source_again) else None),
+                                    warm=(load_ncu_source(a.ncu_source_nocache)
+                                          if a.ncu_source_nocache and
+                                          os.path.exists(a.ncu_source_nocache) else None))}
     if a.ours_warpstate:
         res['ratio'] = judge_ratios(a.ours_warpstate, raw, report,
                                     load_ncu(a.ncu_raw_nocache) if a.ncu_raw_nocache else None,

@@ -5,7 +5,8 @@ not repeat is set apart (not judged, counted, said with whether gpuprof
 agrees with the first run); without the second run every pair is judged.
 Stall shares: a launch ncu's source page prints twice counts once; a top
 reason within sampling noise of ncu's agrees, a clearly different one
-fails; a kernel whose two ncu runs differ is set apart."""
+fails; a kernel whose two ncu runs differ is set apart; a kernel that
+differs is judged against ncu with warm caches too and still fails."""
 import json
 import os
 import sys
@@ -136,6 +137,23 @@ with tempfile.TemporaryDirectory() as d:
     r = compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n1),
                                    1000, report, again=compare_where.load_ncu_source(n1))
     expect(r == (0, 1, 0), "a kernel ncu repeats is judged: %s %s" % (r, report))
+    # ncu with warm caches agrees with gpuprof: still a failure, said on its line
+    n3 = os.path.join(d, "n3.csv")
+    source(n3, [("k(int)", rows_of((0.60, 0.20)))])
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n1),
+                                   1000, report, warm=compare_where.load_ncu_source(n3))
+    expect(r == (0, 1, 0) and any(l.startswith("FAIL share k:") and
+                                  l.endswith("against ncu --cache-control none: top barrier/"
+                                             "barrier, worst share difference 0.0 points (), "
+                                             "hottest 5 of 5 in common: agrees") for l in report)
+           and "share-warm: 1 of the 1 kernels that differ agree with ncu --cache-control none"
+           in report, "a failure that agrees with warm caches says so: %s %s" % (r, report))
+    report = []
+    compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n1),
+                               1000, report, warm=compare_where.load_ncu_source(n1))
+    expect("share-warm: 0 of the 1 kernels that differ agree with ncu --cache-control none"
+           in report, "one that does not: %s" % report)
 
 print("compare-where: %d passed, %d failed, 0 skipped" % (passed, failed))
 sys.exit(1 if failed else 0)
