@@ -105,6 +105,18 @@ double gp_verdict_stall_share(const gp_verdict_input *in, gp_verdict_kind kind, 
     return all > 0 ? 100 * part / all : NAN;
 }
 
+int gp_verdict_stall_measured(const double *v, const gp_where *w)
+{
+    size_t i;
+    for (i = 0; i < GP_N_STALL_RULES; i++)
+        if (!isnan(v[gp_verdict_stall_rules[i].metric]))
+            return 1;
+    for (i = 0; w && i < w->n_stall; i++)
+        if (w->stall[i] > 0)
+            return 1;
+    return 0;
+}
+
 /* A plain number with 3 digits, n/a when not measured. */
 static const char *gp_verdict_stall_num(double v, char *buf, size_t len)
 {

@@ -16,4 +16,9 @@ void gp_verdict_stall(const gp_verdict_input *in, gp_verdict *out, size_t *n);
  * (0); NaN when neither exists. */
 double gp_verdict_stall_share(const gp_verdict_input *in, gp_verdict_kind kind, int *counters);
 
+/* Whether why warps wait was measured for a kernel: a stall share from the
+ * warp-state counters (v: its derived metrics) or stall samples (w, NULL:
+ * none). */
+int gp_verdict_stall_measured(const double *v, const gp_where *w);
+
 #endif

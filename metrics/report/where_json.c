@@ -230,6 +230,12 @@ void gp_report_where_json_head(const gp_report *r, FILE *out)
     const gp_source *s = r->source;
     size_t i;
     int first = 1;
+    size_t why = gp_report_why_missing(r);
+    if (why)
+        fprintf(out, ",\"why_missing\":{\"kernels\":%zu,\"of\":%zu,\"ask\":\"%s\"}", why, r->n,
+                gp_report_why_ask); /* plain ASCII, no quote or backslash */
+    else
+        fputs(",\"why_missing\":null", out);
     fputs(",\"sampling\":", out);
     if (!s || !s->run.with_sampling) {
         fputs("null", out);

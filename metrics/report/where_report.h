@@ -24,5 +24,10 @@ void gp_report_where_reasons(const gp_source *s, const gp_where *w, const gp_whe
 /* "on in 1 of 1 processes, 4.86K samples (...)" or "off"; "" without a
  * sampling object in any summary. */
 void gp_report_where_sampling(const gp_report *r, char *buf, size_t len);
+/* How many of the report's kernels have no measure of why warps wait
+ * (neither warp-state counters nor stall samples), and the commands that
+ * take one (gp_report_why_ask). */
+size_t gp_report_why_missing(const gp_report *r);
+extern const char gp_report_why_ask[];
 
 #endif

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "util/textio.h"
 #include "where_report.h"
+#include "metrics/verdict_stall.h"
 
 /* "1234", "12.3K", "4.56M"; n/a for NaN. */
 const char *gp_report_where_count(double v, char *buf, size_t len)
@@ -76,11 +77,28 @@ void gp_report_where_sampling(const gp_report *r, char *buf, size_t len)
         snprintf(buf, len, "off");
 }
 
+const char gp_report_why_ask[] =
+    "gpuprof --set source samples the stall reasons of the program's own launches (nothing "
+    "replayed); --section WarpStateStats adds the warp-state counters to each profiled launch "
+    "(7 more passes in kernel replay)";
+
+size_t gp_report_why_missing(const gp_report *r)
+{
+    size_t i, n = 0;
+    for (i = 0; i < r->n; i++)
+        n += !gp_verdict_stall_measured(r->kernels[i].agg.row.v, r->kernels[i].where);
+    return n;
+}
+
 void gp_report_where_text_head(const gp_report *r, FILE *out)
 {
     const gp_source *s = r->source;
     char buf[400];
-    size_t unmatched;
+    size_t unmatched, why = gp_report_why_missing(r);
+    if (why)
+        fprintf(out, "why warps wait: not measured for %zu of %zu kernels (no warp-state "
+                     "counters or stall samples in these records): %s\n",
+                why, r->n, gp_report_why_ask);
     if (!s)
         return;
     gp_report_where_sampling(r, buf, sizeof buf);
