@@ -231,11 +231,13 @@ void gp_report_where_json_head(const gp_report *r, FILE *out)
     size_t i;
     int first = 1;
     size_t why = gp_report_why_missing(r);
-    if (why)
-        fprintf(out, ",\"why_missing\":{\"kernels\":%zu,\"of\":%zu,\"ask\":\"%s\"}", why, r->n,
-                gp_report_why_ask); /* plain ASCII, no quote or backslash */
-    else
+    if (why) {
+        fprintf(out, ",\"why_missing\":{\"kernels\":%zu,\"of\":%zu", why, r->n);
+        gp_wjson_str(out, "ask", gp_report_why_ask);
+        fputc('}', out);
+    } else {
         fputs(",\"why_missing\":null", out);
+    }
     fputs(",\"sampling\":", out);
     if (!s || !s->run.with_sampling) {
         fputs("null", out);
