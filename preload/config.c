@@ -337,7 +337,7 @@ static void set_defaults(gp_config *cfg)
     cfg->profile_from_start = 1;
     cfg->profiler_start_stop = 1;
     cfg->rank = -1;
-    cfg->sampling = 1;
+    cfg->sampling = GP_SAMPLING_ON;
     cfg->sampling_interval = GP_SAMPLING_INTERVAL_DEFAULT;
 }
 
@@ -345,7 +345,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
 {
     struct parse_state st = {err, errlen, 0, 0};
     static const char *const onoff[] = {"0", "1"};
-    static const char *const offon[] = {"off", "on"};
+    static const char *const sampling_modes[] = {"off", "on", "profiled"};
     static const char *const bases[] = {"function", "demangled", "mangled"};
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const wheres[] = {"auto", "device", "host", "none"};
@@ -409,7 +409,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_TEST_INJECT", injects, 2, &cfg->inject);
     parse_choice(&st, env, "GPUPROF_PROFILE_FROM_START", onoff, 2, &cfg->profile_from_start);
     parse_choice(&st, env, "GPUPROF_PROFILER_START_STOP", onoff, 2, &cfg->profiler_start_stop);
-    parse_choice(&st, env, "GPUPROF_SAMPLING", offon, 2, &cfg->sampling);
+    parse_choice(&st, env, "GPUPROF_SAMPLING", sampling_modes, 3, &cfg->sampling);
     parse_long_in(&st, env, "GPUPROF_SAMPLING_INTERVAL", 0, GP_SAMPLING_INTERVAL_MAX,
                   &cfg->sampling_interval);
     parse_nvtx(&st, env, "GPUPROF_NVTX_INCLUDE", cfg->nvtx_include, &cfg->n_nvtx_include);
@@ -504,6 +504,7 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
     if (cfg->rank >= 0)
         describe_add(buf, len, &used, "; rank %ld", cfg->rank);
     if (cfg->sampling)
-        describe_add(buf, len, &used, "; stall sampling every 2^%ld cycles",
-                     5 + cfg->sampling_interval);
+        describe_add(buf, len, &used, "; stall sampling every 2^%ld cycles%s",
+                     5 + cfg->sampling_interval,
+                     cfg->sampling == GP_SAMPLING_PROFILED ? " (profiled launches only)" : "");
 }

@@ -23,6 +23,7 @@ enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
 /* GPUPROF_SAMPLING_INTERVAL: default and largest value (Nsight Compute's
  * scale: a sample every 2^(5+n) cycles per SM sub-partition) */
 #define GP_SAMPLING_INTERVAL_DEFAULT 6
+enum { GP_SAMPLING_OFF, GP_SAMPLING_ON, GP_SAMPLING_PROFILED };
 #define GP_SAMPLING_INTERVAL_MAX 26
 /* GPUPROF_CROSSCHECK=1: launches checked against CUPTI's activity records */
 #define GP_CROSSCHECK_WINDOW 1000
@@ -80,7 +81,8 @@ typedef struct gp_config {
     char sass_dump[1024];       /* GPUPROF_SASS_DUMP: per-instruction SASS data, "" = none */
     int metrics_warpstate;      /* @warpstate named: Nsight Compute's warp-state statistics */
     int metrics_source;         /* @source named: the SASS pass's counts, no hardware counters */
-    int sampling;               /* GPUPROF_SAMPLING: warp-stall sampling of the program's launches */
+    int sampling;               /* GPUPROF_SAMPLING: warp-stall sampling of the program's launches
+                                 * (GP_SAMPLING_OFF, _ON: every launch, _PROFILED: profiled ones) */
     long sampling_interval;     /* GPUPROF_SAMPLING_INTERVAL: a sample every 2^(5+n) cycles */
 } gp_config;
 

@@ -66,7 +66,17 @@ static int wanted(void)
         return 0;
     if (counters < 0)
         counters = gp_metric_set_needs_counters();
+    if (gp_core.cfg.sampling == GP_SAMPLING_PROFILED)
+        return !counters && gp_core.cfg.launch_count != 0;
     return !counters || gp_core.cfg.launch_count == 0;
+}
+
+/* GPUPROF_SAMPLING=profiled: the program's own run of the profiled
+ * launches alone (the launches Nsight Compute would sample), not the
+ * others. */
+static int profiled_only(void)
+{
+    return gp_core.cfg.sampling == GP_SAMPLING_PROFILED;
 }
 
 static smp_ctx *find(CUcontext ctx, int add)
@@ -98,8 +108,10 @@ int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k)
     switch (c->state) {
     case SMP_NONE:
     case SMP_PAUSED:
-        return 1;
+        return !profiled_only();
     case SMP_ON:
+        if (profiled_only()) /* to be stopped: this launch is not profiled */
+            return 1;
         if (gp_now_s() - c->last_flush > GP_SAMPLING_FLUSH_S)
             return 1;
         run.launches++;
@@ -281,6 +293,13 @@ void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k)
     pthread_mutex_unlock(&gp_core.state_lock);
     if (!c)
         return;
+    if (profiled_only()) { /* a launch not profiled: not sampled */
+        if (c->state == SMP_ON) {
+            stop(c);
+            c->state = SMP_PAUSED;
+        }
+        return;
+    }
     switch (c->state) {
     case SMP_NONE:
         if (open_start(c) == 0)
@@ -422,6 +441,9 @@ static const char *off_why(void)
         return "GPUPROF_SAMPLING=off";
     if (run.failed)
         return run.why;
+    if (!run.starts && profiled_only() && gp_core.cfg.launch_count == 0)
+        return "GPUPROF_SAMPLING=profiled and no launch is profiled (-c 0): sample every launch "
+               "with GPUPROF_SAMPLING=on";
     if (!run.starts && gp_metric_set_needs_counters() && gp_core.cfg.launch_count != 0)
         return "the metric set needs the range profiler, which excludes sampling: sample with "
                "--set source, or -c 0 for sampling alone";
@@ -455,7 +477,8 @@ void gp_sampling_print(FILE *f, int pid)
 {
     if (!gp_core.cfg.sampling || !gp_core.cfg.enabled)
         return;
-    if (!run.starts && !run.failed && !wanted())
+    if (!run.starts && !run.failed && !wanted() &&
+        !(profiled_only() && gp_core.cfg.launch_count == 0))
         return; /* the default set's runs: nothing to say on every run */
     const char *why = off_why();
     if (!run.starts) {

@@ -280,31 +280,40 @@ static uint64_t slice_tail(void)
     return t > 8 ? t : 8;
 }
 
-/* The configuration the next rotated launch takes: at a slice's start the
- * one after the last, else the slice's own; refused ones skipped. */
-static size_t slice_config_take(gp_variants *vs, double now, int *switched)
+/* The configuration the next rotated launch takes from rot: at a slice's
+ * start (slice_begins) the one after the last, else the slice's own;
+ * refused ones skipped. */
+static size_t config_take(gp_rotation *rot, int slice_begins, const int *refused, double now,
+                          int *switched)
 {
     size_t c;
-    if (vs->slice_begins && vs->rot.since >= 0) { /* a later slice: the next configuration */
-        c = gp_rotation_skip(&vs->rot, now);
+    if (slice_begins && rot->since >= 0) { /* a later slice: the next configuration */
+        c = gp_rotation_skip(rot, now);
         *switched = 1;
     } else {
-        c = gp_rotation_next(&vs->rot, now, switched);
+        c = gp_rotation_next(rot, now, switched);
     }
-    vs->slice_begins = 0;
-    for (size_t t = 0; vs->refused[c] && t < vs->layout.n_configs; t++) {
-        c = gp_rotation_skip(&vs->rot, now);
+    for (size_t t = 0; refused[c] && t < rot->n_configs; t++) {
+        c = gp_rotation_skip(rot, now);
         *switched = 1;
     }
     return c;
 }
 
-/* The same, without taking it (the rotation left as it is). */
+static size_t slice_config_take(gp_variants *vs, double now, int *switched)
+{
+    size_t c = config_take(&vs->rot, vs->slice_begins, vs->refused, now, switched);
+    vs->slice_begins = 0;
+    return c;
+}
+
+/* The same, without taking it: on a copy of the rotation alone. */
 static size_t slice_config_peek(const gp_variants *vs)
 {
-    gp_variants copy = *vs;
+    gp_rotation rot = vs->rot;
     int switched;
-    return slice_config_take(&copy, vs->rot.since >= 0 ? vs->rot.since : 0, &switched);
+    return config_take(&rot, vs->slice_begins, vs->refused, rot.since >= 0 ? rot.since : 0,
+                       &switched);
 }
 
 /* 1 when the launch of v would start a collection of a stepped
@@ -560,11 +569,10 @@ int gp_variants_take(gp_launch_state *ls, const double *values, const char *hw_w
         /* the values come with the last pass; CUPTI asking for far more
          * passes than it planned is a failure of the configuration.  Each
          * pass's launch ran once, profiled: the summary counts it so */
-        if (ls->rs.step_pending)
-            count_estimated();
-        if (ls->rs.step_pending && vs->step.done < 2 * vs->step_passes[ls->rot_config] + 2)
-            return 1;
         if (ls->rs.step_pending) {
+            count_estimated();
+            if (vs->step.done < 2 * vs->step_passes[ls->rot_config] + 2)
+                return 1;
             char why[160];
             snprintf(why, sizeof(why), "CUPTI asked for more than %zu passes where it planned %zu",
                      vs->step.done, vs->step_passes[ls->rot_config]);

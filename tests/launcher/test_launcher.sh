@@ -59,6 +59,7 @@ check 0 "GPUPROF_METRICS=@source" --dry-run --set source ./app
 check 0 "GPUPROF_METRICS=@source" --dry-run --section SourceCounters ./app
 check 0 "GPUPROF_METRICS=@warpstate" --dry-run --section WarpStateStats ./app
 check 0 "GPUPROF_SAMPLING=off" --dry-run --sampling off ./app
+check 0 "GPUPROF_SAMPLING=profiled" --dry-run --sampling profiled ./app
 check 0 "GPUPROF_SAMPLING_INTERVAL=4" --dry-run --warp-sampling-interval 4 ./app
 check 2 "--sampling" --sampling maybe ./app
 check 0 "GPUPROF_METRICS=@default,lts__t_sector_hit_rate.pct" --dry-run --section default --metrics lts__t_sector_hit_rate.pct ./app

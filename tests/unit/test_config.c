@@ -122,9 +122,12 @@ int main(void)
     static const char *const sbad[] = {"GPUPROF_SAMPLING", "yes", "GPUPROF_SAMPLING_INTERVAL",
                                        "27", NULL};
     GP_CHECK(parse(sbad, &c, err, sizeof(err)) == 2 &&
-             strstr(err, "GPUPROF_SAMPLING='yes'") && strstr(err, "accepted values: off, on") &&
+             strstr(err, "GPUPROF_SAMPLING='yes'") && strstr(err, "accepted values: off, on, profiled") &&
              strstr(err, "GPUPROF_SAMPLING_INTERVAL='27'") && strstr(err, "from 0 to 26"));
-    GP_CHECK(c.sampling == 1 && c.sampling_interval == GP_SAMPLING_INTERVAL_DEFAULT);
+    GP_CHECK(c.sampling == GP_SAMPLING_ON && c.sampling_interval == GP_SAMPLING_INTERVAL_DEFAULT);
+    gp_config_free(&c);
+    static const char *const sprof[] = {"GPUPROF_SAMPLING", "profiled", NULL};
+    GP_CHECK(parse(sprof, &c, err, sizeof(err)) == 0 && c.sampling == GP_SAMPLING_PROFILED);
     gp_config_free(&c);
 
     /* a plain list replaces the default set */

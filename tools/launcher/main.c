@@ -57,8 +57,9 @@ static int gpl_usage(FILE *f)
         "      --metrics a,b,...              these PerfWorks metrics ('+a' adds to the set)\n"
         "      --set NAME, --section NAME     default, fast, extended, source or warpstate\n"
         "                                     (--list-sets; WarpStateStats, SourceCounters)\n"
-        "      --sampling on|off              warp-stall sampling of the program's own launches\n"
-        "      --warp-sampling-interval N     a sample every 2^(5+N) cycles (0..26, auto = 10)\n"
+        "      --sampling on|off|profiled     warp-stall sampling of the program's own launches\n"
+        "                                     (profiled: only those the report profiles)\n"
+        "      --warp-sampling-interval N     a sample every 2^(5+N) cycles (0..26, auto = 6)\n"
         "      --replay-mode kernel|cupti|none  kernel: gpuprof's replay; cupti: CUPTI's "
         "kernel replay;\n"
         "                                     none: one run, passes spread over a kernel's "
@@ -525,8 +526,9 @@ int main(int argc, char **argv)
                             "GPUPROF_CACHE_CONTROL");
             break;
         case O_SAMPLING:
-            rc = gpl_choice("sampling", optarg, (const char *const[]){"on", "off"},
-                            (const char *const[]){"on", "off"}, 2, "GPUPROF_SAMPLING");
+            rc = gpl_choice("sampling", optarg, (const char *const[]){"on", "off", "profiled"},
+                            (const char *const[]){"on", "off", "profiled"}, 3,
+                            "GPUPROF_SAMPLING");
             break;
         case O_SAMPLING_INTERVAL:
             if (strcmp(optarg, "auto") != 0)

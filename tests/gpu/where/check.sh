@@ -1,8 +1,9 @@
 #!/bin/sh
 # check.sh - "why and where" on the GPU machine: gpuprof's instruction-level
 # data (--set source: the SASS pass's counts and stall sampling of the
-# program's own launches) and warp-state statistics (--section
-# WarpStateStats) against Nsight Compute's source page and raw page, on code
+# program's own run of the profiled launches, --sampling profiled, so that
+# both tools' samples come from the same launches) and warp-state
+# statistics (--section WarpStateStats) against Nsight Compute's source page and raw page, on code
 # gpuprof did not write (cuBLAS, cuFFT, Thrust, Triton, PyTorch) and on the
 # stall kernels; outputs unchanged; then what it costs.
 #   sh tests/gpu/where/check.sh [program...]   (default: all; BENCH=0: no costs)
@@ -50,13 +51,23 @@ while IFS='|' read -r name n cmd; do
     rm -f "$O/$name".*
     sh -c "$cmd" >"$O/$name.plain" 2>"$O/$name.plain.err"
     t=$(date +%s%N)
-    timeout 300 $B/gpuprof --set source -c "$n" -o "$O/$name.src" sh -c "$cmd" \
+    timeout 300 $B/gpuprof --set source --sampling profiled -c "$n" -o "$O/$name.src" sh -c "$cmd" \
         >"$O/$name.prof" 2>"$O/$name.prof.err"
     rc=$?; t_src=$(ms $t)
     if [ $rc -ne 0 ]; then bad "$name: gpuprof --set source exit $rc"; tail -3 "$O/$name.prof.err"; continue; fi
     if cmp -s "$O/$name.plain" "$O/$name.prof"; then ok "$name: output unchanged under --set source"
     else bad "$name: output changed under --set source"; diff "$O/$name.plain" "$O/$name.prof" | head -4; fi
     grep -c '"type":"source_function"' "$O/$name.src.jsonl" | sed "s/^/$name: source_function records: /"
+    # --sampling profiled: the samples come from the profiled launches alone,
+    # the launches ncu samples below
+    if $PY -c "
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if '\"type\":\"summary\"' in l][-1]
+got, want = s['sampling']['launches'], s['launches_profiled']
+print('$name: sampled launches %d, profiled %d of %d seen' % (got, want, s['launches_seen']))
+sys.exit(0 if got == want and want > 0 else 1)" "$O/$name.src.jsonl"; then
+        ok "$name: --sampling profiled sampled the profiled launches alone"
+    else bad "$name: --sampling profiled sampled other launches than the profiled ones"; fi
     grep -h "stall sampling\|NOT VALID" "$O/$name.prof.err" | head -3
     timeout 300 $B/gpuprof --section WarpStateStats -c "$n" -o "$O/$name.ws" sh -c "$cmd" \
         >"$O/$name.ws.out" 2>"$O/$name.ws.err" || bad "$name: gpuprof --section WarpStateStats failed"
