@@ -6,7 +6,8 @@
 # statistics (--section WarpStateStats) against Nsight Compute's source page and raw page, on code
 # gpuprof did not write (cuBLAS, cuFFT, Thrust, Triton, PyTorch) and on the
 # stall kernels; outputs unchanged; then what it costs.
-#   sh tests/gpu/where/check.sh [program...]   (default: all; BENCH=0: no costs)
+#   sh tests/gpu/where/check.sh [program...]   (default: all; BENCH=0: no costs;
+#   WHERE_APP=0: without ncu's application-replay sampling run)
 # WH_OUT: where outputs go (default build/where-out).
 B=${BUILD:-build}
 X=$B/tests/gpu/xcheck
@@ -98,6 +99,15 @@ sys.exit(0 if got == want and want > 0 else 1)" "$O/$name.src.jsonl"; then
     # repeat has no oracle value (set apart, as the cross-check does)
     timeout 300 ncu --clock-control none --section WarpStateStats -c "$n" \
         --csv --page raw --print-units base sh -c "$cmd" >"$O/$name.ncu-raw-again.csv" 2>/dev/null
+    # ncu's sampling in application replay: each pass is a run of the whole
+    # program, so its samples come from the program's own run of each
+    # launch, as gpuprof's do, not from a replayed pass (a kernel whose
+    # shares differ is judged against it too, and still fails)
+    [ "${WHERE_APP:-1}" = 1 ] &&
+        timeout 300 ncu --clock-control none --replay-mode application --section SourceCounters \
+            -c "$n" -o "$O/$name.ncu-app" -f sh -c "$cmd" >/dev/null 2>&1 &&
+        ncu --import "$O/$name.ncu-app.ncu-rep" --csv --page source --print-source sass \
+            >"$O/$name.ncu-source-app.csv" 2>/dev/null
     echo "$name: gpuprof --set source $t_src ms, ncu SourceCounters+WarpStateStats $t_ncu ms ($n launches)"
     $PY "$HERE/compare_where.py" --label "$name" --ours "$O/$name.src.jsonl" \
         --ncu-source "$O/$name.ncu-source.csv" --ncu-raw "$O/$name.ncu-raw.csv" \
@@ -105,6 +115,7 @@ sys.exit(0 if got == want and want > 0 else 1)" "$O/$name.src.jsonl"; then
         --ncu-raw-again "$O/$name.ncu-raw-again.csv" \
         --ncu-source-again "$O/$name.ncu-source-again.csv" \
         --ncu-source-nocache "$O/$name.ncu-source-nocache.csv" \
+        --ncu-source-app "$O/$name.ncu-source-app.csv" \
         >"$O/$name.compare.txt" 2>&1
     grep -E "^$name (FAIL|share|where-)" "$O/$name.compare.txt" | grep -v "not judged" | head -30
     grep -E "^$name (instr|ratio)" "$O/$name.compare.txt" | head -6
@@ -150,6 +161,10 @@ if ls "$O"/*.compare.txt >/dev/null 2>&1; then
         / share-warm: [0-9]+ of/ { w += $3; n += $6 }
         END { if (n > 0)
                   printf "stall shares: %d of the %d kernels that differ agree with ncu --cache-control none\n", w, n }'
+    cat "$O"/*.compare.txt | awk '
+        / share-app: [0-9]+ of/ { w += $3; n += $6 }
+        END { if (n > 0)
+                  printf "stall shares: %d of the %d kernels that differ agree with ncu --replay-mode application\n", w, n }'
     cat "$O"/*.compare.txt | awk '
         / share-unstable: [0-9]+ kernels/ { u += $3; uo += $9 }
         END { if (u > 0)

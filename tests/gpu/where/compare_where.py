@@ -5,7 +5,8 @@ statistics against Nsight Compute's, on one program.
 usage: compare_where.py --ours SRC.jsonl --ncu-source SRC.csv --ncu-raw RAW.csv
                         [--ours-warpstate WS.jsonl] [--ncu-raw-again RAW2.csv]
                         [--ncu-raw-nocache RAWN.csv] [--ncu-source-again SRC2.csv]
-                        [--ncu-source-nocache SRCN.csv] [--min-samples N]
+                        [--ncu-source-nocache SRCN.csv] [--ncu-source-app SRCA.csv]
+                        [--min-samples N]
                         [--label NAME]
 
 SRC.jsonl: gpuprof's records with source_function/source_instr records
@@ -24,7 +25,10 @@ whose two ncu runs do not meet the share conditions against each other is
 set apart (share-unstable: not judged, counted and said).  SRCN.csv: ncu's
 source page with --cache-control none: a kernel whose shares differ is also
 judged against it and the line says how (still a failure; gpuprof samples
-the program's own launches, whose caches are not flushed).
+the program's own launches, whose caches are not flushed).  SRCA.csv: ncu's
+source page in application replay (--replay-mode application): its samples
+come from the program's own run of each launch, as gpuprof's do; a kernel
+whose shares differ is judged against it the same way (still a failure).
 
 Judged, per the issue's validation rules:
   instr   per-instruction counts (instructions executed, thread instructions,
@@ -295,7 +299,14 @@ def ncu_as_ours(per_pc):
     return out
 
 
-def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None, warm=None):
+# ncu runs under other conditions a kernel whose shares differ is judged
+# against too (it still fails): (key, how its line names it, label)
+ALT_RUNS = (('warm', 'ncu --cache-control none', 'warm'),
+            ('app', 'ncu --replay-mode application', 'app'))
+
+
+def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None, warm=None,
+                 app=None):
     """With `again` (ncu's second run, same settings): a kernel whose two ncu
     runs do not meet the conditions against each other has no oracle value;
     it is set apart (share-unstable), counted and said with whether gpuprof
@@ -303,10 +314,14 @@ def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None, wa
     `warm` (ncu's source page with --cache-control none): a kernel that
     fails is also judged against it and the line says how (gpuprof samples
     the program's own launches, whose caches are not flushed); it still
-    counts as failed."""
+    counts as failed.  With `app` (ncu's source page in application replay:
+    its samples come from the program's own run of each launch, as
+    gpuprof's do, not from a replayed pass) the same."""
     passed = failed = skipped = 0
     unstable = unstable_ok = 0
-    warm_failed = warm_ok = 0
+    alts = {'warm': warm, 'app': app}
+    alt_failed = {k: 0 for k in alts}
+    alt_ok = {k: 0 for k in alts}
     for kernel, (f, instrs) in sorted(ours.items()):
         ntot, nsum = ncu_reason_totals(ncu_src, kernel)
         osum = float(f.get('samples', 0))
@@ -338,21 +353,26 @@ def judge_shares(ours, ncu_src, min_samples, report, tag='share', again=None, wa
                                   (tag, name, steady[1], steady[2], steady[3], steady[4],
                                    steady[5], line.split(': ', 1)[1]))
                     continue
-        if not ok and warm is not None and kernel in warm:
-            wtot, wsum = ncu_reason_totals(warm, kernel)
-            if wsum >= min_samples:
-                w = share_verdict(otot, osum, instrs, wtot, wsum, warm[kernel][1])
-                warm_failed += 1
-                warm_ok += w[0]
-                line += ('; against ncu --cache-control none: top %s/%s, worst share difference '
-                         '%.1f points (%s), hottest %s of 5 in common: %s' %
-                         (w[1], w[2], w[3], w[4], w[5], 'agrees' if w[0] else 'differs'))
+        for key, how, _ in ALT_RUNS:
+            alt = alts[key]
+            if ok or alt is None or kernel not in alt:
+                continue
+            wtot, wsum = ncu_reason_totals(alt, kernel)
+            if wsum < min_samples:
+                continue
+            w = share_verdict(otot, osum, instrs, wtot, wsum, alt[kernel][1])
+            alt_failed[key] += 1
+            alt_ok[key] += w[0]
+            line += ('; against %s: top %s/%s, worst share difference %.1f points (%s), '
+                     'hottest %s of 5 in common: %s' %
+                     (how, w[1], w[2], w[3], w[4], w[5], 'agrees' if w[0] else 'differs'))
         report.append(('' if ok else 'FAIL ') + line)
         passed += ok
         failed += not ok
-    if warm is not None:
-        report.append('%s-warm: %d of the %d kernels that differ agree with ncu --cache-control '
-                      'none' % (tag, warm_ok, warm_failed))
+    for key, how, label in ALT_RUNS:
+        if alts[key] is not None:
+            report.append('%s-%s: %d of the %d kernels that differ agree with %s' %
+                          (tag, label, alt_ok[key], alt_failed[key], how))
     if again is not None:
         report.append('%s-unstable: %d kernels ncu did not repeat, %d of them agree with one of '
                       'its runs' % (tag, unstable, unstable_ok))
@@ -442,6 +462,7 @@ def main():
     ap.add_argument('--ncu-raw-again')
     ap.add_argument('--ncu-source-again')
     ap.add_argument('--ncu-source-nocache')
+    ap.add_argument('--ncu-source-app')
     ap.add_argument('--min-samples', type=int, default=1000)
     ap.add_argument('--label', default='')
     a = ap.parse_args()
@@ -456,7 +477,10 @@ def main():
                if a.ncu_source_again and os.path.exists(a.ncu_source_again) else None),
                                     warm=(load_ncu_source(a.ncu_source_nocache)
                                           if a.ncu_source_nocache and
-                                          os.path.exists(a.ncu_source_nocache) else None))}
+                                          os.path.exists(a.ncu_source_nocache) else None),
+                                    app=(load_ncu_source(a.ncu_source_app)
+                                         if a.ncu_source_app and
+                                         os.path.exists(a.ncu_source_app) else None))}
     if a.ours_warpstate:
         res['ratio'] = judge_ratios(a.ours_warpstate, raw, report,
                                     load_ncu(a.ncu_raw_nocache) if a.ncu_raw_nocache else None,

@@ -154,6 +154,28 @@ with tempfile.TemporaryDirectory() as d:
                                1000, report, warm=compare_where.load_ncu_source(n1))
     expect("share-warm: 0 of the 1 kernels that differ agree with ncu --cache-control none"
            in report, "one that does not: %s" % report)
+    # ncu in application replay agrees (its samples from the program's own
+    # run, as gpuprof's): still a failure, both judgements on its line
+    report = []
+    r = compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n1),
+                                   1000, report, warm=compare_where.load_ncu_source(n1),
+                                   app=compare_where.load_ncu_source(n3))
+    fails = [l for l in report if l.startswith("FAIL share k:")]
+    expect(r == (0, 1, 0) and len(fails) == 1 and
+           "; against ncu --cache-control none: top barrier/long_scoreboard" in fails[0] and
+           fails[0].endswith("against ncu --replay-mode application: top barrier/barrier, worst "
+                             "share difference 0.0 points (), hottest 5 of 5 in common: agrees")
+           and "share-app: 1 of the 1 kernels that differ agree with ncu --replay-mode "
+           "application" in report and "share-warm: 0 of the 1 kernels that differ agree with "
+           "ncu --cache-control none" in report,
+           "a failure that agrees with application replay says so: %s %s" % (r, report))
+    # a kernel that passes is not judged against the other runs
+    report = []
+    compare_where.judge_shares(compare_where.load_ours(o), compare_where.load_ncu_source(n3),
+                               1000, report, app=compare_where.load_ncu_source(n1))
+    expect("share-app: 0 of the 0 kernels that differ agree with ncu --replay-mode application"
+           in report and not any("against ncu --replay-mode" in l for l in report),
+           "a kernel that agrees is judged once: %s" % report)
 
 print("compare-where: %d passed, %d failed, 0 skipped" % (passed, failed))
 sys.exit(1 if failed else 0)
