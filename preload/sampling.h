@@ -7,10 +7,11 @@
  * enabled there attributes no sample (replay/pc_sampling.h), so a context
  * samples only where no range profiler will be needed: every launch when the
  * metric set has no hardware counter (@source, or the SASS pass alone), or
- * when no launch is to be profiled (-c 0).  The profiler's own work (replay
- * passes, snapshots)
- * is never sampled: sampling stops before it and starts again for the
- * program's launch.
+ * when no launch is to be profiled (-c 0).  GPUPROF_SAMPLING=profiled
+ * samples the program's own runs of the profiled launches alone: sampling
+ * stops before a launch that is not profiled (nothing with -c 0).  The
+ * profiler's own work (replay passes, snapshots) is never sampled: sampling
+ * stops before it and starts again for the program's launch.
  *
  * Locks: the functions that reach CUPTI run in the exclusive section with
  * the guard raised and take state_lock themselves; gp_sampling_note runs
