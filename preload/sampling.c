@@ -79,6 +79,12 @@ static int profiled_only(void)
     return gp_core.cfg.sampling == GP_SAMPLING_PROFILED;
 }
 
+/* GPUPROF_SAMPLING=profiled where no launch is profiled (-c 0): off, said. */
+static int profiled_none(void)
+{
+    return profiled_only() && gp_core.cfg.launch_count == 0;
+}
+
 static smp_ctx *find(CUcontext ctx, int add)
 {
     smp_ctx *c;
@@ -441,7 +447,7 @@ static const char *off_why(void)
         return "GPUPROF_SAMPLING=off";
     if (run.failed)
         return run.why;
-    if (!run.starts && profiled_only() && gp_core.cfg.launch_count == 0)
+    if (!run.starts && profiled_none())
         return "GPUPROF_SAMPLING=profiled and no launch is profiled (-c 0): sample every launch "
                "with GPUPROF_SAMPLING=on";
     if (!run.starts && gp_metric_set_needs_counters() && gp_core.cfg.launch_count != 0)
@@ -477,8 +483,7 @@ void gp_sampling_print(FILE *f, int pid)
 {
     if (!gp_core.cfg.sampling || !gp_core.cfg.enabled)
         return;
-    if (!run.starts && !run.failed && !wanted() &&
-        !(profiled_only() && gp_core.cfg.launch_count == 0))
+    if (!run.starts && !run.failed && !wanted() && !profiled_none())
         return; /* the default set's runs: nothing to say on every run */
     const char *why = off_why();
     if (!run.starts) {

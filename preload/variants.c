@@ -330,6 +330,15 @@ static int step_covered(const gp_variants *vs, const gp_variant *v)
     return vs->step_passes[c] && v->est.cover[c].n > vs->step.round;
 }
 
+/* A launch of v that runs unprofiled: counted into its estimates only (1,
+ * gp_variants_sample_out's answer). */
+static int count_only(gp_variant *v)
+{
+    gp_est_launch(&v->est);
+    v->unprofiled++;
+    return 1;
+}
+
 int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id,
                            const gp_launch_exec *e, double now, double spent)
 {
@@ -382,11 +391,8 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
     /* the first slice waits for the work to repeat (a round of that many
      * launches without a new variant; at most eight): a slice during a
      * program's start-up would give its configuration to few variants */
-    if (vs->duty.slices == 0 && vs->seen - vs->last_new < least && vs->seen < 8 * least) {
-        gp_est_launch(&v->est);
-        v->unprofiled++;
-        return 1;
-    }
+    if (vs->duty.slices == 0 && vs->seen - vs->last_new < least && vs->seen < 8 * least)
+        return count_only(v);
     /* and goes on while variants new to it keep coming (a round of the
      * work that is longer than its variants' count), up to four times that */
     if (vs->duty.on && vs->slice_variants < vs->n && vs->since_new < slice_tail() &&
@@ -429,9 +435,7 @@ int gp_variants_sample_out(gp_context *cs, gp_kernel *kernel, uint64_t launch_id
             vs->step.round++;
         }
     }
-    gp_est_launch(&v->est);
-    v->unprofiled++;
-    return 1;
+    return count_only(v);
 }
 
 /* ls is a pass of stepped configuration c (first: its first pass).  Its

@@ -338,10 +338,8 @@ void gp_report_where_html_head(const gp_report *r, FILE *out)
 {
     const gp_source *s = r->source;
     char buf[400];
-    size_t why = gp_report_why_missing(r);
-    if (why) {
-        fprintf(out, "<p>Why warps wait: not measured for %zu of %zu kernels (no warp-state "
-                     "counters or stall samples in these records): ", why, r->n);
+    if (gp_report_why_missing_text(r, buf, sizeof buf)) {
+        fprintf(out, "<p>Why warps wait: %s: ", buf);
         gp_text_html(out, gp_report_why_ask);
         fputs(".</p>\n", out);
     }

@@ -28,6 +28,9 @@ void gp_report_where_sampling(const gp_report *r, char *buf, size_t len);
  * (neither warp-state counters nor stall samples), and the commands that
  * take one (gp_report_why_ask). */
 size_t gp_report_why_missing(const gp_report *r);
+/* The same count, returned, and its phrase in buf ("not measured for N of M
+ * kernels (...)"), for the text and HTML heads. */
+size_t gp_report_why_missing_text(const gp_report *r, char *buf, size_t len);
 extern const char gp_report_why_ask[];
 
 #endif

@@ -90,15 +90,23 @@ size_t gp_report_why_missing(const gp_report *r)
     return n;
 }
 
+size_t gp_report_why_missing_text(const gp_report *r, char *buf, size_t len)
+{
+    size_t why = gp_report_why_missing(r);
+    snprintf(buf, len,
+             "not measured for %zu of %zu kernels (no warp-state counters or stall samples in "
+             "these records)",
+             why, r->n);
+    return why;
+}
+
 void gp_report_where_text_head(const gp_report *r, FILE *out)
 {
     const gp_source *s = r->source;
     char buf[400];
-    size_t unmatched, why = gp_report_why_missing(r);
-    if (why)
-        fprintf(out, "why warps wait: not measured for %zu of %zu kernels (no warp-state "
-                     "counters or stall samples in these records): %s\n",
-                why, r->n, gp_report_why_ask);
+    size_t unmatched;
+    if (gp_report_why_missing_text(r, buf, sizeof buf))
+        fprintf(out, "why warps wait: %s: %s\n", buf, gp_report_why_ask);
     if (!s)
         return;
     gp_report_where_sampling(r, buf, sizeof buf);

@@ -157,14 +157,12 @@ if ls "$O"/*.compare.txt >/dev/null 2>&1; then
         END { if (n > 0)
                   printf "warp-state ratios in both ncu runs: ncu against itself %d of %d (%.1f%%), gpuprof against its first run %d of %d (%.1f%%)\n",
                          s, n, 100 * s / n, g, n, 100 * g / n }'
-    cat "$O"/*.compare.txt | awk '
-        / share-warm: [0-9]+ of/ { w += $3; n += $6 }
-        END { if (n > 0)
-                  printf "stall shares: %d of the %d kernels that differ agree with ncu --cache-control none\n", w, n }'
-    cat "$O"/*.compare.txt | awk '
-        / share-app: [0-9]+ of/ { w += $3; n += $6 }
-        END { if (n > 0)
-                  printf "stall shares: %d of the %d kernels that differ agree with ncu --replay-mode application\n", w, n }'
+    for alt in "warm|--cache-control none" "app|--replay-mode application"; do
+        cat "$O"/*.compare.txt | awk -v tag="share-${alt%%|*}:" -v how="${alt#*|}" '
+            $2 == tag && $4 == "of" { w += $3; n += $6 }
+            END { if (n > 0)
+                      printf "stall shares: %d of the %d kernels that differ agree with ncu %s\n", w, n, how }'
+    done
     cat "$O"/*.compare.txt | awk '
         / share-unstable: [0-9]+ kernels/ { u += $3; uo += $9 }
         END { if (u > 0)
