@@ -104,16 +104,27 @@ void gp_text_csv_quoted(FILE *f, const char *s)
     csv_quoted(f, s ? s : "", s && csv_formula(s));
 }
 
+static size_t plain_next(const unsigned char *p, char out[16]);
+
 void gp_text_html(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
+    const unsigned char *p = (const unsigned char *)s;
+    char one[16];
+    while (p && *p) {
+        switch (*p) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '\t':
+        case '\n':
+        case '\r': fputc(*p, f); break; /* white space of the text (a source file's lines) */
+        default: /* any other character as gp_text_plain shows it */
+            p += plain_next(p, one);
+            fputs(one, f);
+            continue;
         }
+        p++;
     }
 }
 

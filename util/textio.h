@@ -28,7 +28,10 @@ void gp_text_plain(FILE *f, const char *s);
  * it does not fit); returns buf. */
 char *gp_text_plain_buf(char *buf, size_t len, const char *s);
 /* s as HTML or SVG (XML) text or as a double-quoted attribute value: & < >
- * and " as entities, every other byte as it is.  NULL writes nothing. */
+ * and " as entities; tab, LF and CR as they are; other control characters,
+ * bidirectional overrides and bytes that are not UTF-8 as gp_text_plain
+ * writes them (\xNN, \u{NNNN}), so that no name can put a raw control
+ * character in a report or make its SVG invalid XML.  NULL writes nothing. */
 void gp_text_html(FILE *f, const char *s);
 
 #endif

@@ -170,6 +170,14 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "&lt;b a=&quot;1&quot;&gt;x&amp;y&lt;/b&gt; caf\xc3\xa9 'q'");
     free(out);
+    /* no raw control character, override or stray byte in HTML: shown as in
+     * a text report; a source line's tabs and line ends stay */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_html(f, "\x1b[31mE<\xe2\x80\xaeV\xff\tL\r\n");
+    fclose(f);
+    GP_CHECK_STR(out, "\\x1b[31mE&lt;\\u{202e}V\\xff\tL\r\n");
+    free(out);
     /* JSON strings stay JSON whatever the bytes: not UTF-8 becomes \ufffd
      * (a stray continuation byte, a cut sequence, an overlong form, a
      * surrogate), controls and the JavaScript line separators \uNNNN */
