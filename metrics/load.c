@@ -251,8 +251,15 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
     return 0;
 }
 
-static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row, char *err,
-                          size_t errlen)
+/* Hands a valid record to r->on_record; its refusal stops the loading. */
+static void gp_load_stream(gp_report *r, const gp_report_record *rec)
+{
+    if (r->on_record && r->on_record(r->on_record_arg, r, rec) != 0)
+        r->stopped = 1;
+}
+
+static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row, long lineno,
+                          char *err, size_t errlen)
 {
     gp_launch l;
     gp_occ_result occ;
@@ -274,6 +281,10 @@ static int gp_load_launch(gp_report *r, const gp_json *obj, gp_derived_row *row,
     }
     /* before keeping: gp_load_keep moves the launch out of l */
     gp_aggregate_add(&k->agg, &l, row, &occ);
+    if (r->on_record) {
+        gp_report_record rec = {"launch", obj, r->n_files - 1, lineno, dev, &l, row, k->seq};
+        gp_load_stream(r, &rec);
+    }
     if (r->keep_launches && gp_load_keep(r, &l, dev, row, k) < 0) {
         gp_record_launch_free(&l);
         snprintf(err, errlen, "out of memory");
@@ -303,8 +314,8 @@ static int gp_load_source(gp_report *r, const char *type, const gp_json *obj, ch
     return gp_source_load(&r->source, type, obj, &from, err, errlen);
 }
 
-static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_row *row, char *err,
-                        size_t errlen)
+static int gp_load_line(gp_report *r, const char *line, size_t len, long lineno,
+                        gp_derived_row *row, char *err, size_t errlen)
 {
     char perr[160];
     const char *type;
@@ -329,7 +340,7 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
         gp_device d;
         rc = gp_record_device(obj, &d, err, errlen) < 0 ? -1 : gp_devices_add(r, &d, err, errlen);
     } else if (strcmp(type, "launch") == 0) {
-        rc = gp_load_launch(r, obj, row, err, errlen);
+        rc = gp_load_launch(r, obj, row, lineno, err, errlen);
     } else if (strcmp(type, "summary") == 0) {
         rc = gp_source_summary(&r->source, obj, r->n_files - 1, err, errlen);
         r->summaries += rc == 0;
@@ -338,6 +349,12 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, gp_derived_r
     } else if (strcmp(type, "variant_estimate") == 0) {
         rc = gp_estimate_load(r, obj, err, errlen);
     } /* other types: newer writers may add some; ignore them */
+    if (rc == 0 && r->on_record && strcmp(type, "launch") != 0) {
+        gp_report_record rec = {type, obj, r->n_files - 1, lineno, -1, NULL, NULL, 0};
+        if (strcmp(type, "device") == 0)
+            rec.dev = (long)r->n_devices - 1;
+        gp_load_stream(r, &rec);
+    }
     gp_json_free(obj);
     if (rc == 0)
         r->records++;
@@ -357,14 +374,14 @@ static long gp_load_lines(gp_report *r, gp_textfile *t, FILE *warn)
             fprintf(warn, "%s: out of memory reading %s\n", r->tool, t->name);
         return -1;
     }
-    while ((got = gp_textfile_line(t, &line, &len, err, sizeof err)) != 0) {
+    while (!r->stopped && (got = gp_textfile_line(t, &line, &len, err, sizeof err)) != 0) {
         if (got == -1) { /* a read error or the size limit: the file ends here */
             if (warn)
                 fprintf(warn, "%s: %s\n", r->tool, err);
             failed = 1;
             break;
         }
-        if (got == 1 && gp_load_line(r, line, len, row, err, sizeof err) == 0)
+        if (got == 1 && gp_load_line(r, line, len, t->lineno, row, err, sizeof err) == 0)
             continue;
         r->bad_lines++;
         if (warn) {

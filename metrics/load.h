@@ -92,7 +92,26 @@ typedef struct {
     size_t n_verdicts;
 } gp_report_estimate;
 
+/* One record as it is read, for a caller that streams the records
+ * (gp_report.on_record: the SQLite writer) instead of keeping them. */
 typedef struct {
+    const char *type;   /* the record's "type" */
+    const gp_json *obj; /* the record as parsed */
+    size_t file;        /* its input (index into gp_report.files) */
+    long line;          /* its line in that input */
+    long dev;           /* device and launch records: the device entry, -1: none */
+    /* launch records only (NULL otherwise): */
+    const gp_launch *launch;        /* as read and checked */
+    const gp_derived_row *derived;  /* its derived metrics */
+    size_t kernel_seq;              /* its kernel's creation order (gp_kernel_report.seq) */
+} gp_report_record;
+
+typedef struct gp_report gp_report;
+/* Called with each valid record, after the report took it in; a non-zero
+ * return stops the loading (gp_report.stopped is set). */
+typedef int (*gp_report_record_fn)(void *arg, const gp_report *r, const gp_report_record *rec);
+
+struct gp_report {
     gp_kernel_report *kernels; /* sorted by total time, longest first */
     size_t n, cap;
     gp_report_device *devices; /* in order of appearance */
@@ -123,7 +142,10 @@ typedef struct {
     int skip_source;   /* set before loading: instruction-level records written as the
                           library writes them ({"type":"source_...) are passed over unread
                           (the library's exit summary needs none and must be quick) */
-} gp_report;
+    gp_report_record_fn on_record; /* set before loading: each valid record streamed */
+    void *on_record_arg;
+    int stopped; /* on_record asked to stop: the loads read nothing more */
+};
 
 /* Empty report with the given peaks (NULL: none); warnings are prefixed
  * "gpuprof-report" unless r->tool is set to another name. */

@@ -11,6 +11,7 @@
  * with --against, that of the comparison (against_cmd.h: 0 agree, 1 differ
  * or nothing compared, 3 partial). */
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "disasm.h"
 #include "gpuprof.h"
 #include "metrics/report/report.h"
+#include "report_db.h"
 #include "srctext.h"
 #include "util/safefile.h"
 #include "util/textio.h"
@@ -28,7 +30,8 @@
 #define GP_REPORT_PROG "gpuprof-report"
 
 static const char *const gp_report_formats[] = {
-    "text", "csv", "html", "json", "ncu-csv", "ncu-raw-csv", "source-csv", "ncu-source-csv"};
+    "text",       "csv",           "html",  "json", "ncu-csv", "ncu-raw-csv",
+    "source-csv", "ncu-source-csv", "sqlite"};
 enum {
     GP_FMT_TEXT,
     GP_FMT_CSV,
@@ -38,13 +41,14 @@ enum {
     GP_FMT_NCU_RAW,
     GP_FMT_SOURCE,
     GP_FMT_NCU_SOURCE,
+    GP_FMT_SQLITE, /* a database file (report_db.h), not a stream */
     GP_FMT_N
 };
 /* the writer of each format, in the order of gp_report_formats */
 static int (*const gp_report_writers[GP_FMT_N])(const gp_report *, FILE *) = {
     gp_report_text,        gp_report_csv,     gp_report_html,
     gp_report_json,        gp_report_ncu_csv, gp_report_ncu_raw_csv,
-    gp_report_source_csv,  gp_report_ncu_source_csv};
+    gp_report_source_csv,  gp_report_ncu_source_csv, NULL};
 
 static int gp_report_usage(FILE *f)
 {
@@ -59,8 +63,10 @@ static int gp_report_usage(FILE *f)
             "                            --csv --page details layout), ncu-raw-csv (--page raw),\n"
             "                            source-csv (one row per SASS instruction), "
             "ncu-source-csv\n"
-            "                            (--page source --csv --print-source sass)\n"
+            "                            (--page source --csv --print-source sass), sqlite (a\n"
+            "                            database: -o FILE.db; docs/database.md)\n"
             "  -o, --output FILE         write to FILE instead of standard output\n"
+            "      --force               with --format sqlite: replace an existing database\n"
             "      --peaks FILE          measured ceilings (a gpupeak peaks file)\n"
             "      --baseline OLD.jsonl  compare FILE.jsonl... (the new run) with OLD.jsonl; "
             "may be\n"
@@ -240,6 +246,7 @@ int main(int argc, char **argv)
                                          {"nvdisasm-timeout", required_argument, NULL, 'T'},
                                          {"source-folders", required_argument, NULL, 'S'},
                                          {"no-source-text", no_argument, NULL, 'N'},
+                                         {"force", no_argument, NULL, 'F'},
                                          {"version", no_argument, NULL, 'V'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -248,7 +255,8 @@ int main(int argc, char **argv)
     char **baseline = NULL, err[512];
     size_t n_baseline = 0;
     gp_against_opts against = {0};
-    int format = GP_FMT_TEXT, name_base = -1, c, rc = 1;
+    int format = GP_FMT_TEXT, name_base = -1, c, rc = 1, force = 0;
+    gp_rdb *db = NULL;
     gp_peaks peaks;
     gp_report *r = NULL, *old = NULL;
     gp_safefile sf = {0};
@@ -315,6 +323,9 @@ int main(int argc, char **argv)
         case 'N':
             where.no_source_text = 1;
             break;
+        case 'F':
+            force = 1;
+            break;
         case 'V':
             printf(GP_REPORT_PROG " %s\n", GPUPROF_VERSION);
             free(baseline);
@@ -346,6 +357,16 @@ int main(int argc, char **argv)
     if (against.n_ncu)
         return gp_report_against(&against, format, out_path, n_baseline, argv + optind,
                                  (size_t)(argc - optind), baseline);
+    if (format == GP_FMT_SQLITE && (!out_path || n_baseline)) {
+        gp_report_err(n_baseline ? "--baseline compares in text, csv or html, not sqlite"
+                                 : "--format sqlite writes a database file: give -o FILE.db");
+        goto usage;
+    }
+    if (force && format != GP_FMT_SQLITE) {
+        gp_report_err("--force replaces an existing database (--format sqlite); other outputs "
+                      "are replaced anyway");
+        goto usage;
+    }
     if (n_baseline && format != GP_FMT_TEXT && format != GP_FMT_CSV && format != GP_FMT_HTML) {
         gp_report_err("--baseline compares in text, csv or html, not %s",
                       gp_report_formats[format]);
@@ -377,14 +398,37 @@ int main(int argc, char **argv)
         if (gp_report_read(old, baseline, n_baseline, " in the baseline", NULL) < 0)
             goto out;
     }
-    if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "", &where) < 0)
+    if (format == GP_FMT_SQLITE) { /* streamed while read: created first */
+        if (!(db = gp_rdb_create(out_path, force, GP_REPORT_PROG, err, sizeof err))) {
+            gp_report_err("%s", err);
+            goto out;
+        }
+        gp_rdb_attach(db, r);
+    }
+    if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "", &where) < 0) {
+        if (db && r->stopped)
+            gp_report_err("cannot write %s (nothing written under that name)",
+                          gp_rdb_error(db));
         goto out;
+    }
     if (!r->records) {
         gp_report_err("nothing usable read: no valid record in the input");
         goto out;
     }
     if (gp_report_peaks_mismatch(r, err, sizeof err))
         gp_report_err("warning: %s", err);
+    if (db) {
+        if (r->stopped || gp_rdb_add_report(db, r, NAN) < 0) {
+            gp_report_err("cannot write %s (nothing written under that name)",
+                          gp_rdb_error(db));
+            goto out; /* discarded there */
+        }
+        rc = gp_rdb_commit(db, err, sizeof err) < 0 ? 1 : 0; /* frees it */
+        db = NULL;
+        if (rc)
+            gp_report_err("%s", err);
+        goto out;
+    }
     if (out_path) {
         if (gp_safefile_open(&sf, out_path, err, sizeof err) < 0) {
             gp_report_err("%s", err);
@@ -409,6 +453,7 @@ int main(int argc, char **argv)
         gp_report_err("writing the report failed");
     rc = rc < 0 ? 1 : 0;
 out:
+    gp_rdb_discard(db);
     if (sf.f && rc != 0)
         gp_safefile_discard(&sf);
     else if (sf.f && gp_safefile_commit(&sf, err, sizeof err) < 0) {
