@@ -3,6 +3,7 @@
 
 import warnings
 
+from . import _sqlite
 from ._load import _as_frame, _paths, _records
 
 # Fields of the function joined to each of its instructions.
@@ -80,7 +81,11 @@ def load_instructions(paths, as_frame=None):
 
     as_frame: None: a pandas DataFrame when pandas is installed, else a list of dicts;
     True: a DataFrame (ImportError without pandas); False: a list of dicts."""
+    files = _paths(paths)
+    if any(_sqlite.is_db(f) for f in files):  # databases: _sqlite.py
+        return _as_frame(_sqlite.merge(files, _sqlite.instruction_rows,
+                                       lambda fs: load_instructions(fs, False)), as_frame)
     rows = []
-    for path in _paths(paths):
+    for path in files:
         rows.extend(_rows_of_file(path))
     return _as_frame(rows, as_frame)

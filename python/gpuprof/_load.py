@@ -7,6 +7,8 @@ import shutil
 import subprocess
 import warnings
 
+from . import _sqlite
+
 # Launch-record fields that are [x, y, z]: one column per axis.
 _DIM3 = ("grid", "block", "cluster")
 # Device-record fields that are not facts of the device.
@@ -175,6 +177,10 @@ def load_estimates(paths, as_frame=None, derived=False, report=None, peaks=None)
     (``duration``, ``dram_util``, ...) with their bounds (``bound_<name>``),
     as ``gpuprof-report --format json`` computes them (its "estimates")."""
     files = _paths(paths)
+    if any(_sqlite.is_db(f) for f in files):  # databases: _sqlite.py
+        return _as_frame(_sqlite.merge(files, lambda f: _sqlite.estimate_rows(f, derived),
+                                       lambda fs: load_estimates(fs, False, derived, report,
+                                                                 peaks)), as_frame)
     rows = []
     for path in files:
         rows.extend(_estimates_of_file(path))
@@ -213,6 +219,10 @@ def load(paths, report=None, derived=True, as_frame=None, peaks=None):
     peaks:    a gpupeak peaks file for the measured-ceiling metrics.
     """
     files = _paths(paths)
+    if any(_sqlite.is_db(f) for f in files):  # databases: _sqlite.py
+        return _as_frame(_sqlite.merge(files, lambda f: _sqlite.launch_rows(f, derived),
+                                       lambda fs: load(fs, report, derived, False, peaks)),
+                         as_frame)
     rows = []
     for path in files:
         rows.extend(_rows_of_file(path))

@@ -34,8 +34,10 @@
 #include "progress.h"
 #include "result.h"
 #include "run.h"
+#include "study_db.h"
 #include "suite.h"
 #include "summary.h"
+#include "util/safefile.h"
 #include "util/textio.h"
 
 #define GPC_PROG "gpuprof-characterize"
@@ -196,6 +198,7 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
                          int scan)
 {
     gpc_summary s;
+    gpc_study_db *db = NULL;
     char err[1024];
     size_t i, defects = 0, broke = 0, not_ok = 0;
     int rc = 1;
@@ -216,6 +219,9 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
         if (scan && got == 0)
             gpc_progress_say(GPC_PROG ": warning: no result directory in %s", dirs[i]);
     }
+    if (gp_safedir(out_dir, err, sizeof err) < 0 ||
+        !(db = gpc_study_db_start(&s, out_dir, err, sizeof err)))
+        gpc_progress_say(GPC_PROG ": warning: no %s: %s", GPC_STUDY_DB_FILE, err);
     if (gpc_summary_finish(&s, stderr) < 0) {
         fprintf(stderr, GPC_PROG ": out of memory\n");
         goto out;
@@ -224,13 +230,19 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
         gpc_progress_say(GPC_PROG ": %s", err);
         goto out;
     }
+    if (db) { /* the other files are written: a database that fails is said, not fatal */
+        int x = gpc_study_db_finish(db, &s, err, sizeof err);
+        db = NULL;
+        if (x < 0)
+            gpc_progress_say(GPC_PROG ": warning: no %s: %s", GPC_STUDY_DB_FILE, err);
+    }
     for (i = 0; i < s.n; i++) {
         defects += s.progs[i].res.status == GPC_PROFILER_DEFECT;
         broke += s.progs[i].res.status == GPC_PROFILER_BROKE_RESULTS;
         not_ok += s.progs[i].res.status != GPC_OK;
     }
     gpc_progress_say(GPC_PROG ": summary of %zu program%s, %zu kernels in %s/ (summary.txt, "
-                              "summary.html, kernels.csv, kernels.json, programs.csv)",
+                              "summary.html, kernels.csv, kernels.json, programs.csv, study.db)",
                      s.n, s.n == 1 ? "" : "s", s.n_kernels, out_dir);
     if (defects)
         fprintf(stderr, GPC_PROG ": %zu PROFILER DEFECT%s: see summary.txt\n", defects,
@@ -242,6 +254,7 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
                 broke, broke == 1 ? "" : "s");
     rc = defects || broke ? 3 : not_ok ? 4 : 0;
 out:
+    gpc_study_db_discard(db);
     gpc_summary_free(&s);
     return rc;
 }

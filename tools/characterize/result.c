@@ -17,7 +17,7 @@
 #include "util/textio.h"
 
 static const char *const gpc_status_names[GPC_STATUS_COUNT] = {
-    "ok", "native_failed", "profiler_defect", "error", "profiler_broke_results"};
+    "ok", "native_failed", "profiler_defect", "error", "profiler_broke_results", "not_finished"};
 
 const char *gpc_status_name(gpc_status s)
 {
@@ -49,6 +49,10 @@ void gpc_result_free(gpc_result *r)
     free(r->results.kernel);
     free(r->results.reason);
     free(r->results.file);
+    free(r->slurm_job);
+    free(r->slurm_state);
+    free(r->slurm_reason);
+    free(r->slurm_node);
     memset(r, 0, sizeof *r);
 }
 
@@ -221,6 +225,20 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
     }
     fputs("],\n  \"results\": ", f);
     gpc_result_validity_save(f, &r->results);
+    fputs(",\n  \"slurm\": ", f);
+    if (r->slurm_job) {
+        fputs("{\"job\": ", f);
+        gpc_json_str(f, r->slurm_job);
+        fputs(", \"state\": ", f);
+        gpc_json_str(f, r->slurm_state);
+        fputs(", \"reason\": ", f);
+        gpc_json_str(f, r->slurm_reason);
+        fputs(", \"node\": ", f);
+        gpc_json_str(f, r->slurm_node);
+        fputs("}", f);
+    } else {
+        fputs("null", f);
+    }
     fputs("\n}\n", f);
     return gp_safefile_commit(&sf, err, errlen);
 }
@@ -378,6 +396,17 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
     if (gpc_result_validity_load(gp_json_get(doc, "results"), &r->results) < 0) {
         snprintf(err, errlen, "out of memory");
         goto out;
+    }
+    a = gp_json_get(doc, "slurm");
+    if (a && a->type == GP_JSON_OBJECT && gp_json_string(gp_json_get(a, "job"))) {
+        r->slurm_job = gpc_json_dup(a, "job");
+        r->slurm_state = gpc_json_dup(a, "state");
+        r->slurm_reason = gpc_json_dup(a, "reason");
+        r->slurm_node = gpc_json_dup(a, "node");
+        if (!r->slurm_job) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
     }
     rc = 0;
 out:

@@ -40,6 +40,8 @@ typedef enum {
     GPC_ERROR,                  /* could not be run at all (directory, fork...) */
     GPC_PROFILER_BROKE_RESULTS, /* same outputs, but the profiler says that kernels
                                  * did not run as they would have without it */
+    GPC_NOT_FINISHED,           /* its cluster job ended before the program did (timeout,
+                                 * cancelled, node failure, preemption): Slurm's state */
     GPC_STATUS_COUNT
 } gpc_status;
 
@@ -68,6 +70,9 @@ typedef struct {
     char **jsonl; /* the profiler's files, names relative to the result's directory, sorted */
     size_t n_jsonl;
     gpc_validity results; /* of the profiled run */
+    /* the Slurm job that ran it (slurm.h): NULL when none; state and reason are
+     * Slurm's for a job that did not finish the program */
+    char *slurm_job, *slurm_state, *slurm_reason, *slurm_node;
 } gpc_result;
 
 const char *gpc_status_name(gpc_status s);

@@ -290,6 +290,8 @@ int gpc_summary_finish(gpc_summary *s, FILE *warn)
             return -1;
         gp_report_init(p->rep, &s->peaks);
         p->rep->tool = "gpuprof-characterize";
+        if (s->on_report && s->on_report(s->on_report_arg, i, p->rep, 0) < 0)
+            return -1;
         for (j = 0; j < p->res.n_jsonl; j++) {
             char path[4096];
             struct stat st;
@@ -306,6 +308,8 @@ int gpc_summary_finish(gpc_summary *s, FILE *warn)
             gp_report_load(p->rep, path, warn); /* says why on warn when it fails */
         }
         gp_report_finish(p->rep);
+        if (s->on_report && s->on_report(s->on_report_arg, i, p->rep, 1) < 0)
+            return -1;
         s->n_kernels += p->rep->n;
         s->kernel_time += p->rep->total_time;
     }
@@ -609,6 +613,10 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
             s->n, s->n == 1 ? "" : "s", st[GPC_OK], st[GPC_NATIVE_FAILED], st[GPC_PROFILER_DEFECT],
             st[GPC_PROFILER_BROKE_RESULTS], st[GPC_ERROR], s->n_kernels,
             gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
+    if (st[GPC_NOT_FINISHED]) /* cluster runs only: their jobs ended first */
+        fprintf(out, "%zu program%s not finished (their cluster jobs ended first; run again "
+                     "with --resume)\n",
+                st[GPC_NOT_FINISHED], st[GPC_NOT_FINISHED] == 1 ? "" : "s");
     fputs("measured ceilings: ", out);
     gp_text_plain(out, s->peaks.source[0] ? s->peaks.source : "none (architectural only)");
     fprintf(out, "\n\nPrograms\n  %-24s %-16s %10s %10s %8s %7s\n", "program", "status", "native",

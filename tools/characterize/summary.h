@@ -26,6 +26,11 @@ typedef struct {
     gp_peaks peaks;
     size_t n_kernels;
     double kernel_time; /* s, over all kernels with a duration */
+    /* set before gpc_summary_finish (study_db.h): called for each program
+     * that is ok, before its files are loaded (finished 0) and once its
+     * report is finished (1); -1 stops the summary */
+    int (*on_report)(void *arg, size_t prog, gp_report *rep, int finished);
+    void *on_report_arg;
 } gpc_summary;
 
 /* The study's metric classes: one chart each, counts against two
@@ -67,7 +72,8 @@ void gpc_summary_free(gpc_summary *s);
 long gpc_summary_add(gpc_summary *s, const char *dir, char *err, size_t errlen);
 
 /* Sorts the programs and loads the profiler's files of those that are ok
- * (warnings about malformed lines go to warn).  Returns 0 or -1 (memory). */
+ * (warnings about malformed lines go to warn).  Returns 0 or -1 (memory, or
+ * on_report said stop). */
 int gpc_summary_finish(gpc_summary *s, FILE *warn);
 
 int gpc_summary_kernels_csv(const gpc_summary *s, FILE *out);

@@ -403,7 +403,7 @@ int main(int argc, char **argv)
             gp_report_err("%s", err);
             goto out;
         }
-        gp_rdb_attach(db, r);
+        gp_rdb_attach(db, r, 1);
     }
     if (gp_report_read(r, argv + optind, (size_t)(argc - optind), "", &where) < 0) {
         if (db && r->stopped)

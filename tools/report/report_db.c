@@ -352,6 +352,7 @@ gp_rdb *gp_rdb_create(const char *path, int force, const char *tool, char *err, 
         return NULL;
     }
     w->force = force;
+    w->suite_time = NAN;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (gp_safefile_open(&w->sf, path, err, errlen) < 0) {
@@ -413,6 +414,12 @@ int gp_rdb_add_program(gp_rdb *w, const gp_rdb_program *p)
                        gp_rdbv_text(p->slurm_state),
                        gp_rdbv_text(p->slurm_reason)};
     return gp_rdb_row(w, GP_RT_PROGRAM, row, 16);
+}
+
+int gp_rdb_set_suite_time(gp_rdb *w, double seconds)
+{
+    w->suite_time = seconds;
+    return 0;
 }
 
 int gp_rdb_set_meta(gp_rdb *w, const char *key, const char *value)
@@ -503,6 +510,16 @@ int gp_rdb_commit(gp_rdb *w, char *err, size_t errlen)
         for (i = 0; i + 1 < w->n_meta; i += 2)
             if (gp_rdb_meta(w, w->meta[i], w->meta[i + 1]) < 0)
                 goto out;
+    }
+    if (w->suite_time > 0) {
+        gp_db_stmt *st = gp_db_prepare(w->db, "UPDATE kernels SET suite_time_share_pct = "
+                                              "100.0 * duration_s / ? WHERE duration_s IS NOT NULL");
+        int bad = !st || gp_db_bind_double(st, 1, w->suite_time) < 0 || gp_db_step(st) < 0;
+        gp_db_finalize(st);
+        if (bad) {
+            gp_rdb_fail(w, "%s", gp_db_error(w->db));
+            goto out;
+        }
     }
     if (gp_db_exec(w->db, gp_rdb_index_sql) < 0 || gp_rdb_meta(w, "complete", "yes") < 0 ||
         gp_db_exec(w->db, "COMMIT") < 0) {

@@ -32,8 +32,10 @@ gp_rdb *gp_rdb_create(const char *path, int force, const char *tool, char *err, 
 void gp_rdb_set_program(gp_rdb *w, long program_id);
 
 /* Streams every valid record r reads from now on into the database: sets
- * r->on_record.  A write failure stops the loading (r->stopped). */
-void gp_rdb_attach(gp_rdb *w, gp_report *r);
+ * r->on_record.  A write failure stops the loading (r->stopped) when
+ * stop_on_failure; otherwise the report reads on and the database is lost
+ * (gp_rdb_error says why). */
+void gp_rdb_attach(gp_rdb *w, gp_report *r, int stop_on_failure);
 
 /* After gp_report_finish(r): its kernels (ranked), their aggregated metrics
  * and verdicts, the estimates' derived metrics and the devices' processes.
@@ -54,6 +56,10 @@ typedef struct {
     const char *slurm_job, *slurm_state, *slurm_reason;
 } gp_rdb_program;
 int gp_rdb_add_program(gp_rdb *w, const gp_rdb_program *p);
+
+/* The suite's kernel time (s; NaN: none): every kernel's
+ * suite_time_share_pct is its share of it, set at commit.  Returns 0. */
+int gp_rdb_set_suite_time(gp_rdb *w, double seconds);
 
 /* Adds key = value to the meta table (at commit).  Returns 0 or -1. */
 int gp_rdb_set_meta(gp_rdb *w, const char *key, const char *value);

@@ -86,6 +86,7 @@ struct gp_rdb {
     int writer_on;     /* a writer thread runs */
     int writer_quit;
     int failed;        /* a write failed: err says why */
+    int keep_going;    /* a failure does not stop the report's loading */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -96,6 +97,7 @@ struct gp_rdb {
     int64_t n_names, n_reasons, n_summaries;
     long n_orphans;   /* instruction records without their function */
     long n_bad_lines; /* malformed lines of the reports added */
+    double suite_time; /* s, for the kernels' suite shares; NaN: none */
     char **meta;      /* key, value, key, value ... for the meta table */
     size_t n_meta;
     size_t files_at_attach;

@@ -131,7 +131,7 @@ static const struct {
     {gp_rdb_launch_keys, sizeof gp_rdb_launch_keys / sizeof gp_rdb_launch_keys[0], 5},
     {gp_rdb_device_keys, sizeof gp_rdb_device_keys / sizeof gp_rdb_device_keys[0], 6},
     {gp_rdb_estimate_keys, sizeof gp_rdb_estimate_keys / sizeof gp_rdb_estimate_keys[0], 5},
-    {gp_rdb_function_keys, sizeof gp_rdb_function_keys / sizeof gp_rdb_function_keys[0], 4},
+    {gp_rdb_function_keys, sizeof gp_rdb_function_keys / sizeof gp_rdb_function_keys[0], 3},
     {gp_rdb_instr_keys, sizeof gp_rdb_instr_keys / sizeof gp_rdb_instr_keys[0], 1},
 };
 
@@ -581,7 +581,6 @@ static int gp_rdb_function(gp_rdb *w, const gp_report_record *rec)
     vals[0] = gp_rdbv_int(w->n_functions);
     vals[1] = gp_rdbv_int(w->file_base + (int64_t)(rec->file - w->files_at_attach) + 1);
     vals[2] = gp_rdbv_int(rec->line);
-    vals[3] = gp_rdbv_null(); /* the device entry: the report finds it by ordinal */
     if (texts.oom)
         gp_rdb_fail(w, "out of memory");
     else
@@ -666,25 +665,28 @@ static int gp_rdb_summary(gp_rdb *w, const gp_report_record *rec)
 int gp_rdb_on_record(void *arg, const gp_report *r, const gp_report_record *rec)
 {
     gp_rdb *w = arg;
+    int rc = 0;
     if (w->failed)
-        return -1;
-    if (rec->launch)
-        return gp_rdb_launch(w, rec);
-    if (strcmp(rec->type, "device") == 0)
-        return gp_rdb_device(w, rec);
-    if (strcmp(rec->type, "variant_estimate") == 0)
-        return gp_rdb_estimate(w, r, rec);
-    if (strcmp(rec->type, "source_function") == 0)
-        return gp_rdb_function(w, rec);
-    if (strcmp(rec->type, "source_instr") == 0)
-        return gp_rdb_instr(w, rec);
-    if (strcmp(rec->type, "summary") == 0)
-        return gp_rdb_summary(w, rec);
-    return 0; /* a type the report does not read */
+        rc = -1;
+    else if (rec->launch)
+        rc = gp_rdb_launch(w, rec);
+    else if (strcmp(rec->type, "device") == 0)
+        rc = gp_rdb_device(w, rec);
+    else if (strcmp(rec->type, "variant_estimate") == 0)
+        rc = gp_rdb_estimate(w, r, rec);
+    else if (strcmp(rec->type, "source_function") == 0)
+        rc = gp_rdb_function(w, rec);
+    else if (strcmp(rec->type, "source_instr") == 0)
+        rc = gp_rdb_instr(w, rec);
+    else if (strcmp(rec->type, "summary") == 0)
+        rc = gp_rdb_summary(w, rec);
+    /* other types: the report does not read them either */
+    return w->keep_going ? 0 : rc;
 }
 
-void gp_rdb_attach(gp_rdb *w, gp_report *r)
+void gp_rdb_attach(gp_rdb *w, gp_report *r, int stop_on_failure)
 {
+    w->keep_going = !stop_on_failure;
     size_t i;
     for (i = 0; i < GP_DERIVED_COUNT; i++)
         gp_rdb_derived_ids[i] = gp_strindex_find(w->names[1], gp_derived_defs[i].name,

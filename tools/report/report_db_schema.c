@@ -92,8 +92,8 @@ static const gp_rdb_tabledef gp_rdb_tables[] = {
      "estimate INTEGER, metric INTEGER, value REAL, bound REAL, reason INTEGER",
      "PRIMARY KEY(estimate, metric)", 1, GP_RT_EMETRIC},
     {"source_functions",
-     "id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, device_id INTEGER, device INTEGER, "
-     "kernel TEXT, mangled TEXT, module TEXT, code_bytes INTEGER, code TEXT, code_why TEXT, "
+     "id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, device INTEGER, kernel TEXT, "
+     "mangled TEXT, module TEXT, code_bytes INTEGER, code TEXT, code_why TEXT, "
      "lineinfo INTEGER, lineinfo_why TEXT, sass_launches INTEGER, sampled_launches INTEGER, "
      "samples INTEGER, samples_not_issued INTEGER, instructions INTEGER, extra TEXT",
      "", 0, GP_RT_FUNCTION},
