@@ -17,3 +17,6 @@ $(GP_REPORT_TOOL_OBJS) $(GP_DB_OBJS): $(GP_METRICS_HDR)
 ALL_TARGETS += $(BUILD)/gpuprof-report
 # the Python loader (python/gpuprof) runs gpuprof-report for the derived metrics
 TEST_SCRIPTS += tests/python/test_python.sh tests/python/test_python_where.sh
+# the database: the command (bad paths, kills, SQLite absent), the loader and the
+# documented queries (test_sqlite.sh runs characterize for a study.db)
+TEST_SCRIPTS += tests/report/test_report_db.sh tests/python/test_sqlite.sh

@@ -20,8 +20,8 @@
 #include "report_db_int.h"
 
 /* A chunk is handed over when it holds this much. */
-#define GP_RDB_CHUNK_VALS (1 << 18)
-#define GP_RDB_CHUNK_TEXT (4 << 20)
+#define GP_RDB_CHUNK_VALS (1 << 17)
+#define GP_RDB_CHUNK_TEXT (2 << 20)
 
 void gp_rdb_fail(gp_rdb *w, const char *fmt, ...)
 {
@@ -371,17 +371,19 @@ gp_rdb *gp_rdb_create(const char *path, int force, const char *tool, char *err, 
     /* no journal: a failed or killed write leaves only the temporary file,
      * which is removed (or left under its temporary name), never the
      * database under its name */
+    /* the schema and the meta table are on disk before the rows (each its
+     * own transaction), so a file a kill left says "complete: no" */
     if (gp_db_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
-                          "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;") < 0 ||
-        gp_rdb_create_schema(w) < 0 || gp_rdb_prepare_inserts(w) < 0 ||
+                          "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-16384;") < 0 ||
+        gp_rdb_create_schema(w) < 0 || gp_rdb_meta(w, "format", GP_RDB_FORMAT) < 0 ||
+        gp_rdb_meta(w, "writer", tool) < 0 || gp_rdb_meta(w, "version", GPUPROF_VERSION) < 0 ||
+        gp_rdb_meta(w, "complete", "no") < 0 || gp_rdb_prepare_inserts(w) < 0 ||
         gp_rdb_records_init(w) < 0 || gp_db_exec(w->db, "BEGIN") < 0) {
         snprintf(err, errlen, "cannot write %s", w->err[0] ? w->err : gp_db_error(w->db));
         goto fail;
     }
     if (gp_rdb_chunk_init(&w->chunk[0]) < 0 || gp_rdb_chunk_init(&w->chunk[1]) < 0 ||
-        gp_rdb_meta(w, "format", GP_RDB_FORMAT) < 0 ||
-        gp_rdb_meta(w, "writer", tool) < 0 || gp_rdb_meta(w, "version", GPUPROF_VERSION) < 0 ||
-        gp_rdb_meta(w, "complete", "no") < 0 || gp_rdb_known_names(w) < 0) {
+        gp_rdb_known_names(w) < 0) {
         snprintf(err, errlen, "cannot write %s", w->err[0] ? w->err : "out of memory");
         goto fail;
     }

@@ -39,6 +39,7 @@ typedef struct sqlite3_stmt sqlite3_stmt;
     X(int, sqlite3_bind_double, (sqlite3_stmt *, int, double))                                     \
     X(int, sqlite3_bind_text, (sqlite3_stmt *, int, const char *, int, void (*)(void *)))          \
     X(int, sqlite3_bind_null, (sqlite3_stmt *, int))                                               \
+    X(int, sqlite3_bind_blob, (sqlite3_stmt *, int, const void *, int, void (*)(void *)))          \
     X(int, sqlite3_step, (sqlite3_stmt *))                                                         \
     X(int, sqlite3_reset, (sqlite3_stmt *))                                                        \
     X(int, sqlite3_column_type, (sqlite3_stmt *, int))                                             \
@@ -222,6 +223,35 @@ int gp_db_bind_double(gp_db_stmt *st, int i, double v)
     return GP_SQL(st->db, S.sqlite3_bind_double(st->s, i, v)) < 0 ? -1 : 0;
 }
 
+/* 1 when s[0..n) is UTF-8 as RFC 3629 has it (no overlong form, no
+ * surrogate, nothing above U+10FFFF): what SQLite's TEXT must hold for its
+ * readers (Python decodes it strictly). */
+static int gp_db_utf8(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i], len, cp, k;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!len || i + len > n)
+            return 0;
+        cp = c & (0x7F >> len);
+        for (k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
 int gp_db_bind_text(gp_db_stmt *st, int i, const char *s)
 {
     size_t n;
@@ -233,6 +263,12 @@ int gp_db_bind_text(gp_db_stmt *st, int i, const char *s)
             snprintf(st->db->err, sizeof st->db->err, "%s: a text of %zu bytes", st->db->name, n);
         return -1;
     }
+    /* bytes that are not UTF-8 (a kernel name as a program had it) are
+     * kept as they are, as a BLOB */
+    if (!gp_db_utf8((const unsigned char *)s, n))
+        return GP_SQL(st->db, S.sqlite3_bind_blob(st->s, i, s, (int)n, GP_SQLITE_TRANSIENT)) < 0
+                   ? -1
+                   : 0;
     return GP_SQL(st->db, S.sqlite3_bind_text(st->s, i, s, (int)n, GP_SQLITE_TRANSIENT)) < 0 ? -1
                                                                                             : 0;
 }

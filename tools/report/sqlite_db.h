@@ -46,7 +46,9 @@ gp_db_stmt *gp_db_prepare(gp_db *db, const char *sql);
 void gp_db_finalize(gp_db_stmt *st);
 
 /* Binds parameter i (1-based).  NULL text and NaN bind SQL NULL (a missing
- * value stays missing); text is copied and may hold any bytes but NUL. */
+ * value stays missing); text is copied and may hold any bytes but NUL: text
+ * that is not UTF-8 is bound as a BLOB of its bytes (SQLite's TEXT is UTF-8,
+ * and its readers decode it as such). */
 int gp_db_bind_int(gp_db_stmt *st, int i, int64_t v);
 int gp_db_bind_double(gp_db_stmt *st, int i, double v);
 int gp_db_bind_text(gp_db_stmt *st, int i, const char *s);
