@@ -1,9 +1,10 @@
 /* gpuprof-characterize - a whole suite's workload study in one command
  * (docs/characterize.md).
  *
- *   gpuprof-characterize run SUITE [-o OUTDIR] [--force] [--gpus N|auto] [--only NAME]
- *                            [--index I] [--lib PATH] [--peaks FILE] [--no-summary]
- *                            [--no-gpu-check]
+ *   gpuprof-characterize run SUITE [-o OUTDIR] [--force] [--resume] [--gpus N|auto]
+ *                            [--only NAME] [--index I] [--lib PATH] [--peaks FILE]
+ *                            [--no-summary] [--no-gpu-check] [--slurm-poll S]
+ *                            [--slurm [SBATCH OPTIONS...]]
  *   gpuprof-characterize merge DIR... [-o SUMMARY_DIR] [--peaks FILE]
  *   gpuprof-characterize list SUITE
  *
@@ -34,6 +35,7 @@
 #include "progress.h"
 #include "result.h"
 #include "run.h"
+#include "slurm.h"
 #include "study_db.h"
 #include "suite.h"
 #include "summary.h"
@@ -45,9 +47,10 @@
 static int gpc_usage(FILE *f)
 {
     fprintf(f,
-            "usage: " GPC_PROG " run SUITE [-o OUTDIR] [--force] [--gpus N|auto] [--only NAME]\n"
-            "                            [--index I] [--lib PATH] [--peaks FILE] [--no-summary]\n"
-            "                            [--no-gpu-check]\n"
+            "usage: " GPC_PROG " run SUITE [-o OUTDIR] [--force] [--resume] [--gpus N|auto]\n"
+            "                            [--only NAME] [--index I] [--lib PATH] [--peaks FILE]\n"
+            "                            [--no-summary] [--no-gpu-check] [--slurm-poll S]\n"
+            "                            [--slurm [SBATCH OPTIONS...]]  (sbatch's options last)\n"
             "       " GPC_PROG " merge DIR... [-o SUMMARY_DIR] [--peaks FILE]\n"
             "       " GPC_PROG " list SUITE\n"
             "       " GPC_PROG " --version | --help\n"
@@ -282,6 +285,10 @@ static int gpc_cmd_run(int argc, char **argv)
     const char *peaks_path = NULL;
     long index = -1;
     int force = 0, want_gpus = 0, no_summary = 0, summary = -1, i, rc = 1, n_slots;
+    int resume = 0, slurm = 0;
+    char **sbatch = NULL;
+    size_t n_sbatch = 0;
+    double poll_s = 10;
     char err[1024], outdir[PATH_MAX], libpath[PATH_MAX + 32], **gpu_ids = NULL, **dirs = NULL;
     gpc_suite suite;
     gpc_slot *slots = NULL;
@@ -300,8 +307,19 @@ static int gpc_cmd_run(int argc, char **argv)
                                          {"lib", required_argument, NULL, 'L'},
                                          {"peaks", required_argument, NULL, 'P'},
                                          {"no-gpu-check", no_argument, NULL, 'X'},
+                                         {"resume", no_argument, NULL, 'R'},
+                                         {"slurm-poll", required_argument, NULL, 'W'},
                                          {NULL, 0, NULL, 0}};
     int c, gpu_check = 1;
+    /* --slurm: what follows is sbatch's, passed as it is */
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--slurm") == 0) {
+            slurm = 1;
+            sbatch = argv + i + 1;
+            n_sbatch = (size_t)(argc - i - 1);
+            argc = i;
+            break;
+        }
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
@@ -347,6 +365,17 @@ static int gpc_cmd_run(int argc, char **argv)
         case 'X':
             gpu_check = 0;
             break;
+        case 'R':
+            resume = 1;
+            break;
+        case 'W':
+            poll_s = strtod(optarg, &end);
+            if (*end || !(poll_s >= 0.1 && poll_s <= 3600)) {
+                gpc_progress_say(GPC_PROG ": --slurm-poll takes seconds from 0.1 to 3600, not '%s'",
+                                 optarg);
+                return 2;
+            }
+            break;
         case ':':
             gpc_progress_say(GPC_PROG " run: option '%s' needs a value", argv[optind - 1]);
             return gpc_usage(stderr);
@@ -363,7 +392,20 @@ static int gpc_cmd_run(int argc, char **argv)
         }
         suite_path = argv[i];
     }
-    if (suite_path && gpu_check && !gpc_have_gpu()) {
+    if (slurm && (want_gpus || !suite_path || strcmp(suite_path, "-") == 0)) {
+        gpc_progress_say(GPC_PROG ": --slurm %s",
+                         want_gpus ? "takes no --gpus: ask Slurm for GPUs (--gres=gpu:1 after "
+                                     "--slurm)"
+                                   : "needs a suite file the cluster's nodes can read, not "
+                                     "standard input");
+        return 2;
+    }
+    if (slurm && gpc_slurm_check(err, sizeof err) < 0) {
+        gpc_progress_say(GPC_PROG ": %s", err);
+        return 1;
+    }
+    /* with --slurm the programs run on the cluster's nodes, which check */
+    if (suite_path && gpu_check && !slurm && !gpc_have_gpu()) {
         fprintf(stderr,
                 GPC_PROG ": no NVIDIA GPU on this machine (nvidia-smi -L lists none): the "
                          "programs would run, but no kernel could be profiled.  Run the suite on "
@@ -454,9 +496,10 @@ static int gpc_cmd_run(int argc, char **argv)
         if ((only && strcmp(only, suite.progs[p].name) != 0) || (index >= 0 && (long)p != index))
             continue;
         snprintf(path, sizeof path, "%s/%s", dirs[p], GPC_RESULT_FILE);
-        /* lstat: a result is ours only as a plain file, never through a link */
+        /* lstat: a result is ours only as a plain file, never through a link;
+         * --resume keeps every finished result, however old */
         if (!force && lstat(path, &rst) == 0 && S_ISREG(rst.st_mode) &&
-            gpc_newer(&rst.st_mtim, &sst.st_mtim)) {
+            (resume ? gpc_result_finished(dirs[p]) : gpc_newer(&rst.st_mtim, &sst.st_mtim))) {
             int x = gpc_progress_done(dirs[p], suite.progs[p].name, ++done, total, gpc_now() - t0,
                                       0, 0, 1);
             defect |= x == 3;
@@ -467,8 +510,10 @@ static int gpc_cmd_run(int argc, char **argv)
         todo[n_todo++] = p;
     }
     if (done)
-        gpc_progress_say(GPC_PROG ": %zu result%s newer than %s kept (--force to run again)", done,
-                         done == 1 ? "" : "s", suite_path);
+        gpc_progress_say(resume ? GPC_PROG ": %zu finished result%s kept (--resume)"
+                                : GPC_PROG ": %zu result%s newer than %s kept (--force to run "
+                                           "again)",
+                         done, done == 1 ? "" : "s", suite_path);
     {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -476,7 +521,18 @@ static int gpc_cmd_run(int argc, char **argv)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
     }
-    if (n_slots > 1)
+    if (slurm) {
+        gpc_tally t = {dirs, &suite, done, total, 0, n_todo, t0, defect, not_ok, failed};
+        int x = gpc_slurm_main(suite_path, &suite, outdir, lib, gpu_check, poll_s, sbatch,
+                               n_sbatch, todo, &t);
+        defect = t.defect;
+        not_ok = t.not_ok;
+        failed = t.failed || x == 1;
+        if (x != 0)
+            goto out; /* it said why; rc is 1 */
+        next = ran = n_todo; /* the local loop below has nothing to do */
+    }
+    if (n_slots > 1 && !slurm)
         fprintf(stderr, GPC_PROG ": %zu program%s over %d GPUs, one program per GPU at a time\n",
                 n_todo, n_todo == 1 ? "" : "s", n_slots);
     while ((next < n_todo && !gpc_run_stop) || ran < next) {

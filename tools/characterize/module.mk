@@ -2,7 +2,8 @@
 # (docs/characterize.md), built on the report library (libgpmetrics.a) and
 # the SQLite writer of gpuprof-report (libgpdb.a, tools/report/module.mk,
 # named by its path: that fragment is read after this one).
-GPC_SRCS := suite result compare validity run libcheck progress summary summary_html study_db
+GPC_SRCS := suite result compare validity run libcheck progress summary summary_html study_db \
+            slurm slurm_watch
 GPC_OBJS := $(GPC_SRCS:%=$(BUILD)/tools/characterize/%.o)
 GPC_LIB  := $(BUILD)/tools/characterize/libgpc.a
 
@@ -27,4 +28,5 @@ UNIT_TESTS += $(BUILD)/tests/characterize/test_characterize
 # the scripts need the command (`make test` builds only UNIT_TESTS): order-only
 $(BUILD)/tests/characterize/test_characterize: | $(BUILD)/gpuprof-characterize
 TEST_SCRIPTS += tests/characterize/test_characterize_cli.sh tests/characterize/test_characterize_hostile.sh \
+                tests/characterize/test_characterize_slurm.sh \
                 tests/characterize/test_characterize_html.sh

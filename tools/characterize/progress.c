@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "result.h"
@@ -126,7 +127,7 @@ int gpc_progress_done(const char *prog_dir, const char *name, size_t done, size_
         gp_text_plain(stderr, r.gpu);
     }
     fprintf(stderr, "; elapsed %s, about %s left\n", el, left);
-    if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR)
+    if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR || r.status == GPC_NOT_FINISHED)
         gpc_progress_say("    %s: %s", name, r.message ? r.message : "");
     if (r.status == GPC_NATIVE_FAILED) {
         char *first = gpc_progress_first_error(prog_dir);
@@ -151,4 +152,18 @@ int gpc_progress_done(const char *prog_dir, const char *name, size_t done, size_
     i = r.status == GPC_PROFILER_DEFECT || r.status == GPC_PROFILER_BROKE_RESULTS;
     gpc_result_free(&r);
     return i ? 3 : not_ok ? 4 : 0;
+}
+
+void gpc_tally_done(void *arg, size_t prog)
+{
+    gpc_tally *t = arg;
+    struct timespec ts;
+    int x;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    t->ran++;
+    x = gpc_progress_done(t->dirs[prog], t->suite->progs[prog].name, ++t->done, t->total,
+                          ts.tv_sec + ts.tv_nsec * 1e-9 - t->t0, t->ran, t->n_todo, 0);
+    t->defect |= x == 3;
+    t->not_ok |= x == 4;
+    t->failed |= x == 1;
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "suite.h"
+
 /* One message line on stderr: fmt's text escaped, then a newline. */
 __attribute__((format(printf, 1, 2))) void gpc_progress_say(const char *fmt, ...);
 
@@ -18,5 +20,19 @@ __attribute__((format(printf, 1, 2))) void gpc_progress_say(const char *fmt, ...
  * another status, 1 no readable result. */
 int gpc_progress_done(const char *prog_dir, const char *name, size_t done, size_t total,
                       double elapsed, size_t ran, size_t to_run, int kept);
+
+/* What a run has finished so far, for the progress lines and the exit
+ * status (the local runs and the Slurm jobs count the same way). */
+typedef struct {
+    char **dirs;                 /* each program's result folder */
+    const gpc_suite *suite;
+    size_t done, total, ran, n_todo;
+    double t0;                   /* when the run began (CLOCK_MONOTONIC, s) */
+    int defect, not_ok, failed;  /* gpc_progress_done's 3, 4 and 1 seen */
+} gpc_tally;
+
+/* Program prog has a result: its progress line, counted in t (void *, a
+ * gpc_slurm_done_fn). */
+void gpc_tally_done(void *t, size_t prog);
 
 #endif

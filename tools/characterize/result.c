@@ -296,6 +296,18 @@ static int gpc_result_validity_load(const gp_json *o, gpc_validity *v)
     return v->reason ? 0 : -1;
 }
 
+int gpc_result_finished(const char *dir)
+{
+    gpc_result r;
+    char err[512];
+    int yes;
+    if (gpc_result_load(&r, dir, err, sizeof err) < 0)
+        return 0;
+    yes = r.status != GPC_NOT_FINISHED;
+    gpc_result_free(&r);
+    return yes;
+}
+
 int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
 {
     char path[4096], why[256];

@@ -93,6 +93,10 @@ int gpc_result_add_diff(gpc_result *r, const char *what, long line, long line_pr
  * or -1 with the reason in err. */
 int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errlen);
 
+/* 1 when dir holds a readable result of a program that finished (any
+ * status but not_finished): what `run --resume` keeps. */
+int gpc_result_finished(const char *dir);
+
 /* Reads dir/result.json.  Returns 0, or -1 with the reason in err. */
 int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen);
 /* The same from the file's text; path names it in messages. */

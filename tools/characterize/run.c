@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "slurm.h"
 #include "util/safefile.h"
 #include "validity.h"
 
@@ -378,6 +379,7 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
         goto oom;
     if (gpu && asprintf(&envs[ne++], "CUDA_VISIBLE_DEVICES=%s", gpu) < 0)
         goto oom;
+    r.slurm_job = gpc_slurm_job_here(&r.slurm_node); /* run as a task of `run --slurm` */
     r.status = GPC_OK;
     if (!(outs = calloc(p->n_compare + 1, sizeof *outs)))
         goto oom;
