@@ -210,6 +210,29 @@ for p in slow-timeout slow-cancel; do
     s=$(status_of "$st/out" $p); check '[ "$s" = ok ]' "$p after --resume: status '$s', want ok"
 done
 
+# 4b. interrupted: the jobs are cancelled, no result is written
+rm "$st/work/fast"
+"$tool" run "$st/s.suite" -o "$st/intr" --only slow-cancel --no-gpu-check --slurm-poll 1 --slurm \
+    >"$tmp/intr.out" 2>&1 &
+pid=$!
+ijob= n=0
+while [ -z "$ijob" ] && [ "$n" -lt 300 ]; do
+    ijob=$(sed -n 's/.*submitted to Slurm as job \([0-9]*\);.*/\1/p' "$tmp/intr.out" | head -1)
+    n=$((n + 1)); sleep 0.1
+done
+n=0
+until [ "$(squeue -h -j "${ijob}_$cancel_index" -o %T 2>/dev/null)" = RUNNING ] || [ "$n" -gt 300 ]; do
+    n=$((n + 1)); sleep 0.1
+done
+kill -TERM "$pid"; wait "$pid"; rc=$?
+n=0
+until [ "$(squeue -h -j "${ijob}_$cancel_index" -o %T 2>/dev/null)" != RUNNING ] || [ "$n" -gt 100 ]; do
+    n=$((n + 1)); sleep 0.1
+done
+check '[ "$rc" -eq 1 ] && grep -q "interrupted: the Slurm jobs are cancelled; run again with --resume" "$tmp/intr.out" && [ ! -e "$st/intr/slow-cancel/result.json" ] && [ "$(squeue -h -j "${ijob}_$cancel_index" -o %T 2>/dev/null)" != RUNNING ]' \
+    "SIGTERM: exit $rc, $(tail -1 "$tmp/intr.out"), job $(squeue -h -j "${ijob}_$cancel_index" -o %T 2>&1)"
+touch "$st/work/fast"
+
 # 5. the same study as a local run, but for what is measured (wall times)
 #    and the Slurm job that ran each program
 "$tool" run "$st/s.suite" -o "$st/local" --no-gpu-check --force >"$tmp/local.out" 2>&1

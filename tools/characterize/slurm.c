@@ -64,8 +64,7 @@ char *gpc_slurm_job_here(char **node)
     *node = NULL;
     if (!job || !*job)
         return NULL;
-    if (arr && *arr && task && *task ? asprintf(&s, "%s_%s", arr, task) < 0
-                                     : !(s = strdup(job)))
+    if (arr && *arr && task && *task ? asprintf(&s, "%s_%s", arr, task) < 0 : !(s = strdup(job)))
         return NULL;
     if (n && *n)
         *node = strdup(n);
@@ -121,7 +120,8 @@ int gpc_slurm_cmd(const gpc_slurm_ctx *c, char *const argv[], char **out, char *
         }
         nanosleep(&tick, NULL);
     }
-    rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    rc = WIFEXITED(status) ? WEXITSTATUS(status)
+                           : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 out:
     if (ofd >= 0)
         close(ofd);
@@ -192,8 +192,9 @@ static int gpc_slurm_script(const gpc_slurm_ctx *c, size_t base, const char *pat
     gp_safefile sf;
     if (gp_safefile_open(&sf, path, err, errlen) < 0)
         return -1;
-    fprintf(sf.f, "#!/bin/sh\n# written by gpuprof-characterize run --slurm: task I of the array "
-                  "runs program %zu + I of the suite\n",
+    fprintf(sf.f,
+            "#!/bin/sh\n# written by gpuprof-characterize run --slurm: task I of the array "
+            "runs program %zu + I of the suite\n",
             base);
     fprintf(sf.f, "i=$((SLURM_ARRAY_TASK_ID + %zu))\n", base);
     gpc_slurm_sh_quote(sf.f, o->self);
@@ -299,8 +300,8 @@ int gpc_slurm_main(const char *suite_path, const gpc_suite *suite, const char *o
     gpc_tally *t = tally;
     char self[PATH_MAX], suite_abs[PATH_MAX], err[1024];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    gpc_slurm_opts o = {self,     suite_abs, outdir, lib,   gpu_check, sbatch,
-                        n_sbatch, poll_s,    suite,  t->dirs};
+    gpc_slurm_opts o = {self,   suite_abs, outdir, lib,   gpu_check,
+                        sbatch, n_sbatch,  poll_s, suite, t->dirs};
     int x;
     if (n <= 0 || !realpath(suite_path, suite_abs)) {
         gpc_progress_say("gpuprof-characterize: --slurm: cannot find this program or %s",

@@ -30,9 +30,9 @@ typedef struct {
     int gpu_check;      /* 0: the tasks get --no-gpu-check */
     char **sbatch;      /* the user's sbatch options, as given */
     size_t n_sbatch;
-    double poll_s;      /* seconds between two looks at the queue */
+    double poll_s; /* seconds between two looks at the queue */
     const gpc_suite *parsed;
-    char **dirs;        /* each program's result folder */
+    char **dirs; /* each program's result folder */
 } gpc_slurm_opts;
 
 /* Called when program prog has a result (finished, or not_finished). */

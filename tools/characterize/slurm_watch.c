@@ -26,13 +26,13 @@
 
 /* States after which a task does nothing more. */
 static const char *const gpc_slurm_ended[] = {
-    "COMPLETED", "FAILED",  "CANCELLED",     "TIMEOUT", "NODE_FAIL",   "PREEMPTED",
+    "COMPLETED", "FAILED",   "CANCELLED",     "TIMEOUT", "NODE_FAIL",   "PREEMPTED",
     "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "REVOKED", "SPECIAL_EXIT"};
 /* Reasons a pending task waits for something that will not come by itself:
  * it is cancelled and its program is not_finished with that reason. */
 static const char *const gpc_slurm_never[] = {
-    "PartitionTimeLimit", "PartitionNodeLimit",  "BadConstraints",  "InvalidAccount",
-    "InvalidQOS",         "AccountNotAllowed",   "QOSNotAllowed",   "DependencyNeverSatisfied",
+    "PartitionTimeLimit", "PartitionNodeLimit", "BadConstraints", "InvalidAccount",
+    "InvalidQOS",         "AccountNotAllowed",  "QOSNotAllowed",  "DependencyNeverSatisfied",
     "InactiveLimit",      "PartitionConfig"};
 
 static int gpc_slurm_in(const char *s, const char *const *list, size_t n)
@@ -44,8 +44,7 @@ static int gpc_slurm_in(const char *s, const char *const *list, size_t n)
     return 0;
 }
 
-int gpc_slurm_add_job(gpc_slurm_ctx *c, const char *id, size_t base, const size_t *tasks,
-                      size_t n)
+int gpc_slurm_add_job(gpc_slurm_ctx *c, const char *id, size_t base, const size_t *tasks, size_t n)
 {
     gpc_slurm_job *nj = realloc(c->jobs, (c->n_jobs + 1) * sizeof *nj);
     gpc_slurm_task *nt;
@@ -71,8 +70,8 @@ int gpc_slurm_add_job(gpc_slurm_ctx *c, const char *id, size_t base, const size_
     return 0;
 }
 
-static void gpc_slurm_result_path(const gpc_slurm_ctx *c, size_t prog, const char *name,
-                                  char *buf, size_t len)
+static void gpc_slurm_result_path(const gpc_slurm_ctx *c, size_t prog, const char *name, char *buf,
+                                  size_t len)
 {
     snprintf(buf, len, "%s/%s", c->o->dirs[prog], name);
 }
@@ -113,8 +112,8 @@ static void gpc_slurm_last_line(const gpc_slurm_ctx *c, const gpc_slurm_task *t,
 
 /* A task that ended without its program's result: a result that says so,
  * with Slurm's state and reason. */
-static int gpc_slurm_not_finished(gpc_slurm_ctx *c, gpc_slurm_task *t, const char *why,
-                                  char *err, size_t errlen)
+static int gpc_slurm_not_finished(gpc_slurm_ctx *c, gpc_slurm_task *t, const char *why, char *err,
+                                  size_t errlen)
 {
     const gpc_program *p = &c->o->parsed->progs[t->prog];
     gpc_result r;
@@ -393,8 +392,9 @@ int gpc_slurm_run(const gpc_slurm_opts *o, const size_t *todo, size_t n, gpc_slu
                 char id[64];
                 snprintf(id, sizeof id, "%s_%zu", c.jobs[t->job].id, t->task);
                 gpc_slurm_cancel_task(&c, id);
-                snprintf(never, sizeof never, "cannot start (Slurm will not run it as asked) and "
-                                              "was cancelled");
+                snprintf(never, sizeof never,
+                         "cannot start (Slurm will not run it as asked) and "
+                         "was cancelled");
                 why = never;
                 ended = 1;
             }

@@ -90,8 +90,7 @@ int gpc_study_db_finish(gpc_study_db *d, const gpc_summary *s, char *err, size_t
     free(d);
     return rc;
 fail:
-    snprintf(err, errlen, "cannot write %s (nothing written under that name)",
-             gp_rdb_error(d->w));
+    snprintf(err, errlen, "cannot write %s (nothing written under that name)", gp_rdb_error(d->w));
     gpc_study_db_discard(d);
     return -1;
 }

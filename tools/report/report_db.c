@@ -299,7 +299,8 @@ static int gp_rdb_known_names(gp_rdb *w)
         row[0] = gp_rdbv_int(w->n_names);
         row[1] = gp_rdbv_text(derived ? "derived" : "counter");
         row[2] = gp_rdbv_text(name);
-        row[3] = gp_rdbv_text(derived ? gp_derived_defs[i].unit : counters[i - GP_DERIVED_COUNT].unit);
+        row[3] =
+            gp_rdbv_text(derived ? gp_derived_defs[i].unit : counters[i - GP_DERIVED_COUNT].unit);
         row[4] = gp_rdbv_text(derived ? gp_derived_defs[i].description
                                       : counters[i - GP_DERIVED_COUNT].desc);
         if (gp_rdb_row(w, GP_RT_NAME, row, 5) < 0)
@@ -514,8 +515,9 @@ int gp_rdb_commit(gp_rdb *w, char *err, size_t errlen)
                 goto out;
     }
     if (w->suite_time > 0) {
-        gp_db_stmt *st = gp_db_prepare(w->db, "UPDATE kernels SET suite_time_share_pct = "
-                                              "100.0 * duration_s / ? WHERE duration_s IS NOT NULL");
+        gp_db_stmt *st =
+            gp_db_prepare(w->db, "UPDATE kernels SET suite_time_share_pct = "
+                                 "100.0 * duration_s / ? WHERE duration_s IS NOT NULL");
         int bad = !st || gp_db_bind_double(st, 1, w->suite_time) < 0 || gp_db_step(st) < 0;
         gp_db_finalize(st);
         if (bad) {

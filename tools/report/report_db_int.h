@@ -75,38 +75,38 @@ struct gp_rdb {
     int force;
     char err[1024];
     gp_db_stmt *ins[GP_RT_COUNT];
-    gp_db_stmt *metric_batch;          /* GP_RDB_BATCH rows of metrics */
-    gp_rdbv batch[GP_RDB_BATCH * 3];   /* rows waiting for metric_batch */
+    gp_db_stmt *metric_batch;        /* GP_RDB_BATCH rows of metrics */
+    gp_rdbv batch[GP_RDB_BATCH * 3]; /* rows waiting for metric_batch */
     size_t n_batch;
-    const gp_rdb_chunk *batch_chunk;   /* the chunk whose text they use */
+    const gp_rdb_chunk *batch_chunk; /* the chunk whose text they use */
     /* the queue */
     gp_rdb_chunk chunk[2];
-    int filling;       /* the chunk the reader fills */
-    int writer_busy;   /* the writer has the other one */
-    int writer_on;     /* a writer thread runs */
+    int filling;     /* the chunk the reader fills */
+    int writer_busy; /* the writer has the other one */
+    int writer_on;   /* a writer thread runs */
     int writer_quit;
-    int failed;        /* a write failed: err says why */
-    int keep_going;    /* a failure does not stop the report's loading */
+    int failed;     /* a write failed: err says why */
+    int keep_going; /* a failure does not stop the report's loading */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     /* ids */
-    long program_id;               /* 0: none */
+    long program_id; /* 0: none */
     int64_t file_base, device_base, kernel_base, estimate_base;
     int64_t n_files, n_launches, n_estimates, n_functions;
     int64_t n_names, n_reasons, n_summaries;
-    long n_orphans;   /* instruction records without their function */
-    long n_bad_lines; /* malformed lines of the reports added */
+    long n_orphans;    /* instruction records without their function */
+    long n_bad_lines;  /* malformed lines of the reports added */
     double suite_time; /* s, for the kernels' suite shares; NaN: none */
-    char **meta;      /* key, value, key, value ... for the meta table */
+    char **meta;       /* key, value, key, value ... for the meta table */
     size_t n_meta;
     size_t files_at_attach;
-    gp_strindex *names[2];      /* [0] counters, [1] derived: name -> metric id */
-    gp_strindex *reasons;       /* text -> reason id */
-    gp_strindex *functions;     /* device, module, symbol -> function id (this process) */
-    size_t functions_file;      /* the input whose functions those are */
-    gp_strindex *launch_keys;   /* launch record key -> launch column */
-    int64_t *last_ids;          /* metric ids of the last launch's metric keys */
+    gp_strindex *names[2];    /* [0] counters, [1] derived: name -> metric id */
+    gp_strindex *reasons;     /* text -> reason id */
+    gp_strindex *functions;   /* device, module, symbol -> function id (this process) */
+    size_t functions_file;    /* the input whose functions those are */
+    gp_strindex *launch_keys; /* launch record key -> launch column */
+    int64_t *last_ids;        /* metric ids of the last launch's metric keys */
     char **last_keys;
     size_t n_last, cap_last;
 };

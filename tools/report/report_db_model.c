@@ -17,8 +17,8 @@ static int gp_rdb_derived_row(gp_rdb *w, gp_rdb_table t, int64_t owner, size_t m
                               double bound, const char *why)
 {
     gp_rdbv row[5];
-    int64_t mid = gp_strindex_find(w->names[1], gp_derived_defs[m].name,
-                                   strlen(gp_derived_defs[m].name));
+    int64_t mid =
+        gp_strindex_find(w->names[1], gp_derived_defs[m].name, strlen(gp_derived_defs[m].name));
     int64_t rid = isnan(v) ? gp_rdb_reason_id(w, why && *why ? why : "n/a") : 0;
     size_t n = 0;
     if (mid < 0 || rid < 0) {

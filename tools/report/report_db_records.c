@@ -92,11 +92,21 @@ static const gp_rdb_key gp_rdb_estimate_keys[] = {
     {"schema", GP_RK_SKIP},
 };
 static const gp_rdb_key gp_rdb_function_keys[] = {
-    {"device", GP_RK_COL},        {"kernel", GP_RK_COL},        {"mangled", GP_RK_COL},
-    {"module", GP_RK_COL},        {"code_bytes", GP_RK_COL},    {"code", GP_RK_COL},
-    {"code_why", GP_RK_COL},      {"lineinfo", GP_RK_COL},      {"lineinfo_why", GP_RK_COL},
-    {"sass_launches", GP_RK_COL}, {"sampled_launches", GP_RK_COL}, {"samples", GP_RK_COL},
-    {"samples_not_issued", GP_RK_COL}, {"instructions", GP_RK_COL}, {"type", GP_RK_SKIP},
+    {"device", GP_RK_COL},
+    {"kernel", GP_RK_COL},
+    {"mangled", GP_RK_COL},
+    {"module", GP_RK_COL},
+    {"code_bytes", GP_RK_COL},
+    {"code", GP_RK_COL},
+    {"code_why", GP_RK_COL},
+    {"lineinfo", GP_RK_COL},
+    {"lineinfo_why", GP_RK_COL},
+    {"sass_launches", GP_RK_COL},
+    {"sampled_launches", GP_RK_COL},
+    {"samples", GP_RK_COL},
+    {"samples_not_issued", GP_RK_COL},
+    {"instructions", GP_RK_COL},
+    {"type", GP_RK_SKIP},
 };
 static const gp_rdb_key gp_rdb_instr_keys[] = {
     {"pc", GP_RK_COL},
@@ -123,7 +133,14 @@ static const gp_rdb_key gp_rdb_instr_keys[] = {
     {"type", GP_RK_SKIP},
 };
 
-enum { GP_SPEC_LAUNCH, GP_SPEC_DEVICE, GP_SPEC_ESTIMATE, GP_SPEC_FUNCTION, GP_SPEC_INSTR, GP_SPEC_N };
+enum {
+    GP_SPEC_LAUNCH,
+    GP_SPEC_DEVICE,
+    GP_SPEC_ESTIMATE,
+    GP_SPEC_FUNCTION,
+    GP_SPEC_INSTR,
+    GP_SPEC_N
+};
 static const struct {
     const gp_rdb_key *keys;
     size_t n, first;
@@ -598,7 +615,8 @@ static int gp_rdb_instr(gp_rdb *w, const gp_report_record *rec)
     const gp_json *st[2];
     size_t klen, i;
     char *key = gp_rdb_function_key(rec->obj, &klen);
-    long fn = key && rec->file == w->functions_file ? gp_strindex_find(w->functions, key, klen) : -1;
+    long fn =
+        key && rec->file == w->functions_file ? gp_strindex_find(w->functions, key, klen) : -1;
     int rc = -1;
     free(key);
     if (fn < 0) { /* no function record before it in this process: left out, counted */
@@ -689,8 +707,8 @@ void gp_rdb_attach(gp_rdb *w, gp_report *r, int stop_on_failure)
     w->keep_going = !stop_on_failure;
     size_t i;
     for (i = 0; i < GP_DERIVED_COUNT; i++)
-        gp_rdb_derived_ids[i] = gp_strindex_find(w->names[1], gp_derived_defs[i].name,
-                                                 strlen(gp_derived_defs[i].name));
+        gp_rdb_derived_ids[i] =
+            gp_strindex_find(w->names[1], gp_derived_defs[i].name, strlen(gp_derived_defs[i].name));
     w->files_at_attach = r->n_files;
     w->functions_file = (size_t)-1;
     r->on_record = gp_rdb_on_record;

@@ -88,8 +88,7 @@ static const gp_rdb_tabledef gp_rdb_tables[] = {
      "rotation_block INTEGER, spread REAL, configurations TEXT, collected TEXT, bound TEXT, "
      "missing TEXT, extra TEXT",
      "", 0, GP_RT_ESTIMATE},
-    {"estimate_metrics",
-     "estimate INTEGER, metric INTEGER, value REAL, bound REAL, reason INTEGER",
+    {"estimate_metrics", "estimate INTEGER, metric INTEGER, value REAL, bound REAL, reason INTEGER",
      "PRIMARY KEY(estimate, metric)", 1, GP_RT_EMETRIC},
     {"source_functions",
      "id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, device INTEGER, kernel TEXT, "

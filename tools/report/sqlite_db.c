@@ -22,7 +22,7 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 #define GP_SQLITE_OPEN_READWRITE 0x02
 #define GP_SQLITE_OPEN_NOMUTEX 0x00008000
 #define GP_SQLITE_OPEN_NOFOLLOW 0x01000000
-#define GP_SQLITE_TRANSIENT ((void (*)(void *))-1)
+#define GP_SQLITE_TRANSIENT ((void (*)(void *)) - 1)
 /* WITHOUT ROWID tables came with 3.8.2 */
 #define GP_SQLITE_MIN_VERSION 3008002
 
@@ -70,7 +70,7 @@ static const struct {
 
 struct gp_db {
     sqlite3 *h;
-    char *name;     /* for messages */
+    char *name; /* for messages */
     int readonly;
     char err[1024]; /* the first failure */
 };
@@ -99,7 +99,7 @@ int gp_db_load(char *err, size_t errlen)
                  lib, dlerror());
         goto fail;
     }
-for (i = 0; i < sizeof gp_sqlite_syms / sizeof gp_sqlite_syms[0]; i++)
+    for (i = 0; i < sizeof gp_sqlite_syms / sizeof gp_sqlite_syms[0]; i++)
         if (!(*gp_sqlite_syms[i].slot = dlsym(S.handle, gp_sqlite_syms[i].name))) {
             snprintf(S.why, sizeof S.why, "%s is not SQLite 3: it has no %s", lib,
                      gp_sqlite_syms[i].name);
@@ -235,7 +235,10 @@ static int gp_db_utf8(const unsigned char *s, size_t n)
             i++;
             continue;
         }
-        len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        len = c >= 0xC2 && c <= 0xDF   ? 2
+              : c >= 0xE0 && c <= 0xEF ? 3
+              : c >= 0xF0 && c <= 0xF4 ? 4
+                                       : 0;
         if (!len || i + len > n)
             return 0;
         cp = c & (0x7F >> len);
@@ -270,7 +273,7 @@ int gp_db_bind_text(gp_db_stmt *st, int i, const char *s)
                    ? -1
                    : 0;
     return GP_SQL(st->db, S.sqlite3_bind_text(st->s, i, s, (int)n, GP_SQLITE_TRANSIENT)) < 0 ? -1
-                                                                                            : 0;
+                                                                                             : 0;
 }
 
 int gp_db_bind_null(gp_db_stmt *st, int i)
@@ -304,8 +307,7 @@ int64_t gp_db_column_int(gp_db_stmt *st, int i)
 
 double gp_db_column_double(gp_db_stmt *st, int i)
 {
-    return S.sqlite3_column_type(st->s, i) == GP_DB_NULL ? NAN
-                                                          : S.sqlite3_column_double(st->s, i);
+    return S.sqlite3_column_type(st->s, i) == GP_DB_NULL ? NAN : S.sqlite3_column_double(st->s, i);
 }
 
 const char *gp_db_column_text(gp_db_stmt *st, int i)
