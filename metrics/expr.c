@@ -400,3 +400,360 @@ int gp_expr_names(const char *formula, void (*fn)(void *ctx, const char *name, s
         return -1;
     return p.names;
 }
+
+/* ---- compiled formulas (gp_expr_compile): the grammar above, parsed once
+ * into a tree whose evaluation follows the parser's own, rule for rule ---- */
+
+typedef enum {
+    GP_EN_NUM,
+    GP_EN_NAME,
+    GP_EN_NEG,
+    GP_EN_ADD,
+    GP_EN_SUB,
+    GP_EN_MUL,
+    GP_EN_DIV,
+    GP_EN_KNOWN_OR,
+    GP_EN_AT_MOST,
+    GP_EN_MIN,
+    GP_EN_MAX,
+    GP_EN_CEIL,
+    GP_EN_FLOOR,
+    GP_EN_NONZERO
+} gp_expr_op;
+
+typedef struct {
+    gp_expr_op op;
+    int a, b;         /* operands (node indexes), -1: none */
+    double num;       /* GP_EN_NUM */
+    const char *text; /* a name; the divisor's text (its messages); nonzero's reason */
+    int len;
+    int slot; /* a name's slot (resolve's answer) */
+} gp_expr_node;
+
+struct gp_expr_prog {
+    gp_expr_node *n;
+    int count, cap, root;
+};
+
+typedef struct {
+    const char *s;
+    size_t pos;
+    gp_expr_prog *p;
+    gp_expr_resolve_fn resolve;
+    void *rctx;
+    int failed;
+} gp_expr_comp;
+
+static int gp_expr_node_add(gp_expr_comp *c, gp_expr_op op, int a, int b)
+{
+    gp_expr_node *n;
+    if (c->failed)
+        return -1;
+    if (c->p->count == c->p->cap) {
+        int nc = c->p->cap ? 2 * c->p->cap : 32;
+        gp_expr_node *nn = realloc(c->p->n, (size_t)nc * sizeof *nn);
+        if (!nn) {
+            c->failed = 1;
+            return -1;
+        }
+        c->p->n = nn;
+        c->p->cap = nc;
+    }
+    n = &c->p->n[c->p->count];
+    memset(n, 0, sizeof *n);
+    n->op = op;
+    n->a = a;
+    n->b = b;
+    n->slot = -1;
+    return c->p->count++;
+}
+
+static void gp_expr_cskip(gp_expr_comp *c)
+{
+    while (isspace((unsigned char)c->s[c->pos]))
+        c->pos++;
+}
+
+static int gp_expr_csum(gp_expr_comp *c);
+
+static int gp_expr_cunary(gp_expr_comp *c);
+
+/* A call, at its '(' (the text was checked: see gp_expr_compile). */
+static int gp_expr_ccall(gp_expr_comp *c, const char *fn, size_t fnlen)
+{
+    static const struct {
+        const char *name;
+        gp_expr_op op;
+    } fns[] = {{"known_or", GP_EN_KNOWN_OR}, {"at_most", GP_EN_AT_MOST}, {"min", GP_EN_MIN},
+               {"max", GP_EN_MAX},           {"ceil", GP_EN_CEIL},       {"floor", GP_EN_FLOOR}};
+    int args[2] = {-1, -1}, nargs = 0, x;
+    size_t i, len = 0;
+    if (fnlen == 7 && memcmp(fn, "nonzero", 7) == 0) {
+        c->pos++;
+        x = gp_expr_csum(c);
+        gp_expr_cskip(c);
+        c->pos++; /* ',' */
+        gp_expr_cskip(c);
+        c->pos++; /* the opening quote */
+        while (c->s[c->pos + len] && c->s[c->pos + len] != '\'')
+            len++;
+        x = gp_expr_node_add(c, GP_EN_NONZERO, x, -1);
+        if (x >= 0) {
+            c->p->n[x].text = c->s + c->pos;
+            c->p->n[x].len = (int)len;
+        }
+        c->pos += len + 1;
+        gp_expr_cskip(c);
+        c->pos++; /* ')' */
+        return x;
+    }
+    c->pos++; /* '(' */
+    for (;;) {
+        int a = gp_expr_csum(c);
+        if (nargs < 2)
+            args[nargs] = a;
+        nargs++;
+        gp_expr_cskip(c);
+        if (c->s[c->pos] == ',') {
+            c->pos++;
+            continue;
+        }
+        c->pos++; /* ')' */
+        break;
+    }
+    for (i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (strlen(fns[i].name) == fnlen && memcmp(fns[i].name, fn, fnlen) == 0)
+            return gp_expr_node_add(c, fns[i].op, args[0], args[1]);
+    c->failed = 1;
+    return -1;
+}
+
+static int gp_expr_cprimary(gp_expr_comp *c)
+{
+    char ch;
+    gp_expr_cskip(c);
+    ch = c->s[c->pos];
+    if (ch == '(') {
+        int x;
+        c->pos++;
+        x = gp_expr_csum(c);
+        gp_expr_cskip(c);
+        c->pos++; /* ')' */
+        return x;
+    }
+    if (isdigit((unsigned char)ch) || ch == '.') {
+        char *end;
+        double v = strtod(c->s + c->pos, &end);
+        int x = gp_expr_node_add(c, GP_EN_NUM, -1, -1);
+        c->pos = (size_t)(end - c->s);
+        if (x >= 0)
+            c->p->n[x].num = v;
+        return x;
+    }
+    {
+        const char *name = c->s + c->pos;
+        size_t len = 0;
+        int x;
+        while (gp_expr_is_name_char(name[len]))
+            len++;
+        c->pos += len;
+        gp_expr_cskip(c);
+        if (c->s[c->pos] == '(')
+            return gp_expr_ccall(c, name, len);
+        if ((x = gp_expr_node_add(c, GP_EN_NAME, -1, -1)) >= 0) {
+            c->p->n[x].text = name;
+            c->p->n[x].len = (int)len;
+            c->p->n[x].slot = c->resolve ? c->resolve(c->rctx, name, len) : -1;
+        }
+        return x;
+    }
+}
+
+static int gp_expr_cunary(gp_expr_comp *c)
+{
+    gp_expr_cskip(c);
+    if (c->s[c->pos] == '-') {
+        c->pos++;
+        return gp_expr_node_add(c, GP_EN_NEG, gp_expr_cunary(c), -1);
+    }
+    return gp_expr_cprimary(c);
+}
+
+static int gp_expr_cproduct(gp_expr_comp *c)
+{
+    int x = gp_expr_cunary(c);
+    for (;;) {
+        char op;
+        size_t rstart;
+        int y;
+        gp_expr_cskip(c);
+        op = c->s[c->pos];
+        if ((op != '*' && op != '/') || c->failed)
+            return x;
+        c->pos++;
+        gp_expr_cskip(c);
+        rstart = c->pos;
+        y = gp_expr_cunary(c);
+        x = gp_expr_node_add(c, op == '*' ? GP_EN_MUL : GP_EN_DIV, x, y);
+        if (x >= 0) { /* the divisor's text, as the parser quotes it */
+            c->p->n[x].text = c->s + rstart;
+            c->p->n[x].len = (int)(c->pos - rstart);
+        }
+    }
+}
+
+static int gp_expr_csum(gp_expr_comp *c)
+{
+    int x = gp_expr_cproduct(c);
+    for (;;) {
+        char op;
+        gp_expr_cskip(c);
+        op = c->s[c->pos];
+        if ((op != '+' && op != '-') || c->failed)
+            return x;
+        c->pos++;
+        x = gp_expr_node_add(c, op == '+' ? GP_EN_ADD : GP_EN_SUB, x, gp_expr_cproduct(c));
+    }
+}
+
+gp_expr_prog *gp_expr_compile(const char *formula, gp_expr_resolve_fn resolve, void *rctx,
+                              char *err, size_t errlen)
+{
+    gp_expr_comp c = {formula, 0, NULL, resolve, rctx, 0};
+    /* the text is checked by the parser itself first: the compiler below
+     * then follows a formula known to be well formed */
+    if (gp_expr_names(formula, NULL, NULL) < 0) {
+        gp_expr_parser p = {formula, 0, GP_EXPR_MODE_NAMES, NULL, NULL, NULL, 0, err, errlen, 0};
+        gp_expr_run(&p, NULL);
+        return NULL;
+    }
+    if (!(c.p = calloc(1, sizeof *c.p))) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    c.p->root = gp_expr_csum(&c);
+    if (c.failed || c.p->root < 0) {
+        snprintf(err, errlen, "out of memory");
+        gp_expr_prog_free(c.p);
+        return NULL;
+    }
+    return c.p;
+}
+
+void gp_expr_prog_free(gp_expr_prog *p)
+{
+    if (p)
+        free(p->n);
+    free(p);
+}
+
+/* The parser's evaluation, node by node (gp_expr_parse_*: the same
+ * messages, the first missing operand's reason winning).  Operands have
+ * no side effects, so one after a missing one is not evaluated. */
+static void gp_expr_ev(const gp_expr_prog *p, int i, gp_expr_slot_lookup_fn lookup, void *ctx,
+                       gp_expr_v *out)
+{
+    const gp_expr_node *n = &p->n[i];
+    gp_expr_v rhs;
+    char why[GP_EXPR_WHY];
+    double v;
+    switch (n->op) {
+    case GP_EN_NUM:
+        gp_expr_set(out, n->num, NULL);
+        return;
+    case GP_EN_NAME:
+        v = NAN;
+        why[0] = 0;
+        if (lookup(ctx, n->text, (size_t)n->len, n->slot, &v, why, sizeof why) < 0) {
+            snprintf(why, sizeof why, "unknown name '%.*s'", n->len, n->text);
+            v = NAN;
+        } else if (isnan(v) && !why[0]) {
+            snprintf(why, sizeof why, "%.*s not available", n->len, n->text);
+        }
+        gp_expr_set(out, v, why);
+        return;
+    case GP_EN_NEG:
+        gp_expr_ev(p, n->a, lookup, ctx, out);
+        if (!isnan(out->value))
+            out->value = -out->value;
+        return;
+    case GP_EN_KNOWN_OR:
+        gp_expr_ev(p, n->a, lookup, ctx, out);
+        if (isnan(out->value))
+            gp_expr_ev(p, n->b, lookup, ctx, out);
+        return;
+    case GP_EN_NONZERO:
+        gp_expr_ev(p, n->a, lookup, ctx, out);
+        if (!isnan(out->value) && out->value == 0) {
+            out->value = NAN;
+            snprintf(out->why, sizeof out->why, "%.*s", n->len, n->text);
+        }
+        return;
+    default:
+        break;
+    }
+    /* the operators of two operands (one for ceil and floor) */
+    gp_expr_ev(p, n->a, lookup, ctx, out);
+    if (isnan(out->value))
+        return;
+    if (n->b >= 0) {
+        gp_expr_ev(p, n->b, lookup, ctx, &rhs);
+        if (isnan(rhs.value)) {
+            *out = rhs;
+            return;
+        }
+    }
+    switch (n->op) {
+    case GP_EN_ADD:
+        gp_expr_set(out, out->value + rhs.value, NULL);
+        break;
+    case GP_EN_SUB:
+        gp_expr_set(out, out->value - rhs.value, NULL);
+        break;
+    case GP_EN_MUL:
+        gp_expr_set(out, out->value * rhs.value, NULL);
+        break;
+    case GP_EN_DIV:
+        if (rhs.value == 0 || isinf(out->value / rhs.value)) {
+            if (rhs.value == 0)
+                snprintf(why, sizeof why, "division by zero (%.*s is 0)",
+                         n->len > 100 ? 100 : n->len, n->text);
+            else
+                snprintf(why, sizeof why, "overflow: division by %.3g (%.*s)", rhs.value,
+                         n->len > 90 ? 90 : n->len, n->text);
+            gp_expr_set(out, NAN, why);
+        } else {
+            gp_expr_set(out, out->value / rhs.value, NULL);
+        }
+        break;
+    case GP_EN_AT_MOST:
+        if (!(out->value <= rhs.value * (1 + GP_EXPR_AT_MOST_SLACK))) {
+            snprintf(why, sizeof why,
+                     "impossible value %.6g (at most %g by definition): the record's counters "
+                     "disagree",
+                     out->value, rhs.value);
+            gp_expr_set(out, NAN, why);
+        }
+        break;
+    case GP_EN_MIN:
+        gp_expr_set(out, fmin(out->value, rhs.value), NULL);
+        break;
+    case GP_EN_MAX:
+        gp_expr_set(out, fmax(out->value, rhs.value), NULL);
+        break;
+    case GP_EN_CEIL:
+        gp_expr_set(out, ceil(out->value), NULL);
+        break;
+    case GP_EN_FLOOR:
+        gp_expr_set(out, floor(out->value), NULL);
+        break;
+    default:
+        break;
+    }
+}
+
+void gp_expr_prog_run(const gp_expr_prog *p, gp_expr_slot_lookup_fn lookup, void *ctx,
+                      gp_expr_value *out)
+{
+    gp_expr_ev(p, p->root, lookup, ctx, out);
+}

@@ -57,4 +57,23 @@ int gp_expr_check(const char *formula, gp_expr_lookup_fn lookup, void *ctx, char
 int gp_expr_names(const char *formula, void (*fn)(void *ctx, const char *name, size_t len),
                   void *ctx);
 
+/* A formula parsed once and run many times (the derived metrics of every
+ * launch): gp_expr_prog_run gives the same value and reason as gp_expr_eval on
+ * the text, without reading the text again.  Each name gets a slot when
+ * compiled (resolve's answer, e.g. an index; -1 when resolve is NULL), which
+ * the lookup receives with the name. */
+typedef struct gp_expr_prog gp_expr_prog;
+typedef int (*gp_expr_resolve_fn)(void *ctx, const char *name, size_t len);
+typedef int (*gp_expr_slot_lookup_fn)(void *ctx, const char *name, size_t len, int slot,
+                                      double *v, char *why, size_t whylen);
+
+/* The compiled formula (formula must outlive it: names point into it), or
+ * NULL on a syntax error (described in err) or out of memory. */
+gp_expr_prog *gp_expr_compile(const char *formula, gp_expr_resolve_fn resolve, void *rctx,
+                              char *err, size_t errlen);
+/* Evaluates p; out->value may be NaN with the reason in out->why. */
+void gp_expr_prog_run(const gp_expr_prog *p, gp_expr_slot_lookup_fn lookup, void *ctx,
+                      gp_expr_value *out);
+void gp_expr_prog_free(gp_expr_prog *p);
+
 #endif

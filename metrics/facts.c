@@ -43,10 +43,21 @@ static const void *gp_facts_source(const gp_facts *f, const char *source)
     return f->peaks;
 }
 
+int gp_facts_find(const char *name, size_t len)
+{
+    return gp_facts_index(name, len);
+}
+
 int gp_facts_lookup(const gp_facts *f, const char *name, size_t len, double *v, char *why,
                     size_t whylen)
 {
-    int i = gp_facts_index(name, len), k = 0;
+    return gp_facts_lookup_at(f, gp_facts_index(name, len), name, len, v, why, whylen);
+}
+
+int gp_facts_lookup_at(const gp_facts *f, int i, const char *name, size_t len, double *v,
+                       char *why, size_t whylen)
+{
+    int k = 0;
     if (i < 0)
         return -1;
 #define GP_FACT(fname, unit, desc, source, value)                                                  \

@@ -28,6 +28,11 @@ extern const size_t gp_fact_count;
  * is absent), or -1 when name is not a fact. */
 int gp_facts_lookup(const gp_facts *f, const char *name, size_t len, double *v, char *why,
                     size_t whylen);
+/* The fact's index in gp_fact_defs, -1 when name[0..len) is none; and
+ * gp_facts_lookup for the fact of index i (found once, asked per launch). */
+int gp_facts_find(const char *name, size_t len);
+int gp_facts_lookup_at(const gp_facts *f, int i, const char *name, size_t len, double *v,
+                       char *why, size_t whylen);
 
 /* The facts of launch l on device d: its occupancy computed from the
  * record into *occ, which f points at unless the launch's shape is

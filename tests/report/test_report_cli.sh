@@ -30,7 +30,7 @@ P=$fix/h100-planted.jsonl
 N=$fix/h100-planted-new.jsonl
 check 2 "usage:"
 check 2 "usage:" --format
-check 2 "must be text, csv, html, json, ncu-csv, ncu-raw-csv, source-csv or ncu-source-csv, not 'pdf'" --format pdf "$P"
+check 2 "must be text, csv, html, json, ncu-csv, ncu-raw-csv, source-csv, ncu-source-csv or sqlite, not 'pdf'" --format pdf "$P"
 check 2 "unknown option '--bogus'" --bogus "$P"
 check 2 "option '--peaks' needs a value" "$P" --peaks
 check 2 "kernel-name-base must be function, demangled or mangled" --kernel-name-base x "$P"
