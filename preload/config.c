@@ -339,6 +339,40 @@ static void set_defaults(gp_config *cfg)
     cfg->rank = -1;
     cfg->sampling = GP_SAMPLING_ON;
     cfg->sampling_interval = GP_SAMPLING_INTERVAL_DEFAULT;
+    /* the set-up cache is on; its directory's default comes from the
+     * environment (cache_dir_default) */
+    cfg->cache = 1;
+}
+
+/* GPUPROF_CACHE and GPUPROF_CACHE_DIR: the set-up cache's directory, or ""
+ * (off).  The default is the user's cache directory as the XDG base
+ * directory specification names it: $XDG_CACHE_HOME/gpuprof when that is
+ * an absolute path, else $HOME/.cache/gpuprof; none without a HOME. */
+static void parse_cache(struct parse_state *st, gp_env_lookup env, gp_config *cfg)
+{
+    static const char *const onoff[] = {"0", "1"};
+    parse_choice(st, env, "GPUPROF_CACHE", onoff, 2, &cfg->cache);
+    const char *dir = env("GPUPROF_CACHE_DIR");
+    cfg->cache_dir[0] = '\0';
+    if (dir && *dir) {
+        if (dir[0] != '/' || strlen(dir) >= sizeof(cfg->cache_dir))
+            bad_value(st, "GPUPROF_CACHE_DIR", dir,
+                      "expected an absolute path shorter than %zu characters",
+                      sizeof(cfg->cache_dir));
+        else
+            snprintf(cfg->cache_dir, sizeof(cfg->cache_dir), "%s", dir);
+    } else {
+        const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
+        int w = 0;
+        if (xdg && xdg[0] == '/')
+            w = snprintf(cfg->cache_dir, sizeof(cfg->cache_dir), "%s/gpuprof", xdg);
+        else if (home && home[0] == '/')
+            w = snprintf(cfg->cache_dir, sizeof(cfg->cache_dir), "%s/.cache/gpuprof", home);
+        if (w < 0 || (size_t)w >= sizeof(cfg->cache_dir))
+            cfg->cache_dir[0] = '\0'; /* too long to be used: off */
+    }
+    if (!cfg->cache)
+        cfg->cache_dir[0] = '\0';
 }
 
 int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
@@ -412,6 +446,7 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SAMPLING", sampling_modes, 3, &cfg->sampling);
     parse_long_in(&st, env, "GPUPROF_SAMPLING_INTERVAL", 0, GP_SAMPLING_INTERVAL_MAX,
                   &cfg->sampling_interval);
+    parse_cache(&st, env, cfg);
     parse_nvtx(&st, env, "GPUPROF_NVTX_INCLUDE", cfg->nvtx_include, &cfg->n_nvtx_include);
     parse_nvtx(&st, env, "GPUPROF_NVTX_EXCLUDE", cfg->nvtx_exclude, &cfg->n_nvtx_exclude);
     cfg->rank = parse_rank(env);

@@ -40,6 +40,8 @@ enum { GP_SAMPLING_OFF, GP_SAMPLING_ON, GP_SAMPLING_PROFILED };
  * about 1 / (1 - 0.25) = 1.33 times its own time */
 #define GP_MAX_OVERHEAD_DEFAULT 25
 #define GP_VARIANTS_MAX 1000000
+/* GPUPROF_CACHE_DIR: its longest path (an entry's name is added to it) */
+#define GP_CACHE_DIR_MAX 1000
 
 typedef struct gp_config {
     int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */
@@ -84,6 +86,9 @@ typedef struct gp_config {
     int sampling;               /* GPUPROF_SAMPLING: warp-stall sampling of the program's launches
                                  * (GP_SAMPLING_OFF, _ON: every launch, _PROFILED: profiled ones) */
     long sampling_interval;     /* GPUPROF_SAMPLING_INTERVAL: a sample every 2^(5+n) cycles */
+    int cache;                  /* GPUPROF_CACHE: keep the metric list's splits between runs */
+    char cache_dir[GP_CACHE_DIR_MAX]; /* GPUPROF_CACHE_DIR, else $XDG_CACHE_HOME/gpuprof, else
+                                       * $HOME/.cache/gpuprof; "" when off or none */
 } gp_config;
 
 typedef const char *(*gp_env_lookup)(const char *name);

@@ -83,6 +83,8 @@ int gp_metric_set_build(void)
      * instrumented efficiencies, which need the range profiler's own
      * instrumented pass, are left out of the default set */
     gp_collect_route_exact_to_sass(cfg->metrics_fast || cfg->metrics_source);
+    /* the splits of the list into configurations, kept between runs */
+    gp_collect_setup_cache(cfg->cache_dir);
     for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
         const char *name = known_counters[i].name;
         int is_default = strcmp(known_counters[i].set, "default") == 0;

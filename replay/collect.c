@@ -10,7 +10,9 @@
 
 #include "replay/cupti_host.h"
 #include "replay/host_group.h"
+#include "replay/host_split.h"
 #include "replay/driver.h"
+#include "replay/setup_cache.h"
 #include "replay/range_profiler.h"
 #include "replay/sass_metrics.h"
 #include "replay/snapshot.h"
@@ -194,10 +196,49 @@ gp_collect_ctx *gp_collect_open(CUcontext ctx, int device, int incremental, int 
     return c;
 }
 
+/* The driver as the set-up cache's keys name it: its CUDA version and the
+ * kernel module's version line (the counters it exposes come with it). */
+static void cache_platform(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    int v = 0;
+    if (gp_drv.cuDriverGetVersion)
+        gp_drv.cuDriverGetVersion(&v);
+    char module[160] = "?", p[200];
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (f) {
+        if (fgets(module, sizeof(module), f)) {
+            module[strcspn(module, "\n")] = '\0';
+            for (char *m = module; *m; m++) /* one word in the key line */
+                if (*m == ' ' || *m == '\t')
+                    *m = '_';
+        }
+        fclose(f);
+    }
+    snprintf(p, sizeof(p), "%d/%s", v, module);
+    gp_host_split_set_platform(p);
+}
+
+void gp_collect_setup_cache(const char *dir)
+{
+    gp_setup_cache_set_dir(dir);
+}
+
+void gp_collect_setup_cache_counts(unsigned *hits, unsigned *misses)
+{
+    gp_setup_cache_stats s = gp_setup_cache_counts();
+    *hits = s.hits;
+    *misses = s.misses;
+}
+
 int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max_ranges,
                         int kernel_replay, const int *rotate_every, int *errclass, char *err,
                         size_t errlen)
 {
+    cache_platform();
     /* the hardware subset, in the order of hw_index */
     const char **hw = calloc(set->n_hw ? set->n_hw : 1, sizeof(char *));
     if (!hw) {

@@ -147,6 +147,12 @@ const char *gp_collect_left_out(const gp_collect_ctx *c);
 /* Seconds the process has spent splitting metric lists into
  * configurations (on the host; all contexts together). */
 double gp_collect_grouping_s(void);
+/* The set-up cache (replay/setup_cache.h): splits of metric lists kept
+ * between runs in dir ("" or NULL: off).  Once per process, before the
+ * first context is set up. */
+void gp_collect_setup_cache(const char *dir);
+/* Splits taken from the cache, and made afresh, so far (all contexts). */
+void gp_collect_setup_cache_counts(unsigned *hits, unsigned *misses);
 /* True when output metric i is one of those. */
 int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set, size_t i);
 /* The chip name of a device (e.g. "GH100") without a profiler object (a
