@@ -326,7 +326,7 @@ static void set_defaults(gp_config *cfg)
     cfg->snapshot_where = GP_SNAP_AUTO;
     cfg->snapshot_incremental = 1;
     cfg->flush_caches = GP_CACHE_FLUSH;
-    cfg->warmup = 1;
+    cfg->warmup = GP_WARMUP_INSTRUMENTED;
     cfg->summary = 1;
     cfg->crosscheck = GP_CROSSCHECK_WINDOW;
     cfg->batch = GP_BATCH_DEFAULT;
@@ -431,7 +431,8 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_INCREMENTAL", onoff, 2, &cfg->snapshot_incremental);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 3, &cfg->flush_caches);
-    parse_choice(&st, env, "GPUPROF_WARMUP", onoff, 2, &cfg->warmup);
+    static const char *const warmups[] = {"0", "1", "always"}; /* GP_WARMUP_* */
+    parse_choice(&st, env, "GPUPROF_WARMUP", warmups, 3, &cfg->warmup);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_crosscheck(&st, env, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 3, &cfg->replay_mode);

@@ -66,7 +66,8 @@ typedef struct gp_config {
     int snapshot_incremental;   /* GPUPROF_SNAPSHOT_INCREMENTAL: only changed chunks copied */
     int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL: enum gp_cache_control */
-    int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice */
+    int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice
+                                 * (enum gp_warmup in replay/replay.h) */
     int summary;                /* GPUPROF_SUMMARY */
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
     int replay_mode; /* GPUPROF_REPLAY: profiler (own replay), cupti (CUPTI's) or none */

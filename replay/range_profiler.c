@@ -361,6 +361,17 @@ void gp_rp_destroy(gp_rp *rp)
     free(rp);
 }
 
+int gp_rp_has_instrumented(const gp_rp *rp)
+{
+    for (size_t x = 0; rp && x <= rp->n_extra; x++) {
+        const rp_set *s = &rp->sets[x == 0 ? GP_RP_FULL : GP_RP_EXTRA + (int)x - 1];
+        for (size_t k = 0; k < s->n; k++)
+            if (gp_metric_is_instrumented(s->names[k]))
+                return 1;
+    }
+    return 0;
+}
+
 const char *gp_rp_left_out(const gp_rp *rp)
 {
     return rp->left_out[0] ? rp->left_out : NULL;

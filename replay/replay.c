@@ -574,6 +574,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     if (o->batch && hw == 1 && rc->rp) /* the profiler stays started across launches */
         return enter_batched(rc, e, o, st, sass);
     if (o->warmup && !rc->warmed && hw > 1 && st->set == GP_RP_FULL &&
+        (o->warmup == GP_WARMUP_ALWAYS || gp_rp_has_instrumented(rc->rp)) &&
         warm_up(rc, e, o, st, sass) != 0)
         return -1;
     if (own_sass) { /* the SASS pass first, then the hardware passes */

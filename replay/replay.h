@@ -61,7 +61,8 @@ typedef struct gp_replay_opts {
     int cupti_replay; /* CUPTI's kernel replay: one start/end around the launch */
     int want_sass;    /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
     int batch;        /* a one-pass set may keep the profiler started (range_profiler.h) */
-    int warmup;       /* the first multi-pass launch of a context runs its passes twice */
+    int warmup;       /* the first multi-pass launch of a context runs its passes twice:
+                       * enum gp_warmup */
     int sass_own_pass; /* the SASS pass is a replay of its own even without hardware passes,
                         * so that the program's launch runs unpatched (stall sampling) */
     uint64_t reserve_bytes;
