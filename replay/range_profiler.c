@@ -309,9 +309,15 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
         goto fail;
     }
     char err2[256];
-    rp->have_one_pass = set_build(rp, &rp->sets[GP_RP_ONE_PASS], names, n, 1, avail,
-                                  ca.counterAvailabilityImageSize, err2, sizeof(err2)) == 0 &&
-                        gp_host_config_passes(rp->sets[GP_RP_ONE_PASS].cfg) == 1;
+    /* the hardware names alone in one pass: not when they are the full set
+     * already and that takes several passes or configurations (a long list:
+     * CUPTI would schedule it whole once more for nothing) */
+    int all_hw = !gp_rp_has_instrumented(rp);
+    rp->have_one_pass =
+        !(all_hw && (rp->n_extra > 0 || gp_host_config_passes(rp->sets[GP_RP_FULL].cfg) > 1)) &&
+        set_build(rp, &rp->sets[GP_RP_ONE_PASS], names, n, 1, avail,
+                  ca.counterAvailabilityImageSize, err2, sizeof(err2)) == 0 &&
+        gp_host_config_passes(rp->sets[GP_RP_ONE_PASS].cfg) == 1;
     if (!rp->have_one_pass)
         gp_rp_set_free(&rp->sets[GP_RP_ONE_PASS]);
     rp->avail = avail; /* for gp_rp_rotation_build */
