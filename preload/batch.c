@@ -79,12 +79,17 @@ void gp_batch_close(gp_context *cs)
     cs->pending = NULL;
     cs->pending_tail = &cs->pending;
     cs->n_pending = 0;
-    double dt = gp_now_s() - t0;
     gp_debug("batch closed: %zu launches, %zu ranges counted, %zu recorded, %.1f ms (stop, "
              "decode, records)",
-             n, expected, recorded, dt * 1e3);
+             n, expected, recorded, (gp_now_s() - t0) * 1e3);
+}
+
+void gp_batch_close_timed(gp_context *cs)
+{
+    double t0 = gp_now_s();
+    gp_batch_close(cs);
     pthread_mutex_lock(&gp_core.state_lock);
-    gp_core.summary.profiler_s += dt;
+    gp_core.summary.profiler_s += gp_now_s() - t0;
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
@@ -103,7 +108,7 @@ void gp_batch_close_for(CUcontext ctx)
     pthread_mutex_unlock(&gp_core.state_lock);
     if (cs) {
         gp_t_in_profiler++;
-        gp_batch_close(cs);
+        gp_batch_close_timed(cs);
         gp_t_in_profiler--;
     }
     pthread_rwlock_unlock(&gp_core.launch_lock);
@@ -123,7 +128,7 @@ void gp_batch_close_all(void)
     }
     gp_context *cs, *tmp;
     gp_t_in_profiler++;
-    HASH_ITER(hh, gp_core.contexts, cs, tmp) gp_batch_close(cs);
+    HASH_ITER(hh, gp_core.contexts, cs, tmp) gp_batch_close_timed(cs);
     gp_t_in_profiler--;
     gp_serialize_at_exit_end();
 }

@@ -13,6 +13,10 @@
  * launch lock (or the process is single-threaded at exit) with the guard
  * raised, and no other lock. */
 void gp_batch_close(gp_context *cs);
+/* The same, its time added to the profiler's (summary.profiler_s): for a
+ * caller outside a profiled launch, whose time is counted as a whole
+ * (gp_batch_close itself adds nothing, so that no time is counted twice). */
+void gp_batch_close_timed(gp_context *cs);
 /* Closes ctx's batch before a kernel gpuprof does not count runs there
  * (takes the exclusive lock; one atomic load when no batch is open). */
 void gp_batch_close_for(CUcontext ctx);

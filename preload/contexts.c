@@ -202,7 +202,7 @@ void gp_core_context_destroying(CUcontext ctx)
          * (out_lock is never taken under state_lock) */
         pthread_mutex_unlock(&gp_core.state_lock);
         gp_t_in_profiler++;
-        gp_batch_close(cs);
+        gp_batch_close_timed(cs);
         gp_variants_close(cs);
         gp_t_in_profiler--;
         pthread_mutex_lock(&gp_core.state_lock);

@@ -204,6 +204,29 @@ const char *gp_collect_snapshot_where(const gp_replay_state *st);
 /* Runs a launch again exactly as the program issued it. */
 CUresult gp_collect_run(const gp_launch_exec *e);
 
+/* ---- where the time went --------------------------------------------- */
+
+/* Synchronizes the current context before a profiled launch, so that it
+ * starts from what the program's earlier work left: gp_collect_sync(), its
+ * time counted as waiting (gp_collect_times_so_far). */
+CUresult gp_collect_wait_program(void);
+
+/* The collection side's time over the process, all contexts, in parts; the
+ * one-time costs a launch carries (the warm-up round, the flush kernels'
+ * first loads: gp_replay_state's t_warmup and t_once, which the policy
+ * counts as set-up) are in none of them. */
+typedef struct gp_collect_times {
+    double first_launches; /* replay mode none: variants' first launches in kernel replay, all of
+                            * their replay (snapshot and restores included) */
+    double passes;         /* every other profiled launch's passes: the SASS pass, the range
+                            * profiler's starts, stops and configurations, the flushes, the
+                            * program's own launch in its pass; batches' decoding */
+    double snapshots;      /* saving memory before the passes */
+    double restores;       /* restoring it between passes */
+    double waiting;        /* the program's earlier work, before profiled launches */
+} gp_collect_times;
+gp_collect_times gp_collect_times_so_far(void);
+
 /* ---- batches ------------------------------------------------------------- */
 
 /* A batch keeps the range profiler started across launches (range_profiler.h). */
