@@ -342,6 +342,7 @@ static void set_defaults(gp_config *cfg)
     /* the set-up cache is on; its directory's default comes from the
      * environment (cache_dir_default) */
     cfg->cache = 1;
+    cfg->sass_efficiency = GP_SASS_EFF_CUPTI;
 }
 
 /* GPUPROF_CACHE and GPUPROF_CACHE_DIR: the set-up cache's directory, or ""
@@ -447,6 +448,8 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SAMPLING", sampling_modes, 3, &cfg->sampling);
     parse_long_in(&st, env, "GPUPROF_SAMPLING_INTERVAL", 0, GP_SAMPLING_INTERVAL_MAX,
                   &cfg->sampling_interval);
+    static const char *const sass_effs[] = {"cupti", "own", "check"}; /* gp_sass_eff */
+    parse_choice(&st, env, "GPUPROF_SASS_EFFICIENCY", sass_effs, 3, &cfg->sass_efficiency);
     parse_cache(&st, env, cfg);
     parse_nvtx(&st, env, "GPUPROF_NVTX_INCLUDE", cfg->nvtx_include, &cfg->n_nvtx_include);
     parse_nvtx(&st, env, "GPUPROF_NVTX_EXCLUDE", cfg->nvtx_exclude, &cfg->n_nvtx_exclude);
@@ -513,7 +516,9 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
     else
         describe_add(buf, len, &used, "metrics: %s%s%s%s",
                      cfg->metrics_source ? "the SASS pass's counts (source)" : "the default set",
-                     cfg->metrics_fast ? " (fast: no instrumented pass)" : "",
+                     cfg->metrics_fast || cfg->sass_efficiency == GP_SASS_EFF_OWN
+                         ? " (fast: no instrumented pass)"
+                         : "",
                      cfg->metrics_extended ? " + extended" : "",
                      cfg->metrics_warpstate ? " + warp state" : "");
     if (!cfg->metrics_replace && cfg->n_metrics)

@@ -157,6 +157,10 @@ void gp_finish_abandon(gp_launch_state *ls, const char *why)
 static const char *missing_why(const gp_launch_state *ls, size_t i, const char *hw_why)
 {
     int sass = gp_collect_is_sass(gp_core.metric_names[i]);
+    if (gp_collect_withheld(gp_core.metric_names[i]))
+        return "withheld: Nsight Compute's efficiency divides the distinct bytes a warp touches, "
+               "which gpuprof's SASS pass cannot count (it sees no addresses); "
+               "GPUPROF_SASS_EFFICIENCY=cupti collects it in CUPTI's instrumented pass";
     if (ls->rs.snapshot_failed)
         return "not collected: no memory for a replay snapshot, one pass only";
     if (sass && ls->rs.sass_dropped)

@@ -77,9 +77,22 @@ void gp_collect_route_exact_to_sass(int on)
     sass_takes_exact = on;
 }
 
+static int withhold_efficiencies;
+
+void gp_collect_withhold_efficiencies(int on)
+{
+    withhold_efficiencies = on;
+}
+
+int gp_collect_withheld(const char *name)
+{
+    return withhold_efficiencies && gp_sass_is_efficiency(name);
+}
+
 int gp_collect_is_sass(const char *name)
 {
-    return gp_sass_only(name) || (sass_takes_exact && gp_sass_exact(name));
+    return gp_sass_only(name) || (sass_takes_exact && gp_sass_exact(name)) ||
+           gp_collect_withheld(name);
 }
 
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen)
@@ -545,7 +558,7 @@ static int collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult stat
             *code_missing = gp_sass_derive(st->sass, st->n_sass, set->code, set->code_arg,
                                            set->names, set->n, sv);
             for (size_t i = 0; i < set->n; i++)
-                if (gp_collect_is_sass(set->names[i]))
+                if (gp_collect_is_sass(set->names[i]) && !gp_collect_withheld(set->names[i]))
                     values[i] = sv[i];
             free(sv);
             sass_dump(set, kernel, st);

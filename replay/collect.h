@@ -63,6 +63,13 @@ int gp_collect_is_sass(const char *name);
 /* GPUPROF_METRICS=@fast: the SASS pass gives the instrumented sums it counts
  * exactly (gp_sass_exact), which then leave the range profiler's list. */
 void gp_collect_route_exact_to_sass(int on);
+/* GPUPROF_SASS_EFFICIENCY=own: as @fast, and Nsight Compute's memory
+ * efficiencies (gp_sass_is_efficiency), which no pass but CUPTI's
+ * instrumented one gives exactly, are withheld: they stay in the list,
+ * routed to the SASS pass, and come back n/a (gp_collect_withheld). */
+void gp_collect_withhold_efficiencies(int on);
+/* 1 for a name withheld that way. */
+int gp_collect_withheld(const char *name);
 /* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
  * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen);

@@ -71,6 +71,13 @@ int main(void)
                  strcmp(c.cache_dir, "/home/u/.cache/gpuprof") == 0); /* XDG: relative ignored */
         static const char *const own[] = {"HOME", "/home/u", "GPUPROF_CACHE_DIR", "/tmp/gc", NULL};
         GP_CHECK(parse(own, &c, err, sizeof(err)) == 0 && strcmp(c.cache_dir, "/tmp/gc") == 0);
+        /* where the default set's instrumented metrics come from */
+        static const char *const se[] = {"GPUPROF_SASS_EFFICIENCY", "own", NULL};
+        GP_CHECK(parse(se, &c, err, sizeof(err)) == 0 && c.sass_efficiency == GP_SASS_EFF_OWN);
+        GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && c.sass_efficiency == GP_SASS_EFF_CUPTI);
+        static const char *const seb[] = {"GPUPROF_SASS_EFFICIENCY", "sass", NULL};
+        GP_CHECK(parse(seb, &c, err, sizeof(err)) == 1 &&
+                 strstr(err, "accepted values: cupti, own, check"));
         /* the warm-up: by default only before an instrumented pass */
         static const char *const wu[] = {"GPUPROF_WARMUP", "always", NULL};
         GP_CHECK(parse(wu, &c, err, sizeof(err)) == 0 && c.warmup == GP_WARMUP_ALWAYS);
