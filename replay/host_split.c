@@ -52,8 +52,7 @@ void gp_host_split_key(const gp_split_in *in, const char *mode, char *key, size_
     uint64_t avail = in->avail ? gp_setup_cache_hash(GP_HASH_INIT, in->avail, in->avail_size) : 0;
     snprintf(key, len, "chip=%s driver=%s %s avail=%016llx/%zu mode=%s max=%zu list=%016llx/%zu",
              in->chip, platform[0] ? platform : "?", ident, (unsigned long long)avail,
-             in->avail ? in->avail_size : 0, mode, in->max_groups, (unsigned long long)list,
-             in->n);
+             in->avail ? in->avail_size : 0, mode, in->max_groups, (unsigned long long)list, in->n);
 }
 
 /* Runs chk on every configuration of s: 0 when all pass. */

@@ -86,8 +86,10 @@ static void refuse(const char *kind, const char *path, const char *fmt, ...)
     vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
     snprintf(key, sizeof(key), "setup-cache-%s", kind);
-    gp_log_once(GP_LOG_WARN, key, "set-up cache: %s %s; it is ignored and the metric list is "
-                "split afresh", path, why);
+    gp_log_once(GP_LOG_WARN, key,
+                "set-up cache: %s %s; it is ignored and the metric list is "
+                "split afresh",
+                path, why);
     count(&stats.refused);
 }
 
@@ -234,7 +236,8 @@ static int parse_entry(char *buf, const char *path, const char *key, gp_split *s
     size_t kl = strlen(key);
     if (!nl || strncmp(cur, "key ", 4) != 0 || (size_t)(nl - cur - 4) != kl ||
         strncmp(cur + 4, key, kl) != 0) {
-        refuse("key", path, "is another chip's, driver's, CUPTI's, mode's or list's (its key "
+        refuse("key", path,
+               "is another chip's, driver's, CUPTI's, mode's or list's (its key "
                "differs)");
         return 0;
     }

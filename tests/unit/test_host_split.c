@@ -58,8 +58,8 @@ static int tconfig(void *arg, size_t g, int stepped)
             (c->s->carries && c->s->carries[g] && c->s->group[i] == GP_HOST_EVERY))
             names[k++] = c->in->names[i];
     char err[512];
-    gp_host_config *cfg = gp_host_config_create(c->in->chip, c->in->avail, c->in->avail_size,
-                                                names, k, err, sizeof(err));
+    gp_host_config *cfg = gp_host_config_create(c->in->chip, c->in->avail, c->in->avail_size, names,
+                                                k, err, sizeof(err));
     int ok = cfg && k > 0 && (stepped || gp_host_config_passes(cfg) == 1);
     gp_host_config_destroy(cfg);
     c->checked++;
@@ -148,8 +148,8 @@ static int entries(void)
 
 static void kernel_split(void)
 {
-    const char *names[] = {"gpu__time_duration.sum", "dram__bytes_read.sum",
-                           "dram__bytes_raed.sum", "smsp__inst_executed.sum"};
+    const char *names[] = {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_raed.sum",
+                           "smsp__inst_executed.sum"};
     gp_split_in in = {"GH100", NULL, 0, names, 4, NULL, 17};
     int group[4], again[4];
     gp_split s = {4, group, 0, 0, NULL, 17};
