@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "metrics/load.h"
+#include "metrics/model/load.h"
 
 /* Each returns 0, or -1 when writing failed. */
 int gp_report_text(const gp_report *r, FILE *out);

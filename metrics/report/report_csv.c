@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
 
 void gp_report_csv_num(FILE *out, double v)

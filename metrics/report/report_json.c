@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/roofs.h"
-#include "report.h"
+#include "metrics/catalog/roofs.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
 
 /* 15 significant digits: counts below 1e15 exactly, without binary noise. */

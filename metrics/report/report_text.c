@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/format.h"
-#include "report.h"
+#include "metrics/catalog/format.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
 
 double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
