@@ -7,16 +7,16 @@
 GP_METRICS_SRCS := records/json records/textfile records/device records/record records/guard \
                    catalog/expr catalog/facts catalog/derived catalog/occupancy catalog/peaks \
                    catalog/roofs catalog/roofline catalog/format \
-                   instructions/source instructions/source_json instructions/source_instr \
+                   instructions/source instructions/source_read instructions/source_json instructions/source_instr \
                    instructions/source_group instructions/source_text instructions/where \
                    instructions/sass_listing \
-                   verdicts/verdict_stall verdicts/verdict_where verdicts/verdict \
+                   verdicts/verdict_list verdicts/verdict_stall verdicts/verdict_where verdicts/verdict \
                    model/estimate model/estimate_load model/aggregate model/devices model/load \
                    model/baseline \
                    ncu/ncu_names ncu/ncu_raw ncu/against
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
-GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
+GP_REPORT_SRCS  := cells report_text report_csv report_html report_json report_ncu report_baseline \
                    where_text where_json where_csv where_ncu where_html \
                    report_api svg_roofline against_out
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)

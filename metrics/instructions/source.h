@@ -202,16 +202,6 @@ typedef struct {
 /* 1 when type is a record this module reads. */
 int gp_source_is_record(const char *type);
 
-/* Reads a "source_function" or "source_instr" record into *s (created on
- * first use).  Returns 0, or -1 with one sentence in err (malformed,
- * duplicate, out of memory). */
-int gp_source_load(gp_source **s, const char *type, const gp_json *obj,
-                   const gp_source_origin *from, char *err, size_t errlen);
-
-/* A summary record of input `input`: its "sampling" and "results" objects.
- * Returns 0, or -1 with the reason when they are malformed. */
-int gp_source_summary(gp_source **s, const gp_json *obj, size_t input, char *err, size_t errlen);
-
 /* The instruction at pc (f's instructions sorted, as they are after
  * gp_source_group_finish), NULL when none; _in looks among ins[0..n). */
 gp_source_instr *gp_source_find(gp_source_func *f, long pc);
@@ -224,6 +214,10 @@ long gp_source_function_at(const gp_source *s, long ordinal, const char *module,
                            const char *mangled);
 char *gp_source_dup(const char *s);
 
-void gp_source_free(gp_source **s);
+/* The key of a function within one process in the function index: input,
+ * epoch, ordinal, module, mangled name (NULL: out of memory; *len its size). */
+char *gp_source_fkey(size_t input, long epoch, long ordinal, const char *module,
+                     const char *mangled, size_t *len);
+
 
 #endif

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "metrics/model/load.h"
+#include "metrics/model/report_types.h"
 
 /* Adds a device record of the input being read (r->files' last).  Returns
  * 0, or -1 with "out of memory" in err. */

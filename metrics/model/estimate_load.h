@@ -6,7 +6,7 @@
 #define GP_ESTIMATE_LOAD_H
 
 #include "metrics/records/json.h"
-#include "metrics/model/load.h"
+#include "metrics/model/report_types.h"
 
 /* Reads one variant_estimate record into r->estimates.  0, or -1 with a
  * sentence in err (no kernel, a shape beyond CUDA's limits, no launch

@@ -1,5 +1,6 @@
 /* load.c - see load.h. */
 #include "metrics/model/load.h"
+#include "metrics/instructions/source_read.h"
 
 #include <errno.h>
 #include <limits.h>

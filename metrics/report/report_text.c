@@ -6,12 +6,6 @@
 #include "metrics/report/report.h"
 #include "util/textio.h"
 
-double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
-{
-    double t = k->agg.row.v[GP_M_DURATION];
-    return r->total_time > 0 && !isnan(t) ? 100 * t / r->total_time : NAN;
-}
-
 static void gp_report_text_device(const gp_device *d, size_t inputs, void *arg)
 {
     /* names from the input are shown escaped: a kernel or device name must

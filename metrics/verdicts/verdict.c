@@ -38,17 +38,6 @@ static double gp_verdict_v(const gp_verdict_input *in, int m)
     return in->v[m];
 }
 
-gp_verdict *gp_verdict_add(gp_verdict *out, size_t *n, gp_verdict_kind kind, const char *id,
-                           double score)
-{
-    gp_verdict *v = &out[(*n)++];
-    memset(v, 0, sizeof *v);
-    v->kind = kind;
-    v->id = id;
-    v->score = score < 0 ? 0 : score > 1 ? 1 : score;
-    return v;
-}
-
 static double gp_verdict_max(double a, double b)
 {
     if (isnan(a))
@@ -362,12 +351,4 @@ size_t gp_verdict_diagnose(const gp_verdict_input *in, gp_verdict *out)
     gp_verdict_where(in, out, n);
     qsort(out, n, sizeof *out, gp_verdict_cmp);
     return n;
-}
-
-void gp_verdict_label(const gp_verdict *v, char *buf, size_t len)
-{
-    if (v->detail[0])
-        snprintf(buf, len, "%s(%s)", v->id, v->detail);
-    else
-        snprintf(buf, len, "%s", v->id);
 }

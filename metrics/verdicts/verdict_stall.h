@@ -5,7 +5,7 @@
 #ifndef GP_VERDICT_STALL_H
 #define GP_VERDICT_STALL_H
 
-#include "metrics/verdicts/verdict.h"
+#include "metrics/verdicts/verdict_list.h"
 
 /* Adds the stall verdicts that apply to out[*n...] (after the other rules:
  * a verdict that already explains a stall keeps it quiet). */

@@ -5,7 +5,7 @@
 #ifndef GP_VERDICT_WHERE_H
 #define GP_VERDICT_WHERE_H
 
-#include "metrics/verdicts/verdict.h"
+#include "metrics/verdicts/verdict_list.h"
 
 /* Fills out[i].where for the n verdicts, when in->where has data. */
 void gp_verdict_where(const gp_verdict_input *in, gp_verdict *out, size_t n);
