@@ -61,7 +61,9 @@ static struct {
  * in the launches before a set's first counter-profiled one: the switch
  * would cost about half a second and end the cross-check for nothing the
  * report could use beside the counters. */
-static int want = -1; /* wanted(), decided at its first call (every launch asks) */
+/* wanted(), decided at its first call and kept (every launch asks; read
+ * by any thread) */
+static _Atomic int want = -1;
 
 static int wanted(void)
 {
@@ -467,7 +469,6 @@ static void at_seen(gp_hook_args *a)
         a->sample_service = note(a->ev, a->k) != 0;
 }
 
-static void at_seen(gp_hook_args *a);
 static atomic_int seen_left; /* at_seen is off the list */
 
 /* Sampling is not wanted in this run: its `seen` hook leaves the list. */
