@@ -12,7 +12,8 @@
 # util/ never a replay/ one; the driver table only in replay/; the CUPTI
 # boundary (callbacks.c) called by the core's start (inject.c) and calling
 # the core, never called by the policy; no source file outside tests/ over
-# 800 lines.
+# 800 lines; the launch path reaching its subsystems only through
+# launch_hooks.h's list.
 # ROOT=dir checks another tree (the test of this test plants violations).
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$ROOT" || exit 1
@@ -138,6 +139,13 @@ check "only inject.c calls the CUPTI boundary: $(cat "$tmp/cb")" '[ ! -s "$tmp/c
 grep -l 'cupti' preload/*.c preload/*.h 2>/dev/null | xargs grep -l '#include <cupti' 2>/dev/null |
     grep -v '^preload/callbacks\.c$' >"$tmp/cupti"
 check "CUPTI's headers only in callbacks.c among preload/: $(cat "$tmp/cupti")" '[ ! -s "$tmp/cupti" ]'
+
+# the launch path reaches the subsystems on its list (launch_hooks.h) only
+# through the list: no call of their functions by hand, no include of their
+# headers
+grep -l '"preload/\(sampling\|variants\|crosscheck\|batch\)\.h"\|gp_\(sampling\|variants\|crosscheck\|batch\)_[a-z_]*(' \
+    preload/launch.c preload/profile.c preload/graphs.c preload/start.c 2>/dev/null >"$tmp/byhand"
+check "the launch path calls no subsystem by hand: $(cat "$tmp/byhand")" '[ ! -s "$tmp/byhand" ]'
 
 for f in $(find preload replay metrics util tools include -name '*.[ch]' -o -name '*.cu' 2>/dev/null); do
     n=$(wc -l <"$f")
