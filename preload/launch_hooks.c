@@ -31,8 +31,6 @@ enum { N_SUBSYSTEMS = sizeof(launch_order) / sizeof(launch_order[0]) };
 _Static_assert(N_SUBSYSTEMS <= GP_HOOKS_MAX, "raise GP_HOOKS_MAX");
 _Static_assert(sizeof(exit_order) == sizeof(launch_order), "exit_order lists every subsystem");
 
-gp_hook_list gp_hook_lists[GP_AT_N];
-
 static void add(gp_hook_at at, const gp_launch_hooks *h, const int *on)
 {
     for (size_t i = 0; i < N_SUBSYSTEMS; i++)

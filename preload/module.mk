@@ -45,13 +45,13 @@ $(UT)/test_variants: tests/unit/test_variants.c preload/variants.c preload/seria
                      $(GP_METRICS_LIB)
 TEST_LDLIBS_test_variants := $(GP_METRICS_LIB) -lpthread
 # when stall sampling runs, with CUPTI's PC sampling stood in for
-$(UT)/test_sampling: tests/unit/test_sampling.c preload/sampling.c util/log.c util/strutil.c \
+$(UT)/test_sampling: tests/unit/test_sampling.c preload/sampling.c preload/globals.c util/log.c util/strutil.c \
                      util/textio.c util/gp_uthash.c
 TEST_LDLIBS_test_sampling := -lpthread
 # the launch path's moments and the list of subsystems, with stand-ins for
 # the subsystems and the collection side
 $(UT)/test_launch_hooks: tests/unit/test_launch_hooks.c preload/launch.c preload/profile.c \
-                         preload/graphs.c preload/launch_hooks.c util/log.c util/gp_uthash.c
+                         preload/graphs.c preload/launch_hooks.c preload/globals.c util/log.c util/gp_uthash.c
 TEST_LDLIBS_test_launch_hooks := -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread

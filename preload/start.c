@@ -20,10 +20,6 @@
 #include "preload/source.h"
 #include "util/log.h"
 
-gp_core_state gp_core;
-__thread int gp_t_in_profiler;
-__thread int gp_t_api_depth;
-
 int gp_core_in_profiler(void)
 {
     return gp_t_in_profiler || gp_collect_own_thread();

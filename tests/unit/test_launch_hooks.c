@@ -33,9 +33,6 @@
 #include "replay/graph_plan.h"
 #include "tests/unit/gp_test.h"
 
-gp_core_state gp_core;
-__thread int gp_t_in_profiler;
-__thread int gp_t_api_depth;
 
 /* ---- the trace ------------------------------------------------------------- */
 

@@ -32,9 +32,6 @@
 #include "replay/pc_sampling.h"
 #include "tests/unit/gp_test.h"
 
-gp_core_state gp_core;
-__thread int gp_t_in_profiler;
-__thread int gp_t_api_depth;
 
 /* ---- the stand-ins ------------------------------------------------------- */
 
@@ -115,7 +112,7 @@ void gp_crosscheck_end(uint64_t correlation, const char *why)
     (void)correlation, (void)why;
     xc_ends++;
 }
-gp_hook_list gp_hook_lists[GP_AT_N]; /* the lists: sampling's seen hook alone on its own */
+/* the lists (globals.c): sampling's seen hook alone on its own */
 static int in_section;
 void gp_serialize_exclusive_begin(void)
 {
