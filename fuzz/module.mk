@@ -22,13 +22,16 @@ FUZZ_REPORT_SRCS := $(GP_METRICS_SRCS:%=metrics/%.c) \
                     $(patsubst %,util/%.c,textio num safefile regex_safe strindex gp_uthash kname strutil)
 FUZZ_SRCS_jsonl  := fuzz/fuzz_jsonl.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_peaks  := fuzz/fuzz_peaks.c $(FUZZ_REPORT_SRCS)
-FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
-FUZZ_SRCS_result := fuzz/fuzz_result.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
-FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/sass_listing.c util/strutil.c
+# characterize's modules but the database (study_db.c, which needs the
+# SQLite writer of tools/report: no reader of input of its own)
+FUZZ_GPC_SRCS    := $(filter-out study_db,$(GPC_SRCS))
+FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(FUZZ_GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
+FUZZ_SRCS_result := fuzz/fuzz_result.c $(FUZZ_GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
+FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/instructions/sass_listing.c util/strutil.c
 FUZZ_SRCS_ncu    := fuzz/fuzz_ncu.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
                     $(patsubst %,util/%.c,strutil log regex_safe kname)
-FUZZ_CPPFLAGS := $(CPPFLAGS) -Imetrics -Itools/characterize -Ifuzz
+FUZZ_CPPFLAGS := $(CPPFLAGS) -Itools/characterize -Ifuzz
 
 # replay objects: $(CC) with the sanitizers
 FUZZ_ROBJ := $(FUZZ_OUT)/robj

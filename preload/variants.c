@@ -1,5 +1,5 @@
 /* variants.c - see variants.h.  The arithmetic (sums, rotation, estimates,
- * bounds) is metrics/estimate.c's; this module keeps the tables, decides per
+ * bounds) is metrics/model/estimate.c's; this module keeps the tables, decides per
  * launch and writes the records. */
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include "preload/variants.h"
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metrics/estimate.h"
+#include "metrics/model/estimate.h"
 #include "preload/finish.h"
 #include "preload/metric_set.h"
 #include "preload/serialize.h"
@@ -470,6 +470,7 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (needs_exact(vs, v) && !deferred) {
         v->exact_done = 1;
         v->exact_tries++;
+        ls->opts.exact_first = 1; /* its time: the summary's first launches */
         *close_batch = 1; /* the full set is programmed for its passes */
         vs->programmed = -1;
         return 0;
@@ -751,7 +752,7 @@ void gp_variants_close(gp_context *cs)
     variants_free(vs);
 }
 
-/* Waits at most 10 s for the exclusive lock, as gp_batch_close_all(). */
+/* Waits at most 10 s for the exclusive lock, as the batches do at exit. */
 void gp_variants_close_all(void)
 {
     if (gp_core.cfg.replay_mode != GP_REPLAY_NONE || gp_t_api_depth > 0)

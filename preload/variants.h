@@ -10,14 +10,16 @@
  * the one-pass range-profiler configurations the metric list is split into
  * (each carrying the spread counters), or the SASS pass.  The programmed
  * configuration changes after GPUPROF_ROTATE_LAUNCHES profiled launches of
- * the context (metrics/estimate.h gp_rotation), so that over a long run
+ * the context (metrics/model/estimate.h gp_rotation), so that over a long run
  * each variant's launches collect every configuration, interleaved.  The
  * values of those launches go into the variant's sums; at context teardown
  * and at exit one `variant_estimate` record per variant gives the estimated
  * totals, their bounds and what each configuration covered.
  *
  * Everything here runs in the exclusive section (launch_lock held as
- * writer): the tables belong to the context's collection state. */
+ * writer): the tables belong to the context's collection state.  On the
+ * launch path these are called from gp_variants_hooks (variants_hooks.c,
+ * launch_hooks.h); gp_variants_setup from the context's set-up. */
 #ifndef GP_VARIANTS_H
 #define GP_VARIANTS_H
 
@@ -30,7 +32,7 @@
 void gp_variants_setup(gp_context *cs);
 /* Replay mode none with GPUPROF_MAX_OVERHEAD below 100, before launch id of
  * kernel (launch e) is set up, nothing synchronized yet: 1 when it runs
- * unprofiled, outside the profiler's share of the run (metrics/estimate.h
+ * unprofiled, outside the profiler's share of the run (metrics/model/estimate.h
  * gp_duty), and is only counted in its variant's estimate (the caller closes
  * an open batch: the launch must not run inside it); 0 when it is profiled
  * (gp_variants_plan says how).  A variant's first launch is always

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "metrics/records/json.h"
 #include "suite.h"
-#include "textfile.h"
+#include "metrics/records/textfile.h"
 #include "util/num.h"
 #include "util/safefile.h"
 #include "util/textio.h"

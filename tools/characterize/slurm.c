@@ -19,7 +19,7 @@
 #include "result.h"
 #include "run.h"
 #include "slurm_int.h"
-#include "textfile.h"
+#include "metrics/records/textfile.h"
 #include "util/safefile.h"
 
 /* Seconds a Slurm command may take (sbatch retries while slurmctld is

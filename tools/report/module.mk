@@ -12,7 +12,6 @@ $(GP_DB_LIB): $(GP_DB_OBJS)
 GP_REPORT_TOOL_OBJS := $(patsubst %,$(BUILD)/tools/report/%.o,main disasm srctext against_cmd)
 $(BUILD)/gpuprof-report: $(GP_REPORT_TOOL_OBJS) $(GP_DB_LIB) $(GP_METRICS_LIB)
 	$(CC) $(CFLAGS) $^ -o $@ -lm $(GP_DB_LIBS)
-$(BUILD)/tools/report/%.o: CPPFLAGS += -Imetrics
 $(GP_REPORT_TOOL_OBJS) $(GP_DB_OBJS): $(GP_METRICS_HDR)
 ALL_TARGETS += $(BUILD)/gpuprof-report
 # the Python loader (python/gpuprof) runs gpuprof-report for the derived metrics

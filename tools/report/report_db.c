@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "gpuprof.h"
-#include "metrics/derived.h"
+#include "metrics/catalog/derived.h"
 #include "report_db_int.h"
 
 /* A chunk is handed over when it holds this much. */
@@ -283,7 +283,7 @@ static int gp_rdb_known_names(gp_rdb *w)
         const char *name, *unit, *desc;
     } counters[] = {
 #define GP_COUNTER(name, unit, cls, set, desc) {name, unit, desc},
-#include "metrics/counters.def"
+#include "metrics/catalog/counters.def"
 #undef GP_COUNTER
     };
     size_t i;

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "metrics/load.h"
+#include "metrics/model/load.h"
 #include "sqlite_db.h"
 
 #define GP_RDB_FORMAT "gpuprof-db/1"

@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "metrics/json.h"
+#include "metrics/records/json.h"
 #include "report_db.h"
 #include "util/safefile.h"
 #include "util/strindex.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/derived.h"
+#include "metrics/catalog/derived.h"
 #include "metrics/report/report.h"
 #include "report_db_int.h"
 

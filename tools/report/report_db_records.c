@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/derived.h"
+#include "metrics/catalog/derived.h"
 #include "report_db_int.h"
 #include "util/textio.h"
 
@@ -53,13 +53,13 @@ typedef struct {
 
 static const gp_rdb_key gp_rdb_launch_keys[] = {
 #define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc) {key, GP_RDB_K_##kind},
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
     {"type", GP_RK_SKIP},
     {"schema", GP_RK_SKIP},
 };
 static const gp_rdb_key gp_rdb_device_keys[] = {
 #define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) {key, GP_RDB_K_##kind},
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
     {"type", GP_RK_SKIP},
     {"schema", GP_RK_SKIP},
 };

@@ -1,7 +1,7 @@
 /* report_db_schema.c - the database's tables and indexes (docs/database.md
  * documents them; tests/report/test_report_db.sh checks the page against
  * this file's tables).  The launch and device tables have one column per
- * field of the records (metrics/record_fields.def), so a field added there
+ * field of the records (metrics/records/record_fields.def), so a field added there
  * is a column here. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +27,13 @@
 const char gp_rdb_launch_columns[] = "id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, "
                                      "kernel_id INTEGER, device_id INTEGER"
 #define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc) GP_RDB_L_##kind(key)
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
                                      ", extra TEXT";
 
 const char gp_rdb_device_columns[] = "id INTEGER PRIMARY KEY, program_id INTEGER, file_id INTEGER, "
                                      "line INTEGER, host TEXT, pid INTEGER"
 #define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) GP_RDB_D_##kind(key)
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
                                      ", extra TEXT";
 
 /* Every table: name, columns, table constraint (or ""), WITHOUT ROWID,
