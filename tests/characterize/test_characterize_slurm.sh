@@ -230,7 +230,7 @@ until [ "$(squeue -h -j "${ijob}_$cancel_index" -o %T 2>/dev/null)" != RUNNING ]
     n=$((n + 1)); sleep 0.1
 done
 check '[ "$rc" -eq 1 ] && grep -q "interrupted: the Slurm jobs are cancelled; run again with --resume" "$tmp/intr.out" && [ ! -e "$st/intr/slow-cancel/result.json" ] && [ "$(squeue -h -j "${ijob}_$cancel_index" -o %T 2>/dev/null)" != RUNNING ]' \
-    "SIGTERM: exit $rc, $(tail -1 "$tmp/intr.out"), job $(squeue -h -j "${ijob}_$cancel_index" -o %T 2>&1)"
+    "SIGTERM: exit $rc, $(tail -1 "$tmp/intr.out"), job '$ijob' $(squeue -h -j "${ijob}_$cancel_index" -o %T 2>&1), left: $(ls "$st/intr/slow-cancel" 2>&1 | tr '\n' ' ')"
 touch "$st/work/fast"
 
 # 5. the same study as a local run, but for what is measured (wall times)
