@@ -13,6 +13,7 @@ sqlite3 module reads them; nothing else is needed.
 import json
 import os
 import sqlite3
+import urllib.parse
 
 # The first bytes of every SQLite database file.
 _MAGIC = b"SQLite format 3\x00"
@@ -42,8 +43,8 @@ def is_db(path):
 def _connect(path):
     """A read-only connection to a complete gpuprof database; DatabaseError says why not."""
     try:
-        con = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(path).replace("?", "%3f")
-                              .replace("#", "%23"), uri=True)
+        con = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)),
+                              uri=True)
         meta = dict(con.execute("SELECT key, value FROM meta"))
     except sqlite3.Error as e:
         raise DatabaseError("%s: not a gpuprof database (%s)" % (path, e))

@@ -130,6 +130,8 @@ static int gp_db_check(gp_db *db, int rc, const char *call)
     if (db->err[0])
         return -1;
     msg = db->h ? S.sqlite3_errmsg(db->h) : S.sqlite3_errstr(rc);
+    if (strncmp(call, "S.", 2) == 0) /* the function table's prefix: SQLite's own name */
+        call += 2;
     snprintf(db->err, sizeof db->err, "%s: %s (%.*s, status %d)", db->name,
              msg && *msg ? msg : S.sqlite3_errstr(rc), (int)strcspn(call, "("), call, rc);
     return -1;
