@@ -19,7 +19,7 @@ GP_FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_OUT     := $(BUILD)-fuzz
 
 FUZZ_REPORT_SRCS := $(GP_METRICS_SRCS:%=metrics/%.c) \
-                    $(patsubst %,util/%.c,textio num safefile regex_safe strindex gp_uthash kname strutil)
+                    $(patsubst %,util/%.c,textio num safefile regex_safe strindex gp_uthash strhash kname strutil)
 FUZZ_SRCS_jsonl  := fuzz/fuzz_jsonl.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_peaks  := fuzz/fuzz_peaks.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)

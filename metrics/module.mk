@@ -15,7 +15,7 @@ GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu rep
                    report_api svg_roofline against_out
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
-GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname strutil)
+GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash strhash kname strutil)
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
