@@ -113,6 +113,25 @@ static void test_safefile(void)
         GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
         GP_CHECK(file_is(victim, "through\n") && lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
     }
+    /* in a folder others write to (gp_safefile_create): the user's own link,
+     * root's link and a FIFO are replaced, never written through or opened */
+    GP_CHECK(file_is(victim, "through\n"));
+    for (int kind = 0; kind < 3; kind++) {
+        unlink(link);
+        if (kind < 2 ? symlink(victim, link) != 0 : mkfifo(link, 0600) != 0)
+            continue;
+        if (kind == 1 && (geteuid() != 0 || lchown(link, 0, 0) != 0))
+            continue;
+        GP_CHECK(gp_safefile_create(&sf, link, err, sizeof err) == 0);
+        if (!sf.f)
+            continue;
+        fputs("replaced\n", sf.f);
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+        GP_CHECK_MSG(file_is(victim, "through\n") && lstat(link, &st) == 0 &&
+                         S_ISREG(st.st_mode) && file_is(link, "replaced\n"),
+                     "gp_safefile_create wrote through a %s", kind == 2 ? "FIFO" : "link");
+    }
+    GP_CHECK(gp_safefile_create(&sf, dir, err, sizeof err) < 0 && strstr(err, "directory"));
     /* a device is written where it is; a directory is refused */
     GP_CHECK(gp_safefile_open(&sf, "/dev/null", err, sizeof err) == 0 && sf.tmp == NULL);
     if (sf.f)
