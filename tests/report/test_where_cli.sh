@@ -160,6 +160,24 @@ for c in "fifo.cu:not a regular file" "big.cu:over 4194304 bytes" "nul.cu:not te
       "source $file: exit $rc, not '$want'"
 done
 
+# a source file that is a link (kernel.cu -> a secret): never followed, in
+# any format, at its recorded path or under --source-folders
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do echo "root:x:0:0:secret-line:/root:/bin/bash"; done >"$tmp/secret"
+mkdir "$tmp/lnk"
+ln -s "$tmp/secret" "$tmp/lnk/stall_kernels.cu"
+sed "s|tests/gpu/where/stall_kernels.cu|$tmp/lnk/stall_kernels.cu|" "$fix/where-stall.jsonl" >"$tmp/src.jsonl"
+sed "s|tests/gpu/where/stall_kernels.cu|moved/stall_kernels.cu|" "$fix/where-stall.jsonl" >"$tmp/src2.jsonl"
+cp "$tmp/secret" "$tmp/lnk/plain.cu"
+sed "s|tests/gpu/where/stall_kernels.cu|$tmp/lnk/plain.cu|" "$fix/where-stall.jsonl" >"$tmp/src3.jsonl"
+for f in text html json; do
+    "$report" -f $f "$tmp/src.jsonl" >"$tmp/lnk.$f" 2>&1
+    "$report" -f $f --source-folders "$tmp/lnk" "$tmp/src2.jsonl" >>"$tmp/lnk.$f" 2>&1
+    "$report" -f $f "$tmp/src3.jsonl" >"$tmp/plain.$f" 2>&1
+    t '! grep -q "secret-line" "$tmp/lnk.$f" && grep -q "secret-line" "$tmp/plain.$f"' \
+      "a source file that is a link was read ($f), or the same file as a regular file not shown"
+done
+t 'grep -qF "(source not shown: not read: a symbolic link)" "$tmp/lnk.html"' "no reason for a linked source file"
+
 # a file the user may not read (root reads every file: then a SKIP)
 cp tests/gpu/where/stall_kernels.cu "$tmp/locked.cu"
 chmod 000 "$tmp/locked.cu"
