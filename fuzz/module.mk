@@ -27,7 +27,7 @@ FUZZ_SRCS_result := fuzz/fuzz_result.c $(GPC_SRCS:%=tools/characterize/%.c) $(FU
 FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/sass_listing.c util/strutil.c
 FUZZ_SRCS_ncu    := fuzz/fuzz_ncu.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
-                    $(patsubst %,util/%.c,strutil log regex_safe kname)
+                    $(patsubst %,util/%.c,strutil log regex_safe kname textio)
 FUZZ_CPPFLAGS := $(CPPFLAGS) -Imetrics -Itools/characterize -Ifuzz
 
 # replay objects: $(CC) with the sanitizers

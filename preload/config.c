@@ -12,6 +12,7 @@
 #include "util/log.h"
 #include "util/regex_safe.h"
 #include "util/strutil.h"
+#include "util/textio.h"
 
 /* how much of a malformed value a message repeats */
 #define GP_ECHO_MAX 80
@@ -35,25 +36,31 @@ static void bad_value(struct parse_state *st, const char *var, const char *val, 
      * whole: its start and its length say which one is meant, and the
      * message after it names the bad item */
     size_t vlen = strlen(val);
+    char cut[GP_ECHO_MAX + 1], shown[4 * GP_ECHO_MAX + 16];
+    /* escaped: a value must not move the terminal's cursor or reverse the
+     * text of the message that names it */
+    snprintf(cut, sizeof(cut), "%.*s", GP_ECHO_MAX, val);
+    gp_text_plain_buf(shown, sizeof(shown), cut);
     int n = vlen > GP_ECHO_MAX
                 ? snprintf(st->err + st->used, st->errlen - st->used,
-                           "%s%s='%.*s...' (%zu characters) is not valid: ", st->used ? "\n" : "",
-                           var, GP_ECHO_MAX, val, vlen)
+                           "%s%s='%s...' (%zu characters) is not valid: ", st->used ? "\n" : "",
+                           var, shown, vlen)
                 : snprintf(st->err + st->used, st->errlen - st->used, "%s%s='%s' is not valid: ",
-                           st->used ? "\n" : "", var, val);
+                           st->used ? "\n" : "", var, shown);
     if (n < 0)
         return;
     st->used += (size_t)n;
     if (st->used >= st->errlen)
         return;
+    /* the reason may quote the value too (a regex's or an expression's
+     * fault): escaped the same way */
+    char why[1024];
     va_list ap;
     va_start(ap, fmt);
-    n = vsnprintf(st->err + st->used, st->errlen - st->used, fmt, ap);
+    vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
-    if (n > 0)
-        st->used += (size_t)n;
-    if (st->used > st->errlen)
-        st->used = st->errlen;
+    gp_text_plain_buf(st->err + st->used, st->errlen - st->used, why);
+    st->used += strlen(st->err + st->used);
 }
 
 static void parse_long_in(struct parse_state *st, gp_env_lookup env, const char *var, long min,

@@ -51,11 +51,11 @@ TEST_LDLIBS_test_sampling := -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c util/strhash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
 $(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
-                   util/strutil.c util/log.c util/kname.c util/regex_safe.c
+                   util/strutil.c util/log.c util/kname.c util/regex_safe.c util/textio.c
 TEST_LDLIBS_test_config := -lpthread
 $(UT)/test_ranges: tests/unit/test_ranges.c preload/ranges.c preload/nvtx_expr.c preload/config.c \
                    preload/filter.c \
-                   util/strutil.c util/log.c util/kname.c util/regex_safe.c
+                   util/strutil.c util/log.c util/kname.c util/regex_safe.c util/textio.c
 TEST_LDLIBS_test_ranges := -lpthread
 $(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/nvtx_expr.c util/log.c util/strutil.c util/gp_uthash.c util/strhash.c util/textio.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_output := -lstdc++ -lpthread

@@ -154,5 +154,23 @@ fi
 check 0 "extended" --list-sets
 check 0 "without its instrumented pass" --list-sets
 
+# values echoed back are escaped: no raw ESC or bidirectional override reaches
+# the terminal from an option, a variable, a chip or the program's name
+esc=$(printf '\033[2J\033[31m')
+rlo=$(printf '\342\200\256')
+rawctl() { LC_ALL=C grep -c "$(printf '\033')\|$rlo" "$1"; }
+for args in "--set ${esc}X" "--chip $esc --query-metrics" "--replay-mode ${rlo}x ./app" "-k regex:${esc}( ./app" \
+            "-s ${esc}1 ./app" "--bogus$esc ./app" "--cache-control $esc ./app" "./no-such-$esc"; do
+    # shellcheck disable=SC2086
+    "$gp" $args >"$tmp/esc" 2>&1
+    if [ "$(rawctl "$tmp/esc")" -eq 0 ] && grep -q '\\x1b\|\\u{202e}' "$tmp/esc"; then ok
+    else ko "gpuprof $(printf '%s' "$args" | od -c | head -1): raw control characters or no escape in: $(od -c "$tmp/esc" | head -3)"; fi
+done
+for v in GPUPROF_VARIANTS_MAX GPUPROF_METRICS GPUPROF_KERNEL_INCLUDE GPUPROF_FORMAT; do
+    env "$v=$esc$rlo(" "$gp" /bin/true >"$tmp/esc" 2>&1
+    if [ "$(rawctl "$tmp/esc")" -eq 0 ] && grep -q "$v" "$tmp/esc"; then ok
+    else ko "$v with ESC and U+202E: raw control characters in: $(od -c "$tmp/esc" | head -3)"; fi
+done
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

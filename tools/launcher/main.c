@@ -29,6 +29,7 @@
 #include "preload/config.h"
 #include "query.h"
 #include "util/strutil.h"
+#include "util/textio.h"
 
 #define GPL "gpuprof"
 
@@ -243,15 +244,36 @@ static void gpl_set(const char *var, const char *value)
     setenv(var, value, 1);
 }
 
+/* One message on stderr, "gpuprof: ..." and a newline, escaped whole
+ * (gp_text_plain): it may quote an option's value or the program's name,
+ * which must not move the cursor or reverse the line. */
+static void gpl_vsay(const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    fputs(GPL ": ", stderr);
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    gp_text_plain(stderr, msg ? msg : "(out of memory)");
+    fputc('\n', stderr);
+    free(msg);
+}
+
+static void gpl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void gpl_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gpl_vsay(fmt, ap);
+    va_end(ap);
+}
+
 static int gpl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int gpl_fail(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, GPL ": ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    gpl_vsay(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return 2;
 }
 
@@ -265,7 +287,9 @@ static int gpl_index(const char *opt, const char *value, const char *const *name
     fprintf(stderr, GPL ": --%s takes ", opt);
     for (i = 0; i < n; i++)
         fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
-    fprintf(stderr, ", not '%s'\n", value);
+    fputs(", not '", stderr);
+    gp_text_plain(stderr, value);
+    fputs("'\n", stderr);
     return -1;
 }
 
@@ -345,14 +369,13 @@ static int gpl_set_name(const char *opt, const char *value, char *sets, size_t l
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(value, names[i][0]) == 0)
             return gpl_append(sets, len, names[i][1], ',') == 0 ? 0 : 2;
-    fprintf(stderr,
-            GPL ": --%s '%s': gpuprof's sets are 'default' (the counters its report needs), "
+    gpl_say("--%s '%s': gpuprof's sets are 'default' (the counters its report needs), "
                 "'fast' (the same without the instrumented pass), 'extended' (more, in more "
                 "passes), 'source' (Nsight Compute's SourceCounters: the SASS pass's "
                 "per-instruction counts with stall sampling, no hardware counters) and "
                 "'warpstate' (Nsight Compute's WarpStateStats, added to the default set); "
                 "Nsight Compute's other sets and sections (basic, full, SpeedOfLight, ...) are "
-                "not gpuprof's (--list-sets)\n",
+                "not gpuprof's (--list-sets)",
             opt, value);
     return 2;
 }
@@ -592,7 +615,7 @@ int main(int argc, char **argv)
             break;
         case O_LIST_CHIPS:
             if (gp_query_chips(stdout, err, sizeof err) != 0) {
-                fprintf(stderr, GPL ": %s\n", err);
+                gpl_say("%s", err);
                 return 1;
             }
             return 0;
@@ -633,7 +656,7 @@ int main(int argc, char **argv)
         long lines;
         if (!chip[0] && gp_query_device_chip(chip, sizeof chip, err, sizeof err) != 0) {
             free(copy);
-            fprintf(stderr, GPL ": %s; give the chip, e.g. --chip GH100 (--list-chips)\n", err);
+            gpl_say("%s; give the chip, e.g. --chip GH100 (--list-chips)", err);
             return 1;
         }
         if (copy)
@@ -646,7 +669,7 @@ int main(int argc, char **argv)
         lines = gp_query_metrics(chip, query_mode, names, n, stdout, err, sizeof err);
         free(copy);
         if (lines < 0) {
-            fprintf(stderr, GPL ": %s\n", err);
+            gpl_say("%s", err);
             return 1;
         }
         return 0;
@@ -675,9 +698,9 @@ int main(int argc, char **argv)
             next = strchr(line, '\n');
             if (next)
                 *next++ = '\0';
-            fprintf(stderr, GPL ": %s\n", line);
+            gpl_say("%s", line);
         }
-        fprintf(stderr, GPL ": not running %s (gpuprof --help for the options)\n", argv[optind]);
+        gpl_say("not running %s (gpuprof --help for the options)", argv[optind]);
         gp_config_free(&cfg);
         return 2;
     }
@@ -700,7 +723,8 @@ int main(int argc, char **argv)
         return 0;
     }
     execvp(argv[optind], argv + optind);
-    rc = errno == ENOENT ? 127 : 126;
-    fprintf(stderr, GPL ": cannot run '%s': %s\n", argv[optind], strerror(errno));
+    c = errno;
+    rc = c == ENOENT ? 127 : 126;
+    gpl_say("cannot run '%s': %s", argv[optind], strerror(c));
     return rc;
 }

@@ -3,7 +3,8 @@
 # preloaded.  It checks the configuration with the library's own parser
 # (preload/config.c) and asks CUPTI's host API for --query-metrics.
 GPL_SRCS := tools/launcher/main.c tools/launcher/query.c preload/config.c preload/filter.c \
-            preload/nvtx_expr.c util/strutil.c util/log.c util/kname.c util/regex_safe.c
+            preload/nvtx_expr.c util/strutil.c util/log.c util/kname.c util/regex_safe.c \
+            util/textio.c
 GPL_OBJS := $(GPL_SRCS:%.c=$(BUILD)/launcher/%.o)
 # Without the sanitizers (make test SANITIZE=1): the launcher links CUPTI,
 # which is not built with them, and hands LD_PRELOAD to the program it runs;
