@@ -1,9 +1,10 @@
 """Reading the instruction-level records of gpuprof's JSON-lines files ("source_function" and
 "source_instr", docs/output-format.md): one row per SASS instruction with data."""
 
+import collections
 import warnings
 
-from ._load import _as_frame, _paths, _records
+from ._load import _Seen, _as_frame, _paths, _records, _say_skipped, _scalar
 
 # Fields of the function joined to each of its instructions.
 _FUNCTION_FIELDS = ("kernel", "mangled", "module", "code_bytes", "lineinfo", "sass_launches",
@@ -20,10 +21,34 @@ def _minus(a, b):
     return None if a is None or b is None else a - b
 
 
-def _rows_of_file(path):
+def _number(v):
+    return v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
+def _malformed(rec):
+    """Why an instruction-level record cannot be used, or None (a hostile
+    line is skipped and counted, never an exception)."""
+    for k in ("device", "module", "mangled", "kernel", "file", "line", "access", "pc"):
+        if not _scalar(rec.get(k)):
+            return "a malformed record (%s)" % k
+    for k in _COUNTS + ("sass_launches",):
+        if not _number(rec.get(k)):
+            return "a malformed record (%s)" % k
+    for k in ("stall", "stall_not_issued"):
+        v = rec.get(k)
+        if v is not None and (not isinstance(v, dict) or not all(map(_number, v.values()))):
+            return "a malformed record (%s)" % k
+    return None
+
+
+def _rows_of_file(path, seen):
     devices, functions, rows = {}, {}, []
-    for lineno, rec in _records(path):
+    bad = collections.Counter()
+    for lineno, rec, line in _records(path, raw=True):
         kind = rec.get("type")
+        if kind in ("device", "source_function", "source_instr") and _malformed(rec):
+            bad[_malformed(rec)] += 1
+            continue
         if kind == "device":
             devices[rec.get("device")] = rec.get("name")
         elif kind == "summary":
@@ -33,8 +58,12 @@ def _rows_of_file(path):
         elif kind == "source_instr":
             fn = functions.get((rec.get("device"), rec.get("module"), rec.get("mangled")))
             if fn is None:
-                warnings.warn("%s:%d: source_instr without its source_function; skipped"
-                              % (path, lineno))
+                bad["a source_instr without its source_function"] += 1
+                continue
+            # the report's rule: a record repeated (same function, pc and
+            # values: a file given twice) is counted once
+            key = (rec.get("device"), rec.get("module"), rec.get("mangled"), rec.get("pc"))
+            if not seen.first(path, key, line):
                 continue
             row = {"file": path, "device": rec.get("device"),
                    "device_name": devices.get(rec.get("device"))}
@@ -60,6 +89,7 @@ def _rows_of_file(path):
             for reason, v in (rec.get("stall_not_issued") or {}).items():
                 row["stall_not_issued_" + reason] = v
             rows.append(row)
+    _say_skipped(path, bad, "record")
     return rows
 
 
@@ -81,6 +111,8 @@ def load_instructions(paths, as_frame=None):
     as_frame: None: a pandas DataFrame when pandas is installed, else a list of dicts;
     True: a DataFrame (ImportError without pandas); False: a list of dicts."""
     rows = []
+    seen = _Seen()
     for path in _paths(paths):
-        rows.extend(_rows_of_file(path))
+        rows.extend(_rows_of_file(path, seen))
+    seen.say("source_instr")
     return _as_frame(rows, as_frame)

@@ -184,6 +184,25 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "\"'=cmd|' /C calc'!A0\"|\"'+1\"|plain name|\"a,\"\"b\"\"\"");
     free(out);
+    /* no raw control character, override or stray byte in a CSV cell either;
+     * tabs stay; a SASS predicate is not a formula, anything else is */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_csv_field(f, "k\x1b[2J\xe2\x80\xaex\ty\xff");
+    fputc('|', f);
+    gp_text_csv_quoted(f, "a\nb\r\"\xc2\x9b");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "@P0 BRA 0x40");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "@!UPT LDG");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "@SUM(A1)");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "=HYPERLINK(1)");
+    fclose(f);
+    GP_CHECK_STR(out, "k\\x1b[2J\\u{202e}x\ty\\xff|\"a\\x0ab\\x0d\"\"\\x9b\"|\"@P0 BRA 0x40\"|"
+                      "\"@!UPT LDG\"|\"'@SUM(A1)\"|\"'=HYPERLINK(1)\"");
+    free(out);
     out = NULL;
     f = open_memstream(&out, &len);
     gp_text_html(f, "<b a=\"1\">x&y</b> caf\xc3\xa9 'q'");
