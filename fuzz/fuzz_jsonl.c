@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "metrics/baseline.h"
+#include "metrics/model/baseline.h"
 #include "metrics/report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

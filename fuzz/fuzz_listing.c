@@ -1,8 +1,8 @@
-/* fuzz_listing.c - the parser of nvdisasm's listings (metrics/sass_listing.c),
+/* fuzz_listing.c - the parser of nvdisasm's listings (metrics/instructions/sass_listing.c),
  * which reads a program's output: cubin listings with sections and line
  * comments, raw-mode listings, and anything else. */
 #include "fuzz.h"
-#include "metrics/sass_listing.h"
+#include "metrics/instructions/sass_listing.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,15 +1,15 @@
-/* fuzz_ncu.c - Nsight Compute's raw CSV reader (metrics/ncu_raw.c) and
+/* fuzz_ncu.c - Nsight Compute's raw CSV reader (metrics/ncu/ncu_raw.c) and
  * everything gpuprof-report --against does after it: the table is the
  * oracle, a later run and the DRAM-alone run of a fixed set of gpuprof
- * launches, judged (metrics/against.c) and written in every format.  The
+ * launches, judged (metrics/ncu/against.c) and written in every format.  The
  * judge's own counts must add up; an input that breaks them aborts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "metrics/against.h"
-#include "metrics/ncu_raw.h"
+#include "metrics/ncu/against.h"
+#include "metrics/ncu/ncu_raw.h"
 #include "metrics/report/against_out.h"
 
 static char *gp_fz_names[] = {"smsp__inst_executed.sum",        "l1tex__t_sector_hit_rate.pct",

@@ -24,11 +24,11 @@ FUZZ_SRCS_jsonl  := fuzz/fuzz_jsonl.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_peaks  := fuzz/fuzz_peaks.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_result := fuzz/fuzz_result.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
-FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/sass_listing.c util/strutil.c
+FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/instructions/sass_listing.c util/strutil.c
 FUZZ_SRCS_ncu    := fuzz/fuzz_ncu.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
                     $(patsubst %,util/%.c,strutil log regex_safe kname textio)
-FUZZ_CPPFLAGS := $(CPPFLAGS) -Imetrics -Itools/characterize -Ifuzz
+FUZZ_CPPFLAGS := $(CPPFLAGS) -Itools/characterize -Ifuzz
 
 # replay objects: $(CC) with the sanitizers
 FUZZ_ROBJ := $(FUZZ_OUT)/robj

@@ -4,13 +4,19 @@
 
 # The model: definitions, evaluator, aggregation, verdicts, roofline, the
 # loaded report and the baseline match.
-GP_METRICS_SRCS := json expr textfile device devices record guard facts derived estimate estimate_load occupancy peaks \
-                   source source_json source_instr source_group source_text where \
-                   verdict_stall verdict_where sass_listing \
-                   roofs roofline ncu_names verdict aggregate load format baseline ncu_raw against
+GP_METRICS_SRCS := records/json records/textfile records/device records/record records/guard \
+                   catalog/expr catalog/facts catalog/derived catalog/occupancy catalog/peaks \
+                   catalog/roofs catalog/roofline catalog/format \
+                   instructions/source instructions/source_read instructions/source_json instructions/source_instr \
+                   instructions/source_group instructions/source_text instructions/where \
+                   instructions/sass_listing \
+                   verdicts/verdict_list verdicts/verdict_stall verdicts/verdict_where verdicts/verdict \
+                   model/estimate model/estimate_load model/aggregate model/devices model/load \
+                   model/baseline \
+                   ncu/ncu_names ncu/ncu_raw ncu/against
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
-GP_REPORT_SRCS  := report_text report_csv report_html report_json report_ncu report_baseline \
+GP_REPORT_SRCS  := cells report_text report_csv report_html report_json report_ncu report_baseline \
                    where_text where_json where_csv where_ncu where_html \
                    report_api svg_roofline against_out
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
@@ -23,14 +29,14 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 
 # The checker/generator: a host tool built from the same parser and fact table
 # the report uses, run on derived.def before anything includes it.
-GP_METRICS_GEN_SRCS := metrics/gen.c metrics/expr.c metrics/facts.c metrics/record.c metrics/guard.c util/num.c \
-                       metrics/json.c metrics/device.c metrics/occupancy.c metrics/peaks.c \
-                       metrics/textfile.c util/textio.c
-$(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/derived.def metrics/facts.def metrics/counters.def \
-                   metrics/guards.def metrics/gpupeak.def \
-                   $(wildcard metrics/*.h)
+GP_METRICS_GEN_SRCS := metrics/catalog/gen.c metrics/catalog/expr.c metrics/catalog/facts.c metrics/records/record.c metrics/records/guard.c util/num.c \
+                       metrics/records/json.c metrics/records/device.c metrics/catalog/occupancy.c metrics/catalog/peaks.c \
+                       metrics/records/textfile.c util/textio.c
+$(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/catalog/derived.def metrics/catalog/facts.def metrics/catalog/counters.def \
+                   metrics/records/guards.def metrics/catalog/gpupeak.def \
+                   $(wildcard metrics/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Imetrics $(filter-out -MMD -MP,$(CFLAGS)) $(GP_METRICS_GEN_SRCS) -o $@ -lm
+	$(CC) $(CPPFLAGS) $(filter-out -MMD -MP,$(CFLAGS)) $(GP_METRICS_GEN_SRCS) -o $@ -lm
 
 $(GP_METRICS_HDR): $(GP_METRICS_GEN)
 	$(GP_METRICS_GEN) --header $@
@@ -40,7 +46,6 @@ docs/metrics-list.md: $(GP_METRICS_GEN)
 	$(GP_METRICS_GEN) --doc $@
 
 $(GP_METRICS_OBJS): $(GP_METRICS_HDR)
-$(BUILD)/metrics/%.o: CPPFLAGS += -Imetrics
 
 $(GP_METRICS_LIB): $(GP_METRICS_OBJS)
 	@mkdir -p $(dir $@)
@@ -52,7 +57,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
                     test_ncu_names \
                     test_textfile test_where test_against test_estimate
-$(BUILD)/tests/report/%.o: CPPFLAGS += -Imetrics -Itests/unit
+$(BUILD)/tests/report/%.o: CPPFLAGS += -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/report/test_%: $(BUILD)/tests/report/test_%.o $(GP_METRICS_LIB)
 	$(CC) $(CFLAGS) $^ -o $@ -lm
@@ -70,7 +75,7 @@ TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh
 # rewrites the field tables of docs/output-format.md; test_record_fields writes
 # records with preload/output.c and reads them back; the script checks the
 # page and the fixture generator against the table.
-$(GP_METRICS_GEN): metrics/record_fields.def
+$(GP_METRICS_GEN): metrics/records/record_fields.def
 docs/output-format.md: $(GP_METRICS_GEN)
 	$(GP_METRICS_GEN) --record-doc $@
 ALL_TARGETS += docs/output-format.md

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metrics/guard.h"
-#include "metrics/report_api.h"
+#include "metrics/records/guard.h"
+#include "metrics/report/report_api.h"
 #include "preload/output.h"
 #include "preload/sampling.h"
 #include "preload/source.h"

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/derived.h"
-#include "metrics/expr.h"
-#include "metrics/facts.h"
-#include "metrics/ncu_names.h"
+#include "metrics/catalog/derived.h"
+#include "metrics/catalog/expr.h"
+#include "metrics/catalog/facts.h"
+#include "metrics/ncu/ncu_names.h"
 #include "preload/core_state.h"
 #include "util/log.h"
 
@@ -15,7 +15,7 @@ static const struct {
     const char *name, *unit, *set;
 } known_counters[] = {
 #define GP_COUNTER(n, u, c, s, d) {n, u, s},
-#include "metrics/counters.def"
+#include "metrics/catalog/counters.def"
 #undef GP_COUNTER
 };
 

@@ -1,5 +1,5 @@
 /* metric_set.h - the metrics every profiled launch collects: the default or
- * extended counters of metrics/counters.def plus GPUPROF_METRICS, checked
+ * extended counters of metrics/catalog/counters.def plus GPUPROF_METRICS, checked
  * once against the first chip seen. */
 #ifndef GP_METRIC_SET_H
 #define GP_METRIC_SET_H

@@ -60,7 +60,7 @@ TEST_LDLIBS_test_ranges := -lpthread
 $(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/nvtx_expr.c util/log.c util/strutil.c util/gp_uthash.c util/strhash.c util/textio.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_output := -lstdc++ -lpthread
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c replay/host_group.c replay/nvpw_sched.c util/log.c \
-                      util/strutil.c replay/sass_derive.c metrics/counters.def
+                      util/strutil.c replay/sass_derive.c metrics/catalog/counters.def
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS) -ldl
 # CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
 $(UT)/test_cupti_host: CFLAGS := $(LIB_CFLAGS)

@@ -45,11 +45,11 @@ void gp_json_write_device(FILE *f, const gp_device_facts *dev)
     gp_device_facts c = *dev;
     const gp_device_facts *d = dev;
 #define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) FILL_DEV_##kind(member, fill)
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
     (void)d;
     fputs("{\"type\":\"device\",\"schema\":1", f);
 #define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) W_DEV_##kind(key, member);
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
     fputs("}\n", f);
 }
 
@@ -74,7 +74,7 @@ static const struct {
 #define OFF_MISSING(m) 0
 #define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc)                         \
     {key, unit, K_##kind, flags, OFF_##kind(member)},
-#include "metrics/record_fields.def"
+#include "metrics/records/record_fields.def"
 };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
 

@@ -1,5 +1,5 @@
 /* variants.c - see variants.h.  The arithmetic (sums, rotation, estimates,
- * bounds) is metrics/estimate.c's; this module keeps the tables, decides per
+ * bounds) is metrics/model/estimate.c's; this module keeps the tables, decides per
  * launch and writes the records. */
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include "preload/variants.h"
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metrics/estimate.h"
+#include "metrics/model/estimate.h"
 #include "preload/finish.h"
 #include "preload/metric_set.h"
 #include "preload/serialize.h"

@@ -10,7 +10,7 @@
  * the one-pass range-profiler configurations the metric list is split into
  * (each carrying the spread counters), or the SASS pass.  The programmed
  * configuration changes after GPUPROF_ROTATE_LAUNCHES profiled launches of
- * the context (metrics/estimate.h gp_rotation), so that over a long run
+ * the context (metrics/model/estimate.h gp_rotation), so that over a long run
  * each variant's launches collect every configuration, interleaved.  The
  * values of those launches go into the variant's sums; at context teardown
  * and at exit one `variant_estimate` record per variant gives the estimated
@@ -30,7 +30,7 @@
 void gp_variants_setup(gp_context *cs);
 /* Replay mode none with GPUPROF_MAX_OVERHEAD below 100, before launch id of
  * kernel (launch e) is set up, nothing synchronized yet: 1 when it runs
- * unprofiled, outside the profiler's share of the run (metrics/estimate.h
+ * unprofiled, outside the profiler's share of the run (metrics/model/estimate.h
  * gp_duty), and is only counted in its variant's estimate (the caller closes
  * an open batch: the launch must not run inside it); 0 when it is profiled
  * (gp_variants_plan says how).  A variant's first launch is always

@@ -72,7 +72,7 @@ int gp_collect_check_name(const char *chip, const char *name, char *err, size_t 
 void gp_collect_names_known(const char *chip, const char *const *names, size_t n, int *known);
 /* Calls fn for every base metric of chip and its type (0 counter, 1 ratio,
  * 2 throughput): the list the refusals' reasons and close names come from
- * (metrics/ncu_names.h).  0, or -1 when CUPTI does not know the chip. */
+ * (metrics/ncu/ncu_names.h).  0, or -1 when CUPTI does not know the chip. */
 int gp_collect_each_base(const char *chip, void (*fn)(void *ctx, const char *name, int type),
                          void *ctx);
 /* True when a SASS metric is counted by opcode (needs the machine code). */

@@ -1,11 +1,11 @@
 /* against_out.c - see against_out.h.  Every string from an input (kernel
  * and metric names, file names, devices) goes through textio. */
-#include "against_out.h"
+#include "metrics/report/against_out.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
 
 static const char *const gp_ag_outcomes[] = {"agree", "differ", "unstable", "over_100"};

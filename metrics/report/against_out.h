@@ -1,5 +1,5 @@
 /* against_out.h - the writers of a comparison with Nsight Compute
- * (metrics/against.h; gpuprof-report --against, docs/report.md): text for a
+ * (metrics/ncu/against.h; gpuprof-report --against, docs/report.md): text for a
  * reader and for scripts that read its last line, JSON and CSV (one row per
  * pair). */
 #ifndef GP_AGAINST_OUT_H
@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "metrics/against.h"
+#include "metrics/ncu/against.h"
 
 /* What was compared, as the messages name it. */
 typedef struct {

@@ -1,12 +1,20 @@
 /* report.h - the writers of a finished gp_report (load.h): text for a
  * terminal, CSV with one row per kernel, one self-contained HTML page, JSON,
- * and the launches in Nsight Compute's CSV layouts. */
+ * and the launches in Nsight Compute's CSV layouts.
+ *
+ * metrics/report/ - the writers, beside the model they write; the room's
+ * face is this header (the library's exit summary is report_api.h).  A file
+ * here includes only util/ and the rooms below; the model never includes a
+ * writer (tests/unit/test_layers.sh).
+ * May use: util, records, catalog, instructions, verdicts, model, ncu
+ */
 #ifndef GP_REPORT_H
 #define GP_REPORT_H
 
 #include <stdio.h>
 
-#include "metrics/load.h"
+#include "metrics/model/load.h"
+#include "metrics/report/cells.h"
 
 /* Each returns 0, or -1 when writing failed. */
 int gp_report_text(const gp_report *r, FILE *out);
@@ -40,14 +48,5 @@ int gp_report_ncu_source_csv(const gp_report *r, FILE *out);
 /* The short terminal summary: the top_n kernels by total time with their
  * first verdicts. */
 int gp_report_summary(const gp_report *r, FILE *out, int top_n);
-
-/* v as a JSON number; NaN and infinities as null, never 0. */
-void gp_report_json_num(FILE *out, double v);
-
-/* ",value" as one CSV cell; NaN (and an infinity) as an empty cell, never 0. */
-void gp_report_csv_num(FILE *out, double v);
-
-/* Share of the report's kernel time, %, NaN when unknown. */
-double gp_report_time_share(const gp_report *r, const gp_kernel_report *k);
 
 #endif

@@ -1,9 +1,9 @@
 /* report_api.c - see report_api.h. */
-#include "metrics/report_api.h"
+#include "metrics/report/report_api.h"
 
 #include <stdlib.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 
 int gp_report_summarize_jsonl(const char *jsonl_path, FILE *out, int top_n)
 {

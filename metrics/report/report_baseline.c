@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/baseline.h"
-#include "metrics/format.h"
-#include "report.h"
-#include "svg_roofline.h"
+#include "metrics/model/baseline.h"
+#include "metrics/catalog/format.h"
+#include "metrics/report/report.h"
+#include "metrics/report/svg_roofline.h"
 #include "util/textio.h"
 
 static const char *gp_bl_name(const gp_baseline *b, const gp_baseline_row *row)

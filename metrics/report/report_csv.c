@@ -3,15 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-
-void gp_report_csv_num(FILE *out, double v)
-{
-    fputc(',', out);
-    if (isfinite(v)) /* n/a, and any infinity, is an empty cell */
-        fprintf(out, "%.9g", v);
-}
 
 int gp_report_csv(const gp_report *r, FILE *out)
 {

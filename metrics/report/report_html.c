@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/format.h"
-#include "report.h"
-#include "svg_roofline.h"
+#include "metrics/catalog/format.h"
+#include "metrics/report/report.h"
+#include "metrics/report/svg_roofline.h"
 #include "util/textio.h"
 
 #define GP_HTML_W 640 /* roofline size, px */

@@ -5,19 +5,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/roofs.h"
-#include "report.h"
+#include "metrics/catalog/roofs.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
 
-/* 15 significant digits: counts below 1e15 exactly, without binary noise. */
 static void gp_json_num(FILE *out, double v)
 {
-    fprintf(out, isnan(v) || isinf(v) ? "null" : "%.15g", v);
-}
-
-void gp_report_json_num(FILE *out, double v)
-{
-    gp_json_num(out, v);
+    gp_report_json_num(out, v);
 }
 
 /* ,"key":"value" (value NULL: null). */

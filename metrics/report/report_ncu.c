@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/strindex.h"
 #include "util/textio.h"
 
@@ -28,7 +28,7 @@ static const struct {
     const char *name, *unit;
 } gp_ncu_counters[] = {
 #define GP_COUNTER(n, u, c, s, d) {n, u},
-#include "metrics/counters.def"
+#include "metrics/catalog/counters.def"
 #undef GP_COUNTER
 };
 

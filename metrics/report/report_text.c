@@ -2,15 +2,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics/format.h"
-#include "report.h"
+#include "metrics/catalog/format.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-
-double gp_report_time_share(const gp_report *r, const gp_kernel_report *k)
-{
-    double t = k->agg.row.v[GP_M_DURATION];
-    return r->total_time > 0 && !isnan(t) ? 100 * t / r->total_time : NAN;
-}
 
 static void gp_report_text_device(const gp_device *d, size_t inputs, void *arg)
 {

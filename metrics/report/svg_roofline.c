@@ -4,8 +4,8 @@
  * roof (labelled at both ends), and a numbered circle per point. */
 #include <math.h>
 
-#include "metrics/format.h"
-#include "svg_roofline.h"
+#include "metrics/catalog/format.h"
+#include "metrics/report/svg_roofline.h"
 #include "util/textio.h"
 
 #define GP_SVG_L 70 /* plot margins: room for tick labels and axis titles */

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-#include "where_report.h"
+#include "metrics/report/where_report.h"
 
 static double gp_wcsv_ratio(double a, double b)
 {

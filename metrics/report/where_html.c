@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-#include "where_report.h"
+#include "metrics/report/where_report.h"
 
 #define GP_WHTML_TOP 10        /* rows of the hot-line table */
 #define GP_WHTML_CONTEXT 3     /* source lines shown around a line with data */

@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-#include "where_report.h"
+#include "metrics/report/where_report.h"
 
 /* The JSON key of each quantity (where.h), per launch where it is. */
 static const char *const gp_wjson_keys[GP_WQ_COUNT] = {"samples",

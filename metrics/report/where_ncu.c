@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-#include "where_report.h"
+#include "metrics/report/where_report.h"
 
 /* ncu's columns in its order; the stall columns come from stall_reasons.def. */
 static const char *const gp_ncu_src_head[] = {"Address",

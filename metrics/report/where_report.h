@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "metrics/load.h"
+#include "metrics/model/load.h"
 
 /* "1234", "12.3K", "4.56M"; "n/a" for NaN. */
 const char *gp_report_where_count(double v, char *buf, size_t len);

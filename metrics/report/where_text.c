@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "metrics/report/report.h"
 #include "util/textio.h"
-#include "where_report.h"
-#include "metrics/verdict_stall.h"
+#include "metrics/report/where_report.h"
+#include "metrics/verdicts/verdict_stall.h"
 
 /* "1234", "12.3K", "4.56M"; n/a for NaN. */
 const char *gp_report_where_count(double v, char *buf, size_t len)

@@ -2,7 +2,7 @@
 """roofline_selfcheck.py - judges gpuprof's roofline on gpupeak's own peak
 kernels (run by tests/gpu/roofline_selfcheck.sh).
 
-  roofline_selfcheck.py roofs                 the roofs of metrics/roofs.def: name bench
+  roofline_selfcheck.py roofs                 the roofs of metrics/catalog/roofs.def: name bench
   roofline_selfcheck.py check ROOF REPORT.json  one roof against the report of its bench's run
 
 REPORT.json is `gpuprof-report -f json --peaks PEAKS RECORDS` of a run of
@@ -21,7 +21,7 @@ TOL = 0.05
 SLACK = 0.02
 
 
-def roofs(path='metrics/roofs.def'):
+def roofs(path='metrics/catalog/roofs.def'):
     """[(name, achieved, arch, peak, bench, clocked)] from the table."""
     text = open(path).read()
     out = []
@@ -34,7 +34,7 @@ def roofs(path='metrics/roofs.def'):
 def check(roof, report):
     table = {r[0]: r for r in roofs()}
     if roof not in table:
-        return False, '%s: no such roof in metrics/roofs.def' % roof
+        return False, '%s: no such roof in metrics/catalog/roofs.def' % roof
     name, achieved, arch, _peak, bench, clocked = table[roof]
     d = json.load(open(report))
     kernels = {k['kernel']: k for k in d.get('kernels', [])}

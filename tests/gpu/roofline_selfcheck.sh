@@ -1,7 +1,7 @@
 #!/bin/sh
 # roofline_selfcheck.sh - gpuprof's roofline checked on the device against
 # the kernels that define its ceilings: gpupeak measures every roof's ceiling
-# (metrics/roofs.def: FP32, FP64, FP16, tensor, DRAM, L2, L1, shared), then
+# (metrics/catalog/roofs.def: FP32, FP64, FP16, tensor, DRAM, L2, L1, shared), then
 # each roof's own benchmark runs alone (gpupeak --only NAME, so the profiled
 # launches are exactly that peak kernel's; --profile-measured with profiling
 # off from the start: gpuprof sees the timed launches, not the calibration)

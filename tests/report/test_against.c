@@ -1,16 +1,16 @@
 /* test_against.c - gpuprof-report --against without files: Nsight Compute's
- * raw CSV reader (metrics/ncu_raw.c: numbers, quoting, what it passes over,
+ * raw CSV reader (metrics/ncu/ncu_raw.c: numbers, quoting, what it passes over,
  * each malformed table refused with its line) and the judging
- * (metrics/against.c: the tolerance classes and their edges, matching by
+ * (metrics/ncu/against.c: the tolerance classes and their edges, matching by
  * short name and ordinal, n/a against 0, percentages over 100, a second ncu
  * run setting pairs apart, the DRAM-alone run, devices, metrics on one side,
  * the exit status). */
 #include <math.h>
 #include <stdlib.h>
 
-#include "against.h"
+#include "metrics/ncu/against.h"
 #include "gp_test.h"
-#include "ncu_raw.h"
+#include "metrics/ncu/ncu_raw.h"
 
 static int load(gp_ncu_table *t, const char *text, char *err, size_t errlen)
 {

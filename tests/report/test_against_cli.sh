@@ -133,7 +133,7 @@ for c in d["classes"]:
         assert want in row[0], "class %s: %r not in %r" % (c["name"], want, row[0])
     else:
         assert "not compared" in row[0], row[0]
-' "$tmp/stdout"; then ok; else ko "docs/report.md: the table of tolerance classes differs from metrics/against.def"; fi
+' "$tmp/stdout"; then ok; else ko "docs/report.md: the table of tolerance classes differs from metrics/ncu/against.def"; fi
 else
     skipped "the docs' table of tolerance classes: python3 is not installed"
 fi

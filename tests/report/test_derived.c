@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "derived.h"
+#include "metrics/catalog/derived.h"
 #include "gp_test.h"
-#include "roofline.h"
+#include "metrics/catalog/roofline.h"
 
 static const char *launch_json =
     "{\"type\":\"launch\",\"kernel\":\"k\",\"grid\":[1056,1,1],\"block\":[256,1,1],"

@@ -1,4 +1,4 @@
-/* test_estimate.c - the estimates of GPUPROF_REPLAY=none (metrics/estimate.c):
+/* test_estimate.c - the estimates of GPUPROF_REPLAY=none (metrics/model/estimate.c):
  * the rotation of configurations, the accumulation, the scaling, the error
  * bound and the derived metrics with their bounds.
  *
@@ -17,13 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "estimate.h"
-#include "estimate_load.h"
+#include "metrics/model/estimate.h"
+#include "metrics/model/estimate_load.h"
 #include "gp_test.h"
-#include "json.h"
-#include "load.h"
-#include "occupancy.h"
-#include "report/report.h"
+#include "metrics/records/json.h"
+#include "metrics/model/load.h"
+#include "metrics/catalog/occupancy.h"
+#include "metrics/report/report.h"
 
 static void test_rotation(void)
 {

@@ -3,7 +3,7 @@
  * perf's tests/expr.c). */
 #include <math.h>
 
-#include "expr.h"
+#include "metrics/catalog/expr.h"
 #include "gp_test.h"
 
 /* a = 6, b = 0, dram__bytes_read.sum = 1e9, m = missing ("pass failed") */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "gp_test.h"
-#include "json.h"
+#include "metrics/records/json.h"
 
 static gp_json *parse(const char *s)
 {

@@ -1,6 +1,6 @@
 /* test_ncu_names.c - every name Nsight Compute lists for GH100 and every
  * name its sections use is accepted or refused with a reason and names to
- * collect instead (metrics/ncu_names.c), walked on the recorded
+ * collect instead (metrics/ncu/ncu_names.c), walked on the recorded
  * `ncu --query-metrics --chip gh100` (tests/data/ncu-query/): the bases
  * expanded with the suffix grammar reproduce ncu's --query-metrics-mode all
  * listing exactly (its checksum and count), each of those 150,179 names is
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gp_test.h"
-#include "ncu_names.h"
+#include "metrics/ncu/ncu_names.h"
 
 #define DIR "tests/data/ncu-query/"
 
@@ -180,7 +180,7 @@ int main(void)
     {
         static const char *const counters[] = {
 #define GP_COUNTER(n, u, c, s, d) n,
-#include "counters.def"
+#include "metrics/catalog/counters.def"
 #undef GP_COUNTER
         };
         for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {

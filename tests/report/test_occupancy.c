@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "gp_test.h"
-#include "occupancy.h"
+#include "metrics/catalog/occupancy.h"
 
 #ifndef GP_OCC_TABLE
 #define GP_OCC_TABLE "tests/data/occupancy-h100.csv"

@@ -1,13 +1,13 @@
 #!/bin/sh
 # test_record_doc.sh - the record format is defined once, in
-# metrics/record_fields.def: the field tables and CSV columns of
+# metrics/records/record_fields.def: the field tables and CSV columns of
 # docs/output-format.md match a fresh generation and have one row per field;
 # a malformed definition stops the generator (and so `make`); the test
 # fixtures are what tests/data/report/make-fixtures.py writes, and that
 # generator refuses a record whose keys the definition does not have.
 suite=report-record-doc
 . tests/lib/doc_gen.sh
-def=metrics/record_fields.def
+def=metrics/records/record_fields.def
 
 # the page
 cp docs/output-format.md "$tmp/format.md"

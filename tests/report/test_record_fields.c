@@ -10,9 +10,9 @@
 #include <stdlib.h>
 
 #include "gp_test.h"
-#include "json.h"
+#include "metrics/records/json.h"
 #include "preload/output.h"
-#include "record.h"
+#include "metrics/records/record.h"
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -65,7 +65,7 @@ static void fill_launch(gp_launch_record *w)
     FILL_##kind(member);                                                                           \
     DFLT_##kind(member, dflt);                                                                     \
     n++;
-#include "record_fields.def"
+#include "metrics/records/record_fields.def"
 }
 
 static void same_num(const char *key, double w, double r)
@@ -134,7 +134,7 @@ static void round_trip_launch(const gp_launch_record *w)
     }
     GP_CHECK_MSG(gp_record_launch(obj, l, err, sizeof err) == 0, "%s", err);
 #define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc) SAME_##kind(key, member);
-#include "record_fields.def"
+#include "metrics/records/record_fields.def"
     gp_record_launch_free(l);
     gp_json_free(obj);
     free(line);
@@ -246,7 +246,7 @@ static void round_trip_csv(const gp_launch_record *w)
     GP_CHECK_MSG(n == nr, "%zu columns in the header, %zu in the row", n, nr);
 #define GP_LAUNCH_FIELD(key, member, kind, flags, lo, hi, dflt, unit, doc)                          \
     CSV_IF(flags, CSV_##kind(key, member, unit))
-#include "record_fields.def"
+#include "metrics/records/record_fields.def"
     /* then one column per metric, missing ones empty */
     GP_CHECK_MSG(n == fixed + w->n_metrics, "%zu columns, %zu fixed and %zu metrics", n, fixed,
                  w->n_metrics);
@@ -295,7 +295,7 @@ static void round_trip_device(void)
 #define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc)                                      \
     DFILL_##kind(member);                                                                          \
     n++;
-#include "record_fields.def"
+#include "metrics/records/record_fields.def"
     gp_device_h100(&h);
     line = gp_test_capture(w_device, d);
     obj = gp_json_parse(line, strlen(line), perr, sizeof perr);
@@ -303,7 +303,7 @@ static void round_trip_device(void)
     if (obj) {
         GP_CHECK_MSG(gp_record_device(obj, &r, err, sizeof err) == 0, "%s", err);
 #define GP_DEVICE_FIELD(key, member, kind, lo, hi, fill, doc) DSAME_##kind(key, member);
-#include "record_fields.def"
+#include "metrics/records/record_fields.def"
         gp_json_free(obj);
     }
     free(line);

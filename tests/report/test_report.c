@@ -8,7 +8,7 @@
 #include "capture.h"
 #include "gp_test.h"
 #include "metrics/report/report.h"
-#include "report_api.h"
+#include "metrics/report/report_api.h"
 
 #define FIX "tests/data/report/"
 

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "baseline.h"
+#include "metrics/model/baseline.h"
 #include "capture.h"
 #include "gp_test.h"
-#include "json.h"
+#include "metrics/records/json.h"
 #include "metrics/report/report.h"
 #include "util/kname.h"
 

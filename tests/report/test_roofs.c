@@ -1,4 +1,4 @@
-/* test_roofs.c - one definition per ceiling (metrics/roofs.def): the table
+/* test_roofs.c - one definition per ceiling (metrics/catalog/roofs.def): the table
  * is consistent with derived.def, peaks.h and gpupeak.def; a gpupeak file
  * recorded on an H200 is read into each roof's quantity; every
  * measured ceiling of that file lands at or below the architectural one
@@ -9,10 +9,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "derived.h"
+#include "metrics/catalog/derived.h"
 #include "gp_test.h"
-#include "roofline.h"
-#include "roofs.h"
+#include "metrics/catalog/roofline.h"
+#include "metrics/catalog/roofs.h"
 
 #define H200_PEAKS "tools/gpupeak/results/h200-peaks.json"
 
@@ -76,7 +76,7 @@ static void test_table(void)
 #define NOROOF NULL
 #define GPK_TPUT(id, name, unit, per_count, theo, quick, sass, skip, peak, run) {name, peak},
 #define GPK_MEM(id, name, quick, theo, what, peak, run) {name, peak},
-#include "gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
 #undef ROOF
 #undef NOROOF
     };

@@ -1,4 +1,4 @@
-/* test_textfile.c - the one reader of input files (metrics/textfile.c):
+/* test_textfile.c - the one reader of input files (metrics/records/textfile.c):
  * lines split whatever the read-ahead, a line over its limit skipped
  * without being held, a file over its size limit refused (a regular file
  * before it is read, a stream when it passes the limit), devices and
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "gp_test.h"
-#include "textfile.h"
+#include "metrics/records/textfile.h"
 
 static char tmpdir[] = "/tmp/gp-textfile-XXXXXX";
 

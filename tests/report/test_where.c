@@ -10,12 +10,12 @@
 
 #include "capture.h"
 #include "gp_test.h"
-#include "json.h"
+#include "metrics/records/json.h"
 #include "metrics/report/report.h"
-#include "metrics/report_api.h"
-#include "sass_listing.h"
-#include "textfile.h"
-#include "verdict_stall.h"
+#include "metrics/report/report_api.h"
+#include "metrics/instructions/sass_listing.h"
+#include "metrics/records/textfile.h"
+#include "metrics/verdicts/verdict_stall.h"
 
 #define FIX "tests/data/where/"
 

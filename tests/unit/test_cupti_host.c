@@ -16,7 +16,7 @@ static const struct {
     const char *name, *set;
 } counters[] = {
 #define GP_COUNTER(n, u, c, s, d) {n, s},
-#include "metrics/counters.def"
+#include "metrics/catalog/counters.def"
 #undef GP_COUNTER
 };
 #define N_COUNTERS (sizeof(counters) / sizeof(counters[0]))

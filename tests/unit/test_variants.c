@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/estimate.h"
+#include "metrics/model/estimate.h"
 #include "preload/finish.h"
 #include "preload/metric_set.h"
 #include "preload/variants.h"

@@ -4,7 +4,7 @@ GPC_SRCS := suite result compare validity run libcheck progress summary summary_
 GPC_OBJS := $(GPC_SRCS:%=$(BUILD)/tools/characterize/%.o)
 GPC_LIB  := $(BUILD)/tools/characterize/libgpc.a
 
-$(BUILD)/tools/characterize/%.o: CPPFLAGS += -Imetrics -Itools/characterize
+$(BUILD)/tools/characterize/%.o: CPPFLAGS += -Itools/characterize
 $(GPC_OBJS) $(BUILD)/tools/characterize/main.o: $(GP_METRICS_HDR)
 $(GPC_LIB): $(GPC_OBJS)
 	@mkdir -p $(dir $@)
@@ -15,7 +15,7 @@ ALL_TARGETS += $(BUILD)/gpuprof-characterize
 
 # Tests (no GPU): the unit test links the same objects; the scripts drive the
 # command on fixture suites and check the page in headless Chromium.
-$(BUILD)/tests/characterize/%.o: CPPFLAGS += -Imetrics -Itools/characterize -Itests/unit
+$(BUILD)/tests/characterize/%.o: CPPFLAGS += -Itools/characterize -Itests/unit
 $(BUILD)/tests/characterize/%.o: $(GP_METRICS_HDR)
 $(BUILD)/tests/characterize/test_characterize: $(BUILD)/tests/characterize/test_characterize.o \
                                                $(GPC_LIB) $(GP_METRICS_LIB)

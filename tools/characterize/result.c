@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "metrics/records/json.h"
 #include "suite.h"
-#include "textfile.h"
+#include "metrics/records/textfile.h"
 #include "util/num.h"
 #include "util/safefile.h"
 #include "util/strindex.h"

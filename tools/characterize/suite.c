@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "textfile.h"
+#include "metrics/records/textfile.h"
 #include "util/regex_safe.h"
 #include "util/strindex.h"
 #include "util/strutil.h"

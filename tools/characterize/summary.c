@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "format.h"
-#include "metrics/guard.h"
+#include "metrics/catalog/format.h"
+#include "metrics/records/guard.h"
 #include "metrics/report/report.h"
 #include "util/safefile.h"
 #include "util/strindex.h"

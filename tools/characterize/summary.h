@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "load.h"
+#include "metrics/model/load.h"
 #include "result.h"
 
 typedef struct {
@@ -38,7 +38,7 @@ typedef struct {
     int metric[2];
     double low, high;
     const char *low_means, *high_means;
-    /* per metric: the guard (metrics/guards.def) whose reason marks a kernel
+    /* per metric: the guard (metrics/records/guards.def) whose reason marks a kernel
      * that did none of what the metric measures, or -1; such kernels have no
      * place in the class and are counted apart, "N kernels without <what>" */
     int absent[2];

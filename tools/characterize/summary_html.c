@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "metrics/catalog/format.h"
 #include "metrics/report/report.h"
 #include "metrics/report/svg_roofline.h"
 #include "summary.h"

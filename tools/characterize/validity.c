@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "metrics/records/json.h"
 #include "util/num.h"
 
 #define GPC_VALIDITY_KERNEL_MAX 512 /* bytes of a kernel name kept */

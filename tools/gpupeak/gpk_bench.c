@@ -5,22 +5,22 @@
 #include <math.h>
 #include <string.h>
 
-/* One entry per line of metrics/gpupeak.def, at the index of its kind. */
+/* One entry per line of metrics/catalog/gpupeak.def, at the index of its kind. */
 const gpk_tput_def gpk_tputs[GPK_T_COUNT] = {
 #define GPK_TPUT(id, key, unit, per_count, theo, quick, sass, skip, peak, run)                    \
     {key, GPK_T_##id, unit, per_count, theo, quick, sass, skip},
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
 };
 
 const gpk_mem_def gpk_mems[GPK_M_COUNT] = {
 #define GPK_MEM(id, key, quick, theo, what, peak, run) {key, GPK_M_##id, theo, quick, what},
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
 };
 
 const gpk_lat_def gpk_lats[GPK_L_COUNT] = {
 #define GPK_LAT(id, key, pub_lo, pub_hi, what, skip, run)                                         \
     {key, GPK_L_##id, pub_lo, pub_hi, what, skip},
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
 };
 
 static const double gpk_x_l1[] = {4 * KB,   8 * KB,   16 * KB,  32 * KB,  64 * KB,  96 * KB,

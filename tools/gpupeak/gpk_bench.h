@@ -1,5 +1,5 @@
 /* gpk_bench.h - what gpupeak measures, as data: the rates and latencies of
- * metrics/gpupeak.def as tables indexed by their kind, and the
+ * metrics/catalog/gpupeak.def as tables indexed by their kind, and the
  * latency-versus-footprint curves, the strided associativity tests and the
  * sweeps past capacity (gpk_bench.c).  The measurement (gpk_measure.c),
  * the fits (gpk_fit.c) and the writers (gpk_write_*.c) walk these tables. */

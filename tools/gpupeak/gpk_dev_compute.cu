@@ -247,7 +247,7 @@ extern "C" int gpk_dev_tput(int kind, double target_ms, double *count, gpk_meas 
 #define GPK_TPUT(id, key, unit, per_count, theo, quick, sass, skip, peak, run)                    \
     case GPK_T_##id:                                                                               \
         return GPK_TPUT_RUN_##run;
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     }
     return 1;
 }
@@ -284,7 +284,7 @@ extern "C" int gpk_dev_lat(int kind, double *cycles, gpk_meas *m)
 #define GPK_LAT(id, key, pub_lo, pub_hi, what, skip, run)                                         \
     case GPK_L_##id:                                                                               \
         return GPK_LAT_RUN_##run;
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     }
     return -1;
 }

@@ -1,6 +1,6 @@
 /* gpk_dev_memory.cu - the memory family's bandwidths: DRAM read and write
  * over 1 GiB, L2 over a quarter of it, L1 and shared memory reread in every
- * block, for the GPK_MEM lines of metrics/gpupeak.def (the DRAM copy is
+ * block, for the GPK_MEM lines of metrics/catalog/gpupeak.def (the DRAM copy is
  * gpk_dev_copy.cu's).  float4 accesses, a grid of GPK_BPS blocks per SM. */
 #include "gpk_dev.cuh"
 
@@ -234,7 +234,7 @@ extern "C" int gpk_dev_mem(int kind, double target_ms, double *bytes, gpk_meas *
 #define GPK_MEM(id, key, quick, theo, what, peak, run)                                             \
     case GPK_M_##id:                                                                               \
         return GPK_MEM_RUN_##run;
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     }
     return -1;
 }

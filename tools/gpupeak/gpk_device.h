@@ -31,22 +31,22 @@ typedef struct gpk_meas {
     double clk_mhz; /* SM clock during that launch: clock64 over %globaltimer */
 } gpk_meas;
 
-/* The kinds of metrics/gpupeak.def, numbered in its order: throughput
+/* The kinds of metrics/catalog/gpupeak.def, numbered in its order: throughput
  * (independent chains in a full, single-wave grid), memory bandwidth, and
  * latency (one thread, one dependent chain). */
 enum gpk_tput_kind {
 #define GPK_TPUT(id, ...) GPK_T_##id,
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     GPK_T_COUNT
 };
 enum gpk_mem_kind {
 #define GPK_MEM(id, ...) GPK_M_##id,
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     GPK_M_COUNT
 };
 enum gpk_lat_kind {
 #define GPK_LAT(id, ...) GPK_L_##id,
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     GPK_L_COUNT
 };
 

@@ -195,7 +195,7 @@ out:
     return rc;
 }
 
-/* One case per GPK_TPUT line of metrics/gpupeak.def; a WGMMA line runs the
+/* One case per GPK_TPUT line of metrics/catalog/gpupeak.def; a WGMMA line runs the
  * kernel of its kind (a compile-time constant: it picks the instruction). */
 #define GPK_WG_RUN_WGMMA(FLOP) return gpk_wg_run<K>(target_ms, FLOP, count, m)
 #define GPK_WG_RUN_CHAINS(...) break
@@ -209,7 +209,7 @@ extern "C" int gpk_wgmma_run(int kind, double target_ms, double *count, gpk_meas
         enum { K = GPK_T_##id };                                                                   \
         GPK_WG_RUN_##run;                                                                          \
     }
-#include "metrics/gpupeak.def"
+#include "metrics/catalog/gpupeak.def"
     }
     return 1;
 }

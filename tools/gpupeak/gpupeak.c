@@ -7,7 +7,7 @@
  * This file is the command: its options, the output folder, and the three
  * jobs in order: measure (gpk_measure.c, with the fits of gpk_fit.c), then
  * write (gpk_write_json.c, gpk_write_text.c).  What is measured is data:
- * metrics/gpupeak.def and gpk_bench.c.
+ * metrics/catalog/gpupeak.def and gpk_bench.c.
  *
  * Exit status: 0 when every file was written, 1 when the device could not
  * be used or a file not written, 2 for a usage error. */

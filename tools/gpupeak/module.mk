@@ -1,6 +1,6 @@
 # tools/gpupeak: the peak/latency/geometry microbenchmark (docs/gpupeak.md).
 # Host code is plain C, split by job: the command (gpupeak.c), the tables
-# (gpk_bench.c, from metrics/gpupeak.def), measure (gpk_measure.c), fit
+# (gpk_bench.c, from metrics/catalog/gpupeak.def), measure (gpk_measure.c), fit
 # (gpk_fit.c, gpk_steps.c), write (gpk_write_*.c, gpk_json.c, gpk_svg.c).
 # Kernels are CUDA C++, one file per family (gpk_dev_*.cu, compiled as one
 # module by gpk_dev_module.cu) for sm_90, and gpk_wgmma.cu for sm_90a, the
@@ -13,7 +13,7 @@ GPK_COBJS := $(patsubst %,$(BUILD)/$(GPK_DIR)/%.o,gpupeak gpk_bench gpk_results 
              $(BUILD)/util/textio.o
 GPK_CUOBJS := $(GPK_OUT)/gpk_dev_module.o $(GPK_OUT)/gpk_wgmma.o
 GPK_NVCCFLAGS := -lineinfo -Xptxas -warn-spills -I.
-GPK_CUDEPS := $(GPK_DIR)/gpk_dev.cuh $(GPK_DIR)/gpk_device.h metrics/gpupeak.def
+GPK_CUDEPS := $(GPK_DIR)/gpk_dev.cuh $(GPK_DIR)/gpk_device.h metrics/catalog/gpupeak.def
 
 $(GPK_OUT)/gpupeak: $(GPK_COBJS) $(GPK_CUOBJS)
 	@mkdir -p $(dir $@)

@@ -383,7 +383,7 @@ static int gpl_set_name(const char *opt, const char *value, char *sets, size_t l
 static void gpl_list_sets(void)
 {
     printf("default   the counters gpuprof-report needs for its metrics, roofline and verdicts\n"
-           "          (metrics/counters.def, set \"default\"): on GH100 one hardware pass, one\n"
+           "          (metrics/catalog/counters.def, set \"default\"): on GH100 one hardware pass, one\n"
            "          pass instrumented by CUPTI (Nsight Compute's SASS metrics) and one SASS\n"
            "          pass (gpuprof's own per-instruction metrics)\n"
            "fast      default without its instrumented pass: the SASS pass counts the FP\n"
@@ -396,7 +396,7 @@ static void gpl_list_sets(void)
            "          launches; no hardware counters, so sampling can run beside it\n"
            "warpstate Nsight Compute's WarpStateStats (stall reasons per issued instruction,\n"
            "          issue-slot use, eligible warps), added to the default set: 7 more passes\n"
-           "          on GH100 (metrics/counters.def, set \"warpstate\")\n");
+           "          on GH100 (metrics/catalog/counters.def, set \"warpstate\")\n");
 }
 
 /* The library: --lib, else next to this executable. */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/against.h"
-#include "metrics/ncu_raw.h"
+#include "metrics/ncu/against.h"
+#include "metrics/ncu/ncu_raw.h"
 #include "metrics/report/against_out.h"
 #include "metrics/report/report.h"
 #include "util/textio.h"

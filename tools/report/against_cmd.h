@@ -1,6 +1,6 @@
 /* against_cmd.h - gpuprof-report --against: reads Nsight Compute's raw CSV
  * of a program and gpuprof's records of the same program, judges every
- * (launch, metric) pair (metrics/against.h) and writes the comparison
+ * (launch, metric) pair (metrics/ncu/against.h) and writes the comparison
  * (metrics/report/against_out.h).  docs/report.md, "Agreement with Nsight
  * Compute". */
 #ifndef GP_AGAINST_CMD_H

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metrics/sass_listing.h"
+#include "metrics/instructions/sass_listing.h"
 #include "util/textio.h"
 
 extern char **environ;

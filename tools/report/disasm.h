@@ -1,14 +1,14 @@
 /* disasm.h - SASS text for the report: each function's machine code (the
  * "code" of its source_function record) disassembled by nvdisasm at report
- * time, the listing parsed by metrics/sass_listing.c and each instruction's
+ * time, the listing parsed by metrics/instructions/sass_listing.c and each instruction's
  * text given to the model.  The only place gpuprof-report runs a program. */
 #ifndef GP_DISASM_H
 #define GP_DISASM_H
 
 #include <stdio.h>
 
-#include "metrics/source.h"
-#include "metrics/source_text.h"
+#include "metrics/instructions/source.h"
+#include "metrics/instructions/source_text.h"
 
 #define GP_DISASM_TIMEOUT_S 20      /* one function, unless --nvdisasm-timeout says */
 #define GP_DISASM_BUDGET_S 120      /* all functions of a report */

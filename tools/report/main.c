@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "against_cmd.h"
-#include "baseline.h"
+#include "metrics/model/baseline.h"
 #include "disasm.h"
 #include "gpuprof.h"
 #include "metrics/report/report.h"

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "metrics/source.h"
-#include "metrics/source_text.h"
+#include "metrics/instructions/source.h"
+#include "metrics/instructions/source_text.h"
 
 #define GP_SRCTEXT_MAX_FILE (4L << 20)
 #define GP_SRCTEXT_MAX_TOTAL (64L << 20)

@@ -1,6 +1,6 @@
 # Generator of tests/data/report fixtures (run by hand from the repository root; the JSONL
 # files are the fixtures, tests/report/test_record_doc.sh checks that they are what this
-# writes).  Every device and launch record is checked against metrics/record_fields.def,
+# writes).  Every device and launch record is checked against metrics/records/record_fields.def,
 # the one definition of the record format: a key the table lacks, or a field the writer
 # always writes that a record lacks, stops the generator.
 import json
@@ -9,7 +9,7 @@ import re
 import sys
 
 DEF = os.environ.get("GP_RECORD_FIELDS") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "metrics", "record_fields.def")
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "metrics", "records", "record_fields.def")
 
 def record_fields(path):
     """{"device": {key: optional}, "launch": {key: optional}} from record_fields.def. A field
@@ -35,7 +35,7 @@ def dumps(rec):
         unknown = [k for k in rec if k not in fields and k not in ("type", "schema")]
         absent = [k for k, optional in fields.items() if not optional and k not in rec]
         if unknown or absent:
-            sys.exit("make-fixtures.py: %s record: keys not in metrics/record_fields.def: %s; "
+            sys.exit("make-fixtures.py: %s record: keys not in metrics/records/record_fields.def: %s; "
                      "fields it lacks: %s" % (rec["type"], unknown, absent))
     return json.dumps(rec, separators=(",", ":"))
 SMCLK=1.755e9

@@ -19,7 +19,7 @@
 # where-hostile.jsonl holds what a damaged or hostile file may: control characters, bidi
 # overrides, markup and formula prefixes in names, defects (impossible counts), duplicates
 # and malformed records.  Launch and device records are checked against
-# metrics/record_fields.def by the report fixtures' own check (make-fixtures.py's).
+# metrics/records/record_fields.def by the report fixtures' own check (make-fixtures.py's).
 import ast
 import csv
 import json
@@ -50,8 +50,8 @@ dumps = load_record_check()
 
 
 def stall_table():
-    """ncu column -> (sampled name, not-issued column), from metrics/stall_reasons.def."""
-    text = open(os.path.join(ROOT, "metrics", "stall_reasons.def")).read()
+    """ncu column -> (sampled name, not-issued column), from metrics/instructions/stall_reasons.def."""
+    text = open(os.path.join(ROOT, "metrics", "instructions", "stall_reasons.def")).read()
     out = {}
     for m in re.finditer(r'^GP_STALL\((\w+), (NULL|"[^"]*"), (NULL|"[^"]*"), (NULL|"[^"]*"), '
                          r'(NULL|"[^"]*"),', text, re.M):

@@ -155,7 +155,7 @@ if want passcost; then
     # configuration (one image range, then the 96 of a batch)
     $PY - "$B" <<'PYEOF'
 import re,sys
-names=[m.group(1) for l in open('metrics/counters.def')
+names=[m.group(1) for l in open('metrics/catalog/counters.def')
        for m in [re.match(r'GP_COUNTER\("([^"]+)", "[^"]*", "[^"]*", "default"', l)] if m]
 own=('smsp__sass_thread_inst_executed_op_global_pred_on.sum','smsp__sass_thread_inst_executed_op_shared_pred_on.sum',
      'smsp__sass_thread_inst_executed_op_ldgsts_pred_on.sum','smsp__sass_sectors_mem_global_ideal.sum',

@@ -2,7 +2,7 @@
 // (cuOccupancyMaxActiveBlocksPerMultiprocessor) over block sizes x register
 // counts x static and dynamic shared memory x carveout x opt-in, as CSV on
 // stdout.  Saved as tests/data/occupancy-h100.csv, it is the table `make test`
-// checks metrics/occupancy.c against (tests/report/test_occupancy.c).
+// checks metrics/catalog/occupancy.c against (tests/report/test_occupancy.c).
 //
 //   occupancy_sweep > tests/data/occupancy-h100.csv
 #include <cuda.h>

@@ -5,7 +5,7 @@ usage: compare.py DIR [--detail]
 
 The cross-check's verdict comes from `gpuprof-report --against` (verdict.sh),
 the command users run, which implements these rules in C
-(metrics/against.c, against.def).  This script is their independent Python
+(metrics/ncu/against.c, against.def).  This script is their independent Python
 form: the second opinion verdict.sh prints, the oracle
 tests/report/test_against_cli.sh checks the command against on recorded
 files, and the helpers compare_where.py and experiments.sh import.

@@ -1,0 +1,34 @@
+/* guard.h - an efficiency of nothing is n/a, not 0: the ratios of
+ * guards.def whose count is 0 in a launch become NaN with the guard's
+ * reason.  Used by the library before it writes a record and by the report
+ * when it reads one (records written before the guard existed). */
+#ifndef GP_GUARD_H
+#define GP_GUARD_H
+
+#include <stddef.h>
+
+typedef enum {
+#define GP_GUARD(id, ratio, count, reason) GP_GUARD_##id,
+#include "metrics/records/guards.def"
+#undef GP_GUARD
+    GP_GUARD_COUNT
+} gp_guard_id;
+
+/* The reason of guard id ("no shared-memory accesses (...)"), "" when out of
+ * range. */
+const char *gp_guard_reason(int id);
+
+/* The guard whose reason why carries (a derived metric's reason quotes the
+ * counter's), or -1. */
+int gp_guard_of_reason(const char *why);
+
+/* Applies every guard to one launch's values: names[i] / values[i] for i <
+ * n.  For a guard whose ratio and count are both there and whose count is 0,
+ * values[ratio] becomes NaN and set_missing(ctx, ratio's index, reason) is
+ * called (set_missing may be NULL).  Returns how many values it withheld.
+ * Invariant checked: a count that is negative is left alone (the record's
+ * readers already refuse it). */
+size_t gp_guard_apply(const char *const *names, double *values, size_t n,
+                      void (*set_missing)(void *ctx, size_t i, const char *reason), void *ctx);
+
+#endif
