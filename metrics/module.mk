@@ -31,7 +31,7 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 # the report uses, run on derived.def before anything includes it.
 GP_METRICS_GEN_SRCS := metrics/catalog/gen.c metrics/catalog/expr.c metrics/catalog/facts.c metrics/records/record.c metrics/records/guard.c util/num.c \
                        metrics/records/json.c metrics/records/device.c metrics/catalog/occupancy.c metrics/catalog/peaks.c \
-                       metrics/records/textfile.c util/textio.c
+                       metrics/records/textfile.c util/textio.c util/strhash.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/catalog/derived.def metrics/catalog/facts.def metrics/catalog/counters.def \
                    metrics/records/guards.def metrics/catalog/gpupeak.def \
                    $(wildcard metrics/*/*.h)
