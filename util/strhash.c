@@ -3,6 +3,7 @@
 #include "util/strhash.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
@@ -111,4 +112,44 @@ uint64_t gp_strhash(const void *p, size_t len)
 {
     pthread_once(&gp_strhash_once, gp_strhash_init);
     return gp_siphash(gp_strhash_key, p, len, 1, 3);
+}
+
+/* Open addressing at most half full; 0 marks an empty slot, so the digest 0
+ * is stored as 1 (one more collision in 2^64). */
+static int gp_digestset_put(uint64_t *slot, size_t cap, uint64_t d)
+{
+    size_t at = (size_t)(d ^ d >> 32) & (cap - 1);
+    for (; slot[at]; at = (at + 1) & (cap - 1))
+        if (slot[at] == d)
+            return 1;
+    slot[at] = d;
+    return 0;
+}
+
+int gp_digestset_add(gp_digestset *s, uint64_t d)
+{
+    d = d ? d : 1;
+    if (2 * (s->n + 1) > s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 1024;
+        uint64_t *ns = calloc(nc, sizeof *ns);
+        if (!ns)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i])
+                gp_digestset_put(ns, nc, s->slot[i]);
+        free(s->slot);
+        s->slot = ns;
+        s->cap = nc;
+    }
+    if (gp_digestset_put(s->slot, s->cap, d))
+        return 1;
+    s->n++;
+    return 0;
+}
+
+void gp_digestset_free(gp_digestset *s)
+{
+    free(s->slot);
+    s->slot = NULL;
+    s->cap = s->n = 0;
 }

@@ -20,4 +20,17 @@ uint64_t gp_strhash(const void *p, size_t len);
  * Public for its test against the published SipHash-2-4 vectors. */
 uint64_t gp_siphash(const uint64_t key[2], const void *p, size_t len, int c, int d);
 
+/* A set of 64-bit digests (gp_strhash of records' text): which records were
+ * read before, in 16 bytes a record at most, without keeping the records.
+ * Zero it to start. */
+typedef struct {
+    uint64_t *slot;
+    size_t cap, n;
+} gp_digestset;
+
+/* Adds digest d: 1 when it was in the set already, 0 when added, -1 when
+ * out of memory (the set is unchanged). */
+int gp_digestset_add(gp_digestset *s, uint64_t d);
+void gp_digestset_free(gp_digestset *s);
+
 #endif

@@ -17,6 +17,7 @@
 #include "metrics/model/aggregate.h"
 #include "metrics/records/device.h"
 #include "metrics/verdicts/verdict.h"
+#include "util/strhash.h"
 
 /* The limits on a record file (docs/report.md): a line (one record) of at
  * most 32 MiB, which holds some 500,000 metrics where the profiler writes a
@@ -119,6 +120,18 @@ typedef struct {
     int skip_source; /* set before loading: instruction-level records written as the
                         library writes them ({"type":"source_...) are passed over unread
                         (the library's exit summary needs none and must be quick) */
+    /* the rule for a record read twice: a launch or variant_estimate line
+     * read before (its digest here) is counted once, and said per file */
+    gp_digestset seen;
+    long repeats;                  /* such lines left out, all files */
+    struct gp_strindex *file_ids;  /* (device, inode) of the files read: one file named
+                                      twice is read once */
+    long est_launches;             /* launches of every variant_estimate, checked */
+    /* launch and estimate records of the process being read (since the
+     * file's start or its last summary record): new, and read before.  A
+     * process all of whose records were read before is read again, and its
+     * instruction-level records (which name no process) are left out too */
+    long proc_new, proc_repeats;
 } gp_report;
 
 #endif

@@ -4,7 +4,7 @@
 import collections
 import warnings
 
-from ._load import _Seen, _as_frame, _paths, _records, _say_skipped, _scalar
+from ._load import _Seen, _as_frame, _distinct, _launch_key, _estimate_key, _paths, _records, _say_skipped, _scalar
 
 # Fields of the function joined to each of its instructions.
 _FUNCTION_FIELDS = ("kernel", "mangled", "module", "code_bytes", "lineinfo", "sass_launches",
@@ -44,14 +44,25 @@ def _malformed(rec):
 def _rows_of_file(path, seen):
     devices, functions, rows = {}, {}, []
     bad = collections.Counter()
+    seen.new_process()
     for lineno, rec, line in _records(path, raw=True):
         kind = rec.get("type")
         if kind in ("device", "source_function", "source_instr") and _malformed(rec):
             bad[_malformed(rec)] += 1
             continue
+        # the report's rule for a process read twice: its launch records
+        # repeat earlier ones, and its instruction-level records (which name
+        # no process) are left out with them
+        if kind in ("launch", "variant_estimate") and _scalar(rec.get("host")):
+            seen.first(path, _launch_key(rec) if kind == "launch" else _estimate_key(rec), line)
+            continue
+        if kind in ("source_function", "source_instr") and seen.process_repeated():
+            seen.repeats[path] += 1
+            continue
         if kind == "device":
             devices[rec.get("device")] = rec.get("name")
         elif kind == "summary":
+            seen.new_process()
             functions = {}  # the next process's functions are its own
         elif kind == "source_function":
             functions[(rec.get("device"), rec.get("module"), rec.get("mangled"))] = rec
@@ -59,11 +70,6 @@ def _rows_of_file(path, seen):
             fn = functions.get((rec.get("device"), rec.get("module"), rec.get("mangled")))
             if fn is None:
                 bad["a source_instr without its source_function"] += 1
-                continue
-            # the report's rule: a record repeated (same function, pc and
-            # values: a file given twice) is counted once
-            key = (rec.get("device"), rec.get("module"), rec.get("mangled"), rec.get("pc"))
-            if not seen.first(path, key, line):
                 continue
             row = {"file": path, "device": rec.get("device"),
                    "device_name": devices.get(rec.get("device"))}
@@ -112,7 +118,7 @@ def load_instructions(paths, as_frame=None):
     True: a DataFrame (ImportError without pandas); False: a list of dicts."""
     rows = []
     seen = _Seen()
-    for path in _paths(paths):
+    for path in _distinct(_paths(paths)):
         rows.extend(_rows_of_file(path, seen))
-    seen.say("source_instr")
+    seen.say("launch, variant_estimate or instruction-level")
     return _as_frame(rows, as_frame)

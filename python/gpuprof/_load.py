@@ -234,6 +234,27 @@ def _records(path, raw=False):
         _say_skipped(path, skipped)
 
 
+def _distinct(files):
+    """files without a file named again (the same device and inode: a path
+    given twice, a link to it), which the report also reads once; a warning
+    says so."""
+    out, ids = [], {}
+    for path in files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            out.append(path)  # opening it says why
+            continue
+        if stat.S_ISREG(st.st_mode):
+            key = (st.st_dev, st.st_ino)
+            if key in ids:
+                warnings.warn("%s is the file %s again: read once" % (path, ids[key]))
+                continue
+            ids[key] = path
+        out.append(path)
+    return out
+
+
 class _Seen:
     """The rule for a record seen twice, the report's: a launch or
     variant_estimate record whose identity (host, pid, launch_id; for an
@@ -246,22 +267,34 @@ class _Seen:
     def __init__(self):
         self.seen = {}
         self.repeats = collections.Counter()
+        self.proc_new = self.proc_repeats = 0
 
     def first(self, path, key, line):
         digests = self.seen.setdefault(key, set())
         h = hash(line)  # SipHash under Python's per-process key
         if h in digests:
             self.repeats[path] += 1
+            self.proc_repeats += 1
             return False
         digests.add(h)
+        self.proc_new += 1
         return True
+
+    def new_process(self):
+        """A file starts, or a summary record ends a process."""
+        self.proc_new = self.proc_repeats = 0
+
+    def process_repeated(self):
+        """Whether every launch or estimate record of the process being read
+        was read before: its records that name no process (instruction-level
+        records) are then left out too."""
+        return self.proc_repeats > 0 and self.proc_new == 0
 
     def say(self, what):
         for path, n in sorted(self.repeats.items()):
-            warnings.warn("%s: %d %s record%s repeat%s an earlier one (same %s and values): "
-                          "counted once" % (path, n, what, "" if n == 1 else "s",
-                                            "s" if n == 1 else "", "host, pid and launch_id"
-                                            if what == "launch" else "process and variant"))
+            warnings.warn("%s: %d %s record%s repeat%s one read before (the same process, "
+                          "launch or variant and values): counted once"
+                          % (path, n, what, "" if n == 1 else "s", "s" if n == 1 else ""))
 
 
 def _as_frame(rows, as_frame):
@@ -330,7 +363,8 @@ def _flat_row(path, rec):
 
 
 def _launch_key(rec):
-    return (rec.get("host"), rec.get("pid"), rec.get("launch_id"))
+    return tuple(v if _scalar(v) else repr(v)
+                 for v in (rec.get("host"), rec.get("pid"), rec.get("launch_id")))
 
 
 def _rows_of_file(path, seen):
@@ -396,7 +430,7 @@ def load_estimates(paths, as_frame=None, derived=False, report=None, peaks=None)
     derived: join the report's derived metrics of each variant's mean launch
     (``duration``, ``dram_util``, ...) with their bounds (``bound_<name>``),
     as ``gpuprof-report --format json`` computes them (its "estimates")."""
-    files = _paths(paths)
+    files = _distinct(_paths(paths))
     rows = []
     seen = _Seen()
     for path in files:
@@ -436,7 +470,7 @@ def load(paths, report=None, derived=True, as_frame=None, peaks=None):
               False: a list of dicts.
     peaks:    a gpupeak peaks file for the measured-ceiling metrics.
     """
-    files = _paths(paths)
+    files = _distinct(_paths(paths))
     rows = []
     seen = _Seen()
     for path in files:

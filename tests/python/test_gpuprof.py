@@ -247,9 +247,26 @@ check(isinstance(got, list) and len(got) == 2 and
                                   if isinstance(got, list) else got))
 # a record read twice (the same file twice, a line copied) is counted once
 # and said; the report's rule
-got, w = loaded(gpuprof.load, [PLANTED, PLANTED], as_frame=False, derived=False)
-check(isinstance(got, list) and len(got) == 12 and any("12 launch records repeat" in x for x in w),
+got, w = loaded(gpuprof.load, [PLANTED, PLANTED], as_frame=False)
+check(isinstance(got, list) and len(got) == 12 and any("again: read once" in x for x in w)
+      and all("achieved_occupancy" in r for r in got),
       "the same file twice: %r rows, %r" % (len(got) if isinstance(got, list) else got, w))
+copy = write("copy.jsonl", planted_lines)
+got, w = loaded(gpuprof.load, [PLANTED, copy], as_frame=False, derived=False)
+check(isinstance(got, list) and len(got) == 12 and any("12 launch records repeat" in x for x in w),
+      "a copy of a file: %r rows, %r" % (len(got) if isinstance(got, list) else got, w))
+where = os.path.join(ROOT, "tests", "data", "where", "where-stall.jsonl")
+with open(where, "rb") as f:
+    wcopy = write("where-copy.jsonl", [f.read()])
+one, _ = loaded(gpuprof.load_instructions, where, as_frame=False)
+two, w = loaded(gpuprof.load_instructions, [where, wcopy], as_frame=False)
+check(isinstance(two, list) and len(two) == len(one) > 0 and any("repeat" in x for x in w),
+      "instruction records of a process read twice: %r rows, want %r" % (
+          len(two) if isinstance(two, list) else two, len(one)))
+other = write("where-other.jsonl", [open(where, "rb").read().replace(b'"pid":5151', b'"pid":5152')])
+two, w = loaded(gpuprof.load_instructions, [where, other], as_frame=False)
+check(isinstance(two, list) and len(two) == 2 * len(one), "two processes' instruction records: %r"
+      % (len(two) if isinstance(two, list) else two))
 path = write("twice.jsonl", [device_line, launch_line, launch_line])
 got, w = loaded(gpuprof.load, path, as_frame=False)
 check(isinstance(got, list) and len(got) == 1 and any("1 launch record repeats" in x for x in w),
