@@ -56,8 +56,12 @@ void gp_text_json_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            /* controls, and the separators JavaScript takes for line ends */
-            if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029)
+            /* controls (C0, DEL, C1), the separators JavaScript takes for
+             * line ends, bidirectional overrides and isolates: escaped, the
+             * same string to a JSON reader, and nothing a terminal or an
+             * editor acts on when the file is shown */
+            if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 || cp == 0x2029 ||
+                (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
                 fprintf(f, "\\u%04x", cp);
             else if (n == 1)
                 fputc(*p, f);
@@ -158,8 +162,7 @@ void gp_text_html(FILE *f, const char *s)
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\t':
-        case '\n':
-        case '\r': fputc(*p, f); break; /* white space of the text (a source file's lines) */
+        case '\n': fputc(*p, f); break; /* white space of the text (a source file's lines) */
         default: /* any other character as gp_text_plain shows it */
             p += plain_next(p, one);
             fputs(one, f);

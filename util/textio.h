@@ -9,7 +9,8 @@
 
 /* s as a JSON string with quotes and escapes; NULL as null.  Bytes that are
  * not UTF-8 become \ufffd (the output stays valid JSON whatever s holds);
- * controls, DEL, U+2028 and U+2029 are written as \uNNNN. */
+ * controls (C0, DEL, C1), U+2028 and U+2029, bidirectional overrides and
+ * isolates are written as \uNNNN. */
 void gp_text_json_string(FILE *f, const char *s);
 /* s as one CSV field (RFC 4180: quoted when it holds , " CR or LF); NULL as
  * empty.  A field that starts with = + - @ TAB or CR gets a leading ' so that
@@ -36,7 +37,7 @@ void gp_text_plain(FILE *f, const char *s);
  * it does not fit); returns buf. */
 char *gp_text_plain_buf(char *buf, size_t len, const char *s);
 /* s as HTML or SVG (XML) text or as a double-quoted attribute value: & < >
- * and " as entities; tab, LF and CR as they are; other control characters,
+ * and " as entities; tab and LF as they are; other control characters (CR too),
  * bidirectional overrides and bytes that are not UTF-8 as gp_text_plain
  * writes them (\xNN, \u{NNNN}), so that no name can put a raw control
  * character in a report or make its SVG invalid XML.  NULL writes nothing. */

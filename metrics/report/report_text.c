@@ -182,14 +182,16 @@ static void gp_report_text_estimates(const gp_report *r, FILE *out)
                     e->launches - e->exact - e->unprofiled, e->unprofiled);
         fputc('\n', out);
         fputs("     configurations:", out);
-        for (size_t c = 0; c < e->n_configs; c++)
+        for (size_t c = 0; c < e->n_configs; c++) {
+            char kind[4 * sizeof e->cfg_kind[c] + 16]; /* from the record: escaped */
+            gp_text_plain_buf(kind, sizeof kind, e->cfg_kind[c]);
             if (e->cfg_passes[c] > 1) /* stepped: collections over successive launches */
                 fprintf(out, "%s %zu (%s, %ld passes over successive launches) %ld collections",
-                        c ? "," : "", c + 1, e->cfg_kind[c], e->cfg_passes[c],
-                        e->cfg_launches[c]);
+                        c ? "," : "", c + 1, kind, e->cfg_passes[c], e->cfg_launches[c]);
             else
-                fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, e->cfg_kind[c],
+                fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, kind,
                         e->cfg_launches[c]);
+        }
         fputc('\n', out);
         for (size_t v = 0; v < e->n_verdicts; v++) {
             fprintf(out, "     %zu. (on estimates) ", v + 1);

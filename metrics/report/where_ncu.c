@@ -227,7 +227,10 @@ static void gp_ncu_src_function(const gp_report *r, const gp_kernel_report *k,
         snprintf(text, sizeof text, "0x%lx", pc);
         gp_ncu_src_field(out, text, 1);
         gp_ncu_src_text(t, text, sizeof text);
-        gp_ncu_src_field(out, text, 0);
+        /* the disassembler's text: escaped, and guarded unless it opens
+         * with a predicate (@P0), as ncu's page writes it */
+        fputc(',', out);
+        gp_text_csv_quoted_sass(out, text);
         gp_ncu_src_num(out, in && !isnan(in->v[GP_SI_SAMPLES]) ? in->v[GP_SI_SAMPLES] : zs);
         gp_ncu_src_num(out, in && !isnan(in->v[GP_SI_SAMPLES_NOT_ISSUED])
                                 ? in->v[GP_SI_SAMPLES_NOT_ISSUED]

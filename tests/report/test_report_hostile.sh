@@ -131,5 +131,50 @@ printf '{"schema":7,"fp32_flops_per_s":6e13}\n' >"$tmp/peaks7.json"
 run 1 "schema is not a string" --peaks "$tmp/peaks7.json" "$P"
 run 0 "measured ceilings: $fix/peaks-gpupeak1.json" --peaks "$fix/peaks-gpupeak1.json" "$P"
 
+# Every writer over the whole hostile corpus, and over every fixture with each
+# of its string values made hostile (an ESC sequence and U+202E appended):
+# each run ends within 20 s with a bounded output, no writer and no message
+# puts a raw control character, override or stray byte on the terminal or in
+# a file, no NaN or infinity reaches any format, JSON stays JSON.  The promise
+# is checked on every case, so that the next writer or field that forgets an
+# escape fails here.
+mkdir "$tmp/gen"
+for f in "$fix"/*.jsonl tests/data/where/*.jsonl; do
+    sed -e 's/":"\([^"\\]*\)"/":"\1\\u001b[31m\\u202e"/g' -e 's/": "\([^"\\]*\)"/": "\1\\u001b[31m\\u202e"/g' \
+        -e 's/"type": \{0,1\}"\([a-z_]*\)\\u001b\[31m\\u202e"/"type":"\1"/g' "$f" >"$tmp/gen/$(basename "$f")"
+done
+nvd=tests/report/hostile-nvdisasm
+# nan or inf where a number stands (not "inf" quoted in a program's source line)
+num_nan='(^|[] ,:;(=>\t[])[-+]?(nan|inf|infinity)(%|[] ,;)<\t]|$)'
+bad=""; n=0
+for f in "$hx"/*.jsonl tests/data/where/*.jsonl "$tmp"/gen/*.jsonl; do
+    for fmt in text csv html json ncu-csv ncu-raw-csv source-csv ncu-source-csv; do
+        for dis in "" esc formula; do
+            [ -n "$dis" ] && [ "$(basename "$f")" != sass_text.jsonl ] && continue
+            n=$((n + 1))
+            HOSTILE_NVDISASM=$dis timeout 20 "$report" -f $fmt ${dis:+--nvdisasm $nvd} "$f" \
+                >"$tmp/w.out" 2>"$tmp/w.err"; rc=$?
+            what="$(basename "$f") -f $fmt${dis:+ --nvdisasm ($dis)}"
+            if [ "$rc" -gt 1 ]; then bad="$bad
+    $what: exit $rc"
+            elif [ "$(wc -c <"$tmp/w.out")" -gt 20000000 ]; then bad="$bad
+    $what: $(wc -c <"$tmp/w.out") bytes of output"
+            elif raw "$tmp/w.out" || raw "$tmp/w.err"; then bad="$bad
+    $what: a raw control character, override or stray byte"
+            elif LC_ALL=C grep -qiE "$num_nan" "$tmp/w.out" "$tmp/w.err"; then bad="$bad
+    $what: NaN or infinity: $(LC_ALL=C grep -oiE ".{0,20}$num_nan.{0,10}" "$tmp/w.out" "$tmp/w.err" | head -1)"
+            elif [ $fmt = json ] && command -v python3 >/dev/null &&
+                 ! python3 -c 'import json, sys
+def no(c): raise ValueError(c)
+json.load(open(sys.argv[1], encoding="utf-8"), parse_constant=no)' "$tmp/w.out" 2>/dev/null; then bad="$bad
+    $what: not valid JSON (or a NaN or Infinity token)"
+            elif [ $fmt = ncu-source-csv ] && [ "$dis" = formula ] && grep -q '"[=+@]\|"-[^"]' "$tmp/w.out"; then bad="$bad
+    $what: a SASS cell a spreadsheet would run"
+            fi
+        done
+    done
+done
+if [ -z "$bad" ] && [ "$n" -gt 300 ]; then ok; else ko "every writer over the hostile corpus ($n runs):$bad"; fi
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

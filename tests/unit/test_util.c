@@ -216,7 +216,7 @@ static void test_text(void)
     f = open_memstream(&out, &len);
     gp_text_html(f, "\x1b[31mE<\xe2\x80\xaeV\xff\tL\r\n");
     fclose(f);
-    GP_CHECK_STR(out, "\\x1b[31mE&lt;\\u{202e}V\\xff\tL\r\n");
+    GP_CHECK_STR(out, "\\x1b[31mE&lt;\\u{202e}V\\xff\tL\\x0d\n");
     free(out);
     /* JSON strings stay JSON whatever the bytes: not UTF-8 becomes \ufffd
      * (a stray continuation byte, a cut sequence, an overlong form, a
@@ -230,6 +230,13 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "\"ok caf\xc3\xa9 \\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd|"
                       "\\ufffd\\ufffd\\ufffd|\\u001b\\\"\\\\\\u2028\"|null");
+    free(out);
+    /* bidirectional overrides and isolates, C1 controls: escaped too */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_json_string(f, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xc2\x9b" "d\xc3\xa9");
+    fclose(f);
+    GP_CHECK_STR(out, "\"a\\u202eb\\u2066c\\u009bd\xc3\xa9\"");
     free(out);
     /* always quoted (Nsight Compute's layouts), with the formula guard */
     out = NULL;
