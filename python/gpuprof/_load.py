@@ -476,7 +476,7 @@ def load(paths, report=None, derived=True, as_frame=None, peaks=None):
     for path in files:
         rows.extend(_rows_of_file(path, seen))
     seen.say("launch")
-    if derived:
+    if derived and rows:  # nothing to join: the report would refuse an empty input
         try:
             doc = load_report(files, report=report, peaks=peaks)
         except ReportNotFound as e:

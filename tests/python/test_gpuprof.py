@@ -214,7 +214,7 @@ check(isinstance(got, OSError) and "character device" in str(got), "/dev/zero: %
 fifo = os.path.join(TMP, "fifo.jsonl")
 os.mkfifo(fifo)
 result = []
-t = threading.Thread(target=lambda: result.append(loaded(gpuprof.load, fifo, as_frame=False, derived=False)))
+t = threading.Thread(target=lambda: result.append(loaded(gpuprof.load, fifo, as_frame=False)))
 t.daemon = True
 t.start()
 t.join(20)
