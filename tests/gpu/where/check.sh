@@ -185,13 +185,31 @@ sys.exit(0 if not f and s and s[0].get('state')=='off' and 'range profiler' in s
 then ok "counters asked for: no stall sampling, and the summary says why"
 else bad "counters asked for: sampling state not said"; grep -h "sampling" "$O/switch.err"; fi
 
-# a read before the buffer, in memory that is mapped natively: results unchanged
-for m in neighbor after; do
+# a read before the buffer, or past its end, in memory that is mapped
+# natively: results unchanged
+for m in neighbor after past-end; do
     $B/tests/gpu/oob_read $m >"$O/oob-$m.plain" 2>/dev/null
     $B/gpuprof -o "$O/oob-$m" -f $B/tests/gpu/oob_read $m >"$O/oob-$m.prof" 2>"$O/oob-$m.err"
     if cmp -s "$O/oob-$m.plain" "$O/oob-$m.prof" && ! grep -q "NOT VALID" "$O/oob-$m.err"; then
         ok "oob_read $m: results unchanged"
     else bad "oob_read $m: results changed"; grep -E "NOT VALID|checksum" "$O/oob-$m.prof" "$O/oob-$m.err"; fi
+done
+# which pass fails when one does: the same reads under the SASS pass alone
+# (gpuprof's own instrumented sums) and under the hardware counters alone (no
+# instrumented kernel); a difference between the two names the suspect
+for m in neighbor after past-end; do
+    for set in sass hw; do
+        case $set in
+        sass) list=gpuprof__sass_requested_bytes_mem_global_op_ld.sum ;;
+        hw) list=gpu__time_duration.sum,dram__bytes_read.sum,sm__cycles_elapsed.max ;;
+        esac
+        $B/gpuprof --metrics $list -o "$O/oob-$m-$set" -f $B/tests/gpu/oob_read $m \
+            >"$O/oob-$m-$set.prof" 2>"$O/oob-$m-$set.err"
+        if cmp -s "$O/oob-$m.plain" "$O/oob-$m-$set.prof" && ! grep -q "NOT VALID" "$O/oob-$m-$set.err"; then
+            ok "oob_read $m under the $set pass alone: results unchanged"
+        else bad "oob_read $m under the $set pass alone: results changed"
+            grep -hE "NOT VALID|checksum|address read" "$O/oob-$m-$set.prof" "$O/oob-$m-$set.err"; fi
+    done
 done
 # a program whose kernels fault: the summary opens with the line, the record says so
 $B/gpuprof -o "$O/oob-big" -f $B/tests/gpu/oob_read after-big >/dev/null 2>"$O/oob-big.err"
