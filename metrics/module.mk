@@ -70,7 +70,8 @@ TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh
                 tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
                 tests/report/test_where_html.sh tests/report/test_no_access.sh \
-                tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh
+                tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh \
+                tests/report/test_brief.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

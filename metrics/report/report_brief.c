@@ -230,11 +230,18 @@ static void gp_brief_warps(gp_brief_kernel *bk, FILE *out)
 }
 
 /* A reason without the counter it names first ("<counter>: <why>" gives
- * <why>), so that the metrics of one failed pass share one reason. */
+ * <why>), so that the metrics of one failed pass share one reason; a
+ * counter's name has "__" (a fact's, "."), a word of a reason neither. */
 static const char *gp_brief_cause(const char *why)
 {
     const char *c = strstr(why, ": ");
-    return c && !memchr(why, ' ', (size_t)(c - why)) ? c + 2 : why;
+    size_t n = c ? (size_t)(c - why) : 0;
+    if (!c || memchr(why, ' ', n))
+        return why;
+    for (size_t i = 0; i + 1 < n; i++)
+        if ((why[i] == '_' && why[i + 1] == '_') || why[i] == '.')
+            return c + 2;
+    return why;
 }
 
 /* The figures above that are n/a for a reason other than "not collected",

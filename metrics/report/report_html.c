@@ -324,9 +324,9 @@ static const char gp_html_script[] =
     "String(document.querySelectorAll('svg.memchart').length));"
     "document.body.setAttribute('data-sol-charts',"
     "String(document.querySelectorAll('svg.solchart').length));"
-    "var links=document.querySelectorAll('g.mlink'),bare=0;"
-    "for(var j=0;j<links.length;j++)if(!links[j].querySelector('text'))bare++;"
-    "document.body.setAttribute('data-mem-links',String(links.length));"
+    "var ml=document.querySelectorAll('g.mlink'),bare=0;"
+    "for(var j=0;j<ml.length;j++)if(!ml[j].querySelector('text'))bare++;"
+    "document.body.setAttribute('data-mem-links',String(ml.length));"
     "document.body.setAttribute('data-mem-links-bare',String(bare));"
     "document.body.setAttribute('data-rendered','yes');})();";
 
