@@ -292,8 +292,8 @@ static void gp_brief_kernel_text(const gp_report *r, const gp_kernel_report *k, 
     fprintf(out,
             "%ld launch%s%s; device %d%s%s%s; main launch: %ld blocks x %ld threads, %ld "
             "registers/thread, %ld bytes shared/block\n",
-            a->launches, a->launches == 1 ? "" : "es", gp_report_text_estimated(a, note, sizeof note),
-            a->device, several ? " (" : "",
+            a->launches, a->launches == 1 ? "" : "es",
+            gp_report_text_estimated(a, note, sizeof note), a->device, several ? " (" : "",
             several ? gp_text_plain_buf(dev, sizeof dev, gp_report_kernel_device(r, k)->name) : "",
             several ? ")" : "", a->blocks, a->threads_per_block, a->regs_per_thread,
             a->smem_per_block);
@@ -339,10 +339,10 @@ static void gp_brief_kernel_text(const gp_report *r, const gp_kernel_report *k, 
  * with their bounds; the rest behind --details. */
 static void gp_brief_estimates(const gp_report *r, FILE *out)
 {
-    static const int key[] = {GP_M_DURATION,           GP_M_ACHIEVED_OCCUPANCY,
-                              GP_M_DRAM_UTIL,          GP_M_FP32_UTIL,
-                              GP_M_GLD_EFFICIENCY,     GP_M_GST_EFFICIENCY,
-                              GP_M_SHARED_EFFICIENCY,  GP_M_WARP_EXECUTION_EFFICIENCY};
+    static const int key[] = {GP_M_DURATION,          GP_M_ACHIEVED_OCCUPANCY,
+                              GP_M_DRAM_UTIL,         GP_M_FP32_UTIL,
+                              GP_M_GLD_EFFICIENCY,    GP_M_GST_EFFICIENCY,
+                              GP_M_SHARED_EFFICIENCY, GP_M_WARP_EXECUTION_EFFICIENCY};
     for (size_t i = 0; i < r->n_estimates; i++) {
         const gp_report_estimate *e = &r->estimates[i];
         int items = 0;

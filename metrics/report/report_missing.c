@@ -19,11 +19,13 @@ static const struct {
 static const struct {
     const char *set, *phrase;
 } gp_missing_sets[] = {
+    /* clang-format off */
     {"default", "the default set (--set default)"},
     {"extended", "--set extended"},
     {"warpstate", "--section WarpStateStats"},
     {"basic", "--set basic (Speed Of Light)"},
     {"full", "--set full (memory chart)"},
+    /* clang-format on */
 };
 #define GP_MISSING_NSETS (sizeof gp_missing_sets / sizeof gp_missing_sets[0])
 

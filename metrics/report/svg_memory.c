@@ -110,11 +110,12 @@ static void gp_mem_link_write(const gp_kernel_agg *a, const gp_mem_link *k, FILE
             "<g class=\"mlink\" data-link=\"%s\" data-state=\"%s\"><line class=\"mline%s\" "
             "x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/><path class=\"marrow%s\" d=\"M%d %d l-8 -5 "
             "v10 z\"/>",
-            k->id, state, have ? "" : " nc", k->x1, k->y, k->x2 - 8, k->y, have ? "" : " nc",
-            k->x2, k->y);
+            k->id, state, have ? "" : " nc", k->x1, k->y, k->x2 - 8, k->y, have ? "" : " nc", k->x2,
+            k->y);
     if (!have && !other)
-        fprintf(out, "<text class=\"mnc\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">not "
-                     "collected</text>",
+        fprintf(out,
+                "<text class=\"mnc\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">not "
+                "collected</text>",
                 mid, k->y - 5);
     else {
         gp_mem_text(a, &k->l[0], mid, k->y - 5, "middle", out);
@@ -144,44 +145,34 @@ static void gp_mem_box_write(const gp_kernel_agg *a, const gp_mem_box *b, FILE *
         y += 15;
     }
     if (any && !have && !other)
-        fprintf(out, "<text class=\"mnc\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">not "
-                     "collected</text>",
+        fprintf(out,
+                "<text class=\"mnc\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">not "
+                "collected</text>",
                 b->x + b->w / 2, y);
     fputs("</g>\n", out);
 }
 
+/* clang-format off */
 #define P(m, s) {GP_M_##m, s}
 #define NOP {-1, ""}
+/* clang-format on */
 
 int gp_svg_memory_write(const gp_kernel_agg *a, FILE *out)
 {
-    /* the units: kernel | L1/TEX over shared | L2 | DRAM over system over peer */
+    /* the units: kernel | L1/TEX over shared | L2 | DRAM over system over peer;
+     * each box: id, title, x, y, width, height, its lines */
+    /* clang-format off */
     const gp_mem_box boxes[] = {
         {"kernel", "Kernel", 10, 40, 100, 250, {{NULL, {NOP, NOP}}}},
-        {"l1",
-         "L1/TEX Cache",
-         250,
-         40,
-         170,
-         110,
+        {"l1", "L1/TEX Cache", 250, 40, 170, 110,
          {{"hit rate", {P(L1_HIT_RATE, ""), NOP}},
           {"", {P(L1_BYTES_PER_S, ""), NOP}},
           {"", {P(SOL_L1, "of peak"), NOP}}}},
-        {"shared",
-         "Shared Memory",
-         250,
-         190,
-         170,
-         100,
+        {"shared", "Shared Memory", 250, 190, 170, 100,
          {{"", {P(MEM_SHARED_WAVEFRONTS, "wavefronts"), NOP}},
           {"", {P(MEM_SHARED_BANK_CONFLICTS, "bank conflicts"), NOP}},
           {"", {P(SHARED_BYTES_PER_S, ""), NOP}}}},
-        {"l2",
-         "L2 Cache",
-         560,
-         40,
-         150,
-         250,
+        {"l2", "L2 Cache", 560, 40, 150, 250,
          {{"hit rate", {P(L2_HIT_RATE, ""), NOP}},
           {"", {P(L2_BYTES_PER_S, ""), NOP}},
           {"", {P(SOL_L2, "of peak"), NOP}}}},
@@ -189,50 +180,34 @@ int gp_svg_memory_write(const gp_kernel_agg *a, FILE *out)
         {"sysmem", "System Memory", 840, 140, 130, 60, {{NULL, {NOP, NOP}}}},
         {"peer", "Peer Memory", 840, 230, 130, 60, {{NULL, {NOP, NOP}}}},
     };
+    /* each link: id, from x, to x, y, the line above it and the two below */
     const gp_mem_link links[] = {
-        {"kernel-l1",
-         110,
-         250,
-         95,
+        {"kernel-l1", 110, 250, 95,
          {{"load", {P(MEM_GLOBAL_LD_BYTES, ""), P(MEM_GLOBAL_LD_REQUESTS, "req")}},
           {"store", {P(MEM_GLOBAL_ST_BYTES, ""), P(MEM_GLOBAL_ST_REQUESTS, "req")}},
           {NULL, {NOP, NOP}}}},
-        {"kernel-shared",
-         110,
-         250,
-         240,
+        {"kernel-shared", 110, 250, 240,
          {{"load", {P(MEM_SHARED_LD_INST, "inst"), NOP}},
           {"store", {P(MEM_SHARED_ST_INST, "inst"), NOP}},
           {NULL, {NOP, NOP}}}},
-        {"l1-l2",
-         420,
-         560,
-         95,
+        {"l1-l2", 420, 560, 95,
          {{"read", {P(MEM_L2_READ_BYTES, ""), NOP}},
           {"write", {P(MEM_L2_WRITE_BYTES, ""), NOP}},
           {"", {P(MEM_L1_L2_BYTES_PER_S, ""), NOP}}}},
-        {"l2-dram",
-         710,
-         840,
-         75,
+        {"l2-dram", 710, 840, 75,
          {{"read", {P(MEM_DRAM_READ_BYTES, ""), NOP}},
           {"write", {P(MEM_DRAM_WRITE_BYTES, ""), NOP}},
           {"", {P(DRAM_BYTES_PER_S, ""), NOP}}}},
-        {"l2-sysmem",
-         710,
-         840,
-         170,
+        {"l2-sysmem", 710, 840, 170,
          {{"read", {P(MEM_SYSMEM_READ_BYTES, ""), NOP}},
           {"write", {P(MEM_SYSMEM_WRITE_BYTES, ""), NOP}},
           {"", {P(MEM_SYSMEM_BYTES_PER_S, ""), NOP}}}},
-        {"l2-peer",
-         710,
-         840,
-         260,
+        {"l2-peer", 710, 840, 260,
          {{"read", {P(MEM_PEER_READ_BYTES, ""), NOP}},
           {"write", {P(MEM_PEER_WRITE_BYTES, ""), NOP}},
           {NULL, {NOP, NOP}}}},
     };
+    /* clang-format on */
     size_t i;
     int have = 0, other = 0;
     for (i = 0; i < sizeof links / sizeof links[0]; i++)

@@ -48,8 +48,7 @@ void gp_report_text_head(const gp_report *r, int brief, FILE *out)
                 gp_text_plain_buf(src, sizeof src, r->peaks.source),
                 r->peaks.device[0] ? ", measured on " : "",
                 gp_text_plain_buf(dev, sizeof dev, r->peaks.device));
-    }
-    else
+    } else
         fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
                      "architectural ceilings only\n");
     if (gp_report_peaks_mismatch(r, why, sizeof why)) {
@@ -64,7 +63,6 @@ void gp_report_text_head(const gp_report *r, int brief, FILE *out)
         fprintf(out, "not collected: %s; gpuprof-report --details lists them\n", missing);
     gp_report_where_text_head(r, out);
 }
-
 
 const char *gp_report_text_estimated(const gp_kernel_agg *a, char *buf, size_t len)
 {
