@@ -77,5 +77,9 @@ else ko "h100-planted: reduce_partial's failed pass is not said"; fi
 if [ "$rc" -eq 2 ] && grep -q -- '--details is for --format text or html' "$tmp/out"; then ok
 else ko "--details -f csv: exit $rc, $(head -1 "$tmp/out")"; fi
 
+"$report" --details --baseline tests/data/report/h100-planted.jsonl tests/data/report/h100-planted-new.jsonl >"$tmp/out" 2>&1; rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- '--details is for a report' "$tmp/out"; then ok
+else ko "--details --baseline: exit $rc, $(head -1 "$tmp/out")"; fi
+
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -350,6 +350,10 @@ int main(int argc, char **argv)
         gp_report_err("--against-one-pass needs --against (the full-list run)");
         goto usage;
     }
+    if (details && (n_baseline || against.n_ncu)) {
+        gp_report_err("--details is for a report, not for --baseline or --against");
+        goto usage;
+    }
     if (details && format != GP_FMT_TEXT && format != GP_FMT_HTML) {
         gp_report_err("--details is for --format text or html; %s holds every metric already",
                       gp_report_formats[format]);
