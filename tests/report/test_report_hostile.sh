@@ -155,10 +155,12 @@ nvd=tests/report/hostile-nvdisasm
 num_nan='(^|[] ,:;(=>\t[])[-+]?(nan|inf|infinity)(%|[] ,;)<\t]|$)'
 bad=""; n=0
 for f in "$hx"/*.jsonl tests/data/where/*.jsonl "$tmp"/gen/*.jsonl; do
-    for fmt in text csv html json ncu-csv ncu-raw-csv source-csv ncu-source-csv; do
+    for fmt in text "text --details" csv html "html --details" json ncu-csv ncu-raw-csv source-csv \
+               ncu-source-csv; do
         for dis in "" esc formula; do
             [ -n "$dis" ] && [ "$(basename "$f")" != sass_text.jsonl ] && continue
             n=$((n + 1))
+            # shellcheck disable=SC2086
             HOSTILE_NVDISASM=$dis timeout 20 "$report" -f $fmt ${dis:+--nvdisasm $nvd} "$f" \
                 >"$tmp/w.out" 2>"$tmp/w.err"; rc=$?
             what="$(basename "$f") -f $fmt${dis:+ --nvdisasm ($dis)}"
@@ -170,12 +172,12 @@ for f in "$hx"/*.jsonl tests/data/where/*.jsonl "$tmp"/gen/*.jsonl; do
     $what: a raw control character, override or stray byte"
             elif LC_ALL=C grep -qiE "$num_nan" "$tmp/w.out" "$tmp/w.err"; then bad="$bad
     $what: NaN or infinity: $(LC_ALL=C grep -oiE ".{0,20}$num_nan.{0,10}" "$tmp/w.out" "$tmp/w.err" | head -1)"
-            elif [ $fmt = json ] && command -v python3 >/dev/null &&
+            elif [ "$fmt" = json ] && command -v python3 >/dev/null &&
                  ! python3 -c 'import json, sys
 def no(c): raise ValueError(c)
 json.load(open(sys.argv[1], encoding="utf-8"), parse_constant=no)' "$tmp/w.out" 2>/dev/null; then bad="$bad
     $what: not valid JSON (or a NaN or Infinity token)"
-            elif [ $fmt = ncu-source-csv ] && [ "$dis" = formula ] && grep -q '"[=+@]\|"-[^"]' "$tmp/w.out"; then bad="$bad
+            elif [ "$fmt" = ncu-source-csv ] && [ "$dis" = formula ] && grep -q '"[=+@]\|"-[^"]' "$tmp/w.out"; then bad="$bad
     $what: a SASS cell a spreadsheet would run"
             fi
         done
