@@ -138,6 +138,17 @@ printf '{"schema":7,"fp32_flops_per_s":6e13}\n' >"$tmp/peaks7.json"
 run 1 "schema is not a string" --peaks "$tmp/peaks7.json" "$P"
 run 0 "measured ceilings: $fix/peaks-gpupeak1.json" --peaks "$fix/peaks-gpupeak1.json" "$P"
 
+# counts: estimates whose launches would overflow a kernel's count are left
+# out, never summed into a negative; one estimate three times counts once
+run 0 "variant_estimate of 1000000000000000000 launches: with the estimates before it, more than 4611686018427387904 launches, which no run makes; left out" \
+    "$hx/estimate_launch_overflow.jsonl"
+for fmt in text json csv; do
+    timeout 20 "$report" -f $fmt "$hx/estimate_launch_overflow.jsonl" >"$tmp/o3" 2>/dev/null
+    if grep -qE -- '-[0-9]{6,}' "$tmp/o3"; then ko "-f $fmt: a negative launch count: $(grep -oE -- '.{20}-[0-9]{6,}' "$tmp/o3" | head -1)"; else ok; fi
+done
+run 0 "1 launches (and 199 estimated) of 1 kernels" "$hx/estimate_three_times.jsonl" &&
+    run 0 "estimate_three_times.jsonl: 2 records repeat what was read before" "$hx/estimate_three_times.jsonl"
+
 # Every writer over the whole hostile corpus, and over every fixture with each
 # of its string values made hostile (an ESC sequence and U+202E appended):
 # each run ends within 20 s with a bounded output, no writer and no message
