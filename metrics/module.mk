@@ -13,7 +13,7 @@ GP_METRICS_SRCS := records/json records/textfile records/device records/record r
                    verdicts/verdict_list verdicts/verdict_stall verdicts/verdict_where verdicts/verdict \
                    model/estimate model/estimate_load model/aggregate model/devices model/load \
                    model/baseline \
-                   ncu/ncu_names ncu/ncu_raw ncu/against
+                   ncu/ncu_names ncu/ncu_raw ncu/against ncu/sections ncu/sections_eval
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := cells report_text report_csv report_html report_json report_ncu report_baseline \
@@ -55,7 +55,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
-                    test_ncu_names \
+                    test_ncu_names test_sections \
                     test_textfile test_where test_against test_estimate
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
