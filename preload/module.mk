@@ -50,14 +50,15 @@ $(UT)/test_sampling: tests/unit/test_sampling.c preload/sampling.c util/log.c ut
 TEST_LDLIBS_test_sampling := -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
-$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
+$(UT)/test_config: tests/unit/test_config.c preload/config.c metrics/ncu/sections.c metrics/catalog/expr.c preload/filter.c preload/nvtx_expr.c \
                    util/strutil.c util/log.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_config := -lpthread
 $(UT)/test_ranges: tests/unit/test_ranges.c preload/ranges.c preload/nvtx_expr.c preload/config.c \
+                   metrics/ncu/sections.c metrics/catalog/expr.c \
                    preload/filter.c \
                    util/strutil.c util/log.c util/kname.c util/regex_safe.c
 TEST_LDLIBS_test_ranges := -lpthread
-$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/nvtx_expr.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c util/regex_safe.c
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/nvtx_expr.c util/log.c util/strutil.c util/gp_uthash.c util/textio.c util/kname.c util/regex_safe.c metrics/ncu/sections.c metrics/catalog/expr.c
 TEST_LDLIBS_test_output := -lstdc++ -lpthread
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c replay/host_group.c replay/nvpw_sched.c util/log.c \
                       util/strutil.c replay/sass_derive.c metrics/catalog/counters.def

@@ -315,19 +315,24 @@ static void gp_ncu_table(FILE *f, const char *const *cells, size_t nrow, size_t 
                 w[c] = l;
         }
     for (r = 0; r < nrow; r++) {
+        size_t last = 0; /* cells after the last non-empty one are not padded */
         if (r <= 1)
             for (c = 0; c < ncol; c++) {
                 for (size_t k = 0; k < w[c]; k++)
                     fputc('-', f);
                 fputc(c + 1 < ncol ? ' ' : '\n', f);
             }
-        for (c = 0; c < ncol; c++) {
+        for (c = 0; c < ncol; c++)
+            if (cells[r * ncol + c] && cells[r * ncol + c][0])
+                last = c;
+        for (c = 0; c <= last; c++) {
             const char *s = cells[r * ncol + c] ? cells[r * ncol + c] : "";
-            if (c + 1 < ncol)
+            if (c < last)
                 fprintf(f, "%-*s ", (int)w[c], s);
             else
-                fprintf(f, "%s\n", s);
+                fprintf(f, "%s", s);
         }
+        fputc('\n', f);
     }
 }
 
@@ -358,18 +363,27 @@ void gp_ncu_list_sets(FILE *f)
         char *t = text + s * 2048;
         size_t n = 0, line = 0, o = 0;
         if (set->group[0]) {
-            for (size_t i = 0; i < sizeof gp_ncu_counters / sizeof gp_ncu_counters[0]; i++)
-                n += strcmp(gp_ncu_counters[i].set, "default") == 0 ||
-                     strcmp(gp_ncu_counters[i].set, set->id) == 0;
+            /* counters.def's rows of the set: the default ones too, but for
+             * source, which keeps only the SASS pass's (sass in the name) */
+            for (size_t i = 0; i < sizeof gp_ncu_counters / sizeof gp_ncu_counters[0]; i++) {
+                int dflt = strcmp(gp_ncu_counters[i].set, "default") == 0;
+                if (strcmp(set->id, "source") == 0)
+                    n += dflt && strstr(gp_ncu_counters[i].name, "sass_") != NULL;
+                else
+                    n += dflt || strcmp(gp_ncu_counters[i].set, set->id) == 0;
+            }
             snprintf(t, 2048, "(gpuprof's own) %s", set->description);
         } else {
-            gp_ncu_mask m = gp_ncu_set_mask((int)s);
-            n = gp_ncu_collect(m, gp_ncu_count_name, NULL);
+            /* the set's sections in its own (Nsight Compute's) order */
+            n = gp_ncu_collect(gp_ncu_set_mask((int)s), gp_ncu_count_name, NULL);
             t[0] = '\0';
-            for (size_t i = 0; i < gp_ncu_n_sections; i++)
-                if (m >> i & 1)
-                    o += (size_t)snprintf(t + o, 2048 - o, "%s%s", o ? ", " : "",
-                                          gp_ncu_sections[i].id);
+            for (const char *p = set->sections; *p && o < 2000;) {
+                size_t k = strcspn(p, " ");
+                o += (size_t)snprintf(t + o, 2048 - o, "%s%.*s", o ? ", " : "", (int)k, p);
+                p += k;
+                while (*p == ' ')
+                    p++;
+            }
         }
         snprintf(counts[s], 24, "%zu", n);
         /* wrap t at ", " or " " before GP_NCU_WRAP columns */
@@ -417,27 +431,36 @@ static const char *gp_ncu_how_text(const gp_ncu_row *r, char *buf, size_t len)
     return buf;
 }
 
+static int gp_ncu_by_id(const void *a, const void *b)
+{
+    return strcmp(gp_ncu_sections[*(const size_t *)a].id, gp_ncu_sections[*(const size_t *)b].id);
+}
+
 void gp_ncu_list_sections(FILE *f, int verbose)
 {
     const char **cells = calloc((gp_ncu_n_sections + 1) * 4, sizeof *cells);
     char (*file)[48] = calloc(gp_ncu_n_sections, 48);
-    gp_ncu_mask basic = gp_ncu_set_mask(gp_ncu_set_find("basic"));
-    if (!cells || !file)
+    size_t *order = calloc(gp_ncu_n_sections, sizeof *order);
+    if (!cells || !file || !order)
         goto out;
     cells[0] = "Identifier";
     cells[1] = "Display Name";
     cells[2] = "Enabled";
     cells[3] = "Filename";
-    for (size_t i = 0; i < gp_ncu_n_sections; i++) {
+    /* by identifier, as Nsight Compute lists them */
+    for (size_t i = 0; i < gp_ncu_n_sections; i++)
+        order[i] = i;
+    qsort(order, gp_ncu_n_sections, sizeof *order, gp_ncu_by_id);
+    for (size_t k = 0; k < gp_ncu_n_sections; k++) {
+        size_t i = order[k];
         snprintf(file[i], 48, "metrics/ncu/sections.def:%d", gp_ncu_sections[i].line);
-        cells[(i + 1) * 4 + 0] = gp_ncu_sections[i].id;
-        cells[(i + 1) * 4 + 1] = gp_ncu_sections[i].display;
-        /* gpuprof's default set is its own; no section is collected whole
+        cells[(k + 1) * 4 + 0] = gp_ncu_sections[i].id;
+        cells[(k + 1) * 4 + 1] = gp_ncu_sections[i].display;
+        /* gpuprof's default set is its own: no section is collected whole
          * unless it is chosen */
-        cells[(i + 1) * 4 + 2] = "no";
-        cells[(i + 1) * 4 + 3] = file[i];
+        cells[(k + 1) * 4 + 2] = "no";
+        cells[(k + 1) * 4 + 3] = file[i];
     }
-    (void)basic;
     gp_ncu_table(f, cells, gp_ncu_n_sections + 1, 4);
     if (!verbose)
         goto out;
@@ -462,4 +485,5 @@ void gp_ncu_list_sections(FILE *f, int verbose)
 out:
     free(cells);
     free(file);
+    free(order);
 }
