@@ -17,7 +17,7 @@ const gp_ncu_row gp_ncu_rows[] = {
 };
 const size_t gp_ncu_n_rows = sizeof gp_ncu_rows / sizeof gp_ncu_rows[0];
 
-const gp_ncu_section gp_ncu_sections[] = {
+const gp_ncu_section_def gp_ncu_sections[] = {
 #define GP_NCU_SECTION(id, display, order, facts, note)                                            \
     {id, display, note, order, GP_NCU_FACTS_##facts, __LINE__},
 #include "metrics/ncu/sections.def"
@@ -465,7 +465,7 @@ void gp_ncu_list_sections(FILE *f, int verbose)
     if (!verbose)
         goto out;
     for (size_t i = 0; i < gp_ncu_n_sections; i++) {
-        const gp_ncu_section *s = &gp_ncu_sections[i];
+        const gp_ncu_section_def *s = &gp_ncu_sections[i];
         char how[600];
         fprintf(f, "\n%s (%s)%s%s%s\n", s->id, s->display, s->note[0] ? ": " : "", s->note,
                 s->provisional ? " [provisional]" : "");

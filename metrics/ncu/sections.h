@@ -29,7 +29,7 @@ typedef struct {
 typedef struct {
     const char *id, *display, *note;
     int order, provisional, line; /* line: of sections.def */
-} gp_ncu_section;
+} gp_ncu_section_def;
 
 typedef struct {
     const char *id, *sections, *group, *description;
@@ -38,7 +38,7 @@ typedef struct {
 
 extern const gp_ncu_row gp_ncu_rows[];
 extern const size_t gp_ncu_n_rows;
-extern const gp_ncu_section gp_ncu_sections[];
+extern const gp_ncu_section_def gp_ncu_sections[];
 extern const size_t gp_ncu_n_sections;
 extern const gp_ncu_set gp_ncu_sets[];
 extern const size_t gp_ncu_n_sets;
