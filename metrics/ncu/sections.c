@@ -302,9 +302,9 @@ size_t gp_ncu_cannot(gp_ncu_mask m, void (*fn)(void *ctx, const gp_ncu_row *r), 
 /* ---- the listings ------------------------------------------------------------ */
 
 /* A table as Nsight Compute prints its listings: columns as wide as their
- * widest cell, one space apart, dashed rules above and below the header.
- * cells[row * ncol + col]; a NULL cell is empty; the last column is not
- * padded. */
+ * widest cell, one space apart, every cell padded to its column's width,
+ * dashed rules above and below the header.  cells[row * ncol + col]; a
+ * NULL cell is empty. */
 static void gp_ncu_table(FILE *f, const char *const *cells, size_t nrow, size_t ncol)
 {
     size_t w[8] = {0}, r, c;
@@ -322,17 +322,12 @@ static void gp_ncu_table(FILE *f, const char *const *cells, size_t nrow, size_t 
                     fputc('-', f);
                 fputc(c + 1 < ncol ? ' ' : '\n', f);
             }
-        for (c = 0; c < ncol; c++)
-            if (cells[r * ncol + c] && cells[r * ncol + c][0])
-                last = c;
-        for (c = 0; c <= last; c++) {
+        /* every column padded, the last one too, as ncu pads them */
+        (void)last;
+        for (c = 0; c < ncol; c++) {
             const char *s = cells[r * ncol + c] ? cells[r * ncol + c] : "";
-            if (c < last)
-                fprintf(f, "%-*s ", (int)w[c], s);
-            else
-                fprintf(f, "%s", s);
+            fprintf(f, "%-*s%c", (int)w[c], s, c + 1 < ncol ? ' ' : '\n');
         }
-        fputc('\n', f);
     }
 }
 
@@ -342,8 +337,8 @@ static void gp_ncu_count_name(void *ctx, const char *name)
     (void)ctx;
 }
 
-/* Nsight Compute wraps a set's sections over lines of about this width. */
-#define GP_NCU_WRAP 76
+/* Nsight Compute cuts a set's sections into lines of this many characters. */
+#define GP_NCU_WRAP 75
 
 void gp_ncu_list_sets(FILE *f)
 {
@@ -351,7 +346,9 @@ void gp_ncu_list_sets(FILE *f)
     size_t cap = 4 * (gp_ncu_n_sets + 1) + 64, nrow = 0;
     const char **cells = calloc(cap * 4, sizeof *cells);
     char *text = malloc(gp_ncu_n_sets * 2048), (*counts)[24] = calloc(gp_ncu_n_sets, 24);
-    if (!cells || !text || !counts)
+    char *lines = malloc(gp_ncu_n_sets * 2048 * 2);
+    size_t used = 0;
+    if (!cells || !text || !counts || !lines)
         goto out;
     cells[0] = "Identifier";
     cells[1] = "Sections";
@@ -386,27 +383,20 @@ void gp_ncu_list_sets(FILE *f)
             }
         }
         snprintf(counts[s], 24, "%zu", n);
-        /* wrap t at ", " or " " before GP_NCU_WRAP columns */
-        for (char *p = t; *p && nrow < cap; line++) {
-            size_t len = strlen(p), cut = len;
-            if (len > GP_NCU_WRAP) {
-                cut = GP_NCU_WRAP;
-                while (cut > 0 && p[cut] != ' ')
-                    cut--;
-                if (cut == 0)
-                    cut = len;
-            }
+        /* cut into lines of GP_NCU_WRAP characters, mid-word as ncu does:
+         * each line a copy, the text kept whole for the next */
+        for (size_t at = 0, len = strlen(t); at < len && nrow < cap; line++) {
+            size_t k = len - at > GP_NCU_WRAP ? GP_NCU_WRAP : len - at;
+            char *piece = lines + used;
+            memcpy(piece, t + at, k);
+            piece[k] = '\0';
+            used += k + 1;
+            at += k;
             cells[nrow * 4 + 0] = line ? NULL : set->id;
             cells[nrow * 4 + 2] = line ? NULL : (strcmp(set->id, "default") == 0 ? "yes" : "no");
             cells[nrow * 4 + 3] = line ? NULL : counts[s];
-            cells[nrow * 4 + 1] = p;
+            cells[nrow * 4 + 1] = piece;
             nrow++;
-            if (p[cut]) {
-                p[cut] = '\0';
-                p += cut + 1;
-            } else {
-                p += cut;
-            }
         }
     }
     gp_ncu_table(f, cells, nrow, 4);
@@ -414,6 +404,7 @@ out:
     free(cells);
     free(text);
     free(counts);
+    free(lines);
 }
 
 static const char *gp_ncu_how_text(const gp_ncu_row *r, char *buf, size_t len)

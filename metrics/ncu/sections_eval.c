@@ -40,6 +40,8 @@ int gp_ncu_eval_known(const char *name, size_t len)
     return gp_ne_index(name, len) >= 0 || gp_facts_known(name, len);
 }
 
+static void gp_ne_carveout(gp_ncu_eval *e);
+
 void gp_ncu_eval_init(gp_ncu_eval *e, const gp_launch *l, const gp_device *d,
                       gp_ncu_counter_fn counter, void *ctx)
 {
@@ -49,6 +51,7 @@ void gp_ncu_eval_init(gp_ncu_eval *e, const gp_launch *l, const gp_device *d,
     e->counter = counter;
     e->ctx = ctx;
     gp_facts_of_launch(&e->facts, l, d, NULL, &e->occ);
+    gp_ne_carveout(e);
 }
 
 /* A blocks-per-SM limit of the calculator: INT_MAX means the resource sets
@@ -95,12 +98,48 @@ static double gp_ne_value(const gp_ncu_eval *e, int i, char *why, size_t whylen)
         return o->by_regs;
     case GP_NE_LIMIT_WARPS:
         return gp_ne_limit(o->by_warps, d->max_blocks_per_sm);
-    case GP_NE_LIMIT_SMEM: {
-        double v = gp_ne_limit(o->by_smem, d->max_blocks_per_sm);
-        return v > d->max_blocks_per_sm ? d->max_blocks_per_sm : v;
-    }
+    case GP_NE_LIMIT_SMEM:
+        return gp_ne_limit(e->carve.by_smem, d->max_blocks_per_sm);
     default:
-        return (double)o->smem_per_sm_config;
+        return (double)e->carve.smem_per_sm_config;
+    }
+}
+
+/* The shared-memory configuration the driver picks for a launch without a
+ * carveout preference, as Nsight Compute's "Shared Memory Configuration
+ * Size" showed it on an H100: the smallest configuration that holds the SM's
+ * block limit of the launch's blocks (32 KB for blocks of no shared memory:
+ * 32 x the 1 KB the driver reserves; the largest when they do not fit), and
+ * the blocks that configuration holds ("Block Limit Shared Mem").  A program
+ * that sets a carveout preference gets another configuration (cuBLAS's
+ * sm80_xmma kernel: 100 KB, where this gives 228 KB). */
+static void gp_ne_carveout(gp_ncu_eval *e)
+{
+    const gp_device *d = e->d;
+    gp_occ_input in;
+    long per_block;
+    double need;
+    memset(&in, 0, sizeof in);
+    in.threads_per_block = (int)gp_record_threads_per_block(e->l);
+    in.regs_per_thread = e->l->regs_per_thread;
+    in.static_smem = (long)e->l->static_smem;
+    in.dynamic_smem = (long)e->l->dynamic_smem;
+    in.max_dynamic_smem = -1;
+    in.cluster_size = (int)gp_record_cluster_size(e->l);
+    per_block = in.static_smem + in.dynamic_smem + d->smem_reserved_per_block;
+    if (d->smem_alloc_unit > 0)
+        per_block = (per_block + d->smem_alloc_unit - 1) / d->smem_alloc_unit * d->smem_alloc_unit;
+    need = (double)per_block * d->max_blocks_per_sm;
+    /* the calculator rounds a carveout request up to a configuration: the
+     * first request whose configuration holds them (a percentage is coarser
+     * than the configurations' steps) */
+    in.carveout_pct = d->smem_per_sm > 0 ? (int)(100.0 * need / d->smem_per_sm) : 100;
+    if (in.carveout_pct > 100)
+        in.carveout_pct = 100;
+    for (;; in.carveout_pct++) {
+        gp_occupancy_compute(d, &in, &e->carve);
+        if (in.carveout_pct >= 100 || (double)e->carve.smem_per_sm_config >= need)
+            break;
     }
 }
 

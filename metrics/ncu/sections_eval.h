@@ -8,10 +8,10 @@
  *   device.max_blocks_per_sm, device.smem_reserved_per_block,
  *   device.cc_major, device.cc_minor
  *   occ.limit_registers, occ.limit_warps   blocks per SM each allows
- *   occ.limit_shared_mem   blocks per SM shared memory allows, at most the
- *                          SM's block limit (as Nsight Compute shows it)
- *   occ.smem_config        the shared-memory carveout the calculator
- *                          assumes, bytes */
+ *   occ.smem_config        the shared-memory configuration the driver picks
+ *                          without a carveout preference: the smallest
+ *                          that holds the SM's block limit of blocks, bytes
+ *   occ.limit_shared_mem   blocks per SM that configuration holds */
 #ifndef GP_NCU_SECTIONS_EVAL_H
 #define GP_NCU_SECTIONS_EVAL_H
 
@@ -34,7 +34,8 @@ typedef struct {
     const gp_device *d;
     gp_ncu_counter_fn counter;
     void *ctx;
-    gp_occ_result occ;
+    gp_occ_result occ;   /* the calculator's, with the largest carveout */
+    gp_occ_result carve; /* with the carveout the driver picks (occ.smem_config) */
     gp_facts facts;
 } gp_ncu_eval;
 

@@ -94,14 +94,30 @@ double gp_dl_scale(double v, const char *unit, int base_units, char *uout, size_
     return 1;
 }
 
-const char *gp_dl_number(double v, char *buf, size_t len)
+const char *gp_dl_number(double v, int decimals, char *buf, size_t len)
 {
-    if (!isfinite(v))
+    char plain[64];
+    size_t o = 0, i = 0, digits;
+    if (!len)
+        return buf;
+    if (!isfinite(v)) {
         snprintf(buf, len, "n/a");
-    else if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, len, "%.0f", v);
+        return buf;
+    }
+    if (!decimals && v == floor(v) && fabs(v) < 1e15)
+        snprintf(plain, sizeof plain, "%.0f", v);
     else
-        snprintf(buf, len, "%.2f", v);
+        snprintf(plain, sizeof plain, "%.2f", v);
+    /* thousands separators in the whole part, as Nsight Compute prints */
+    if (plain[0] == '-')
+        buf[o++] = plain[i++];
+    digits = strcspn(plain + i, ".");
+    for (size_t k = 0; k < digits && o + 2 < len; k++) {
+        buf[o++] = plain[i + k];
+        if ((digits - k - 1) % 3 == 0 && k + 1 < digits)
+            buf[o++] = ',';
+    }
+    snprintf(buf + o, len - o, "%s", plain + i + digits);
     return buf;
 }
 

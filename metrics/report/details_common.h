@@ -38,9 +38,10 @@ const char *gp_dl_kernel(const gp_report *r, const gp_report_launch *x);
  * Ghz; byte (and byte/s, byte/block) to Kbyte ... Tbyte, by 1000s; other
  * units as they are.  Writes the unit to uout and returns the divisor. */
 double gp_dl_scale(double v, const char *unit, int base_units, char *uout, size_t ulen);
-/* A value as Nsight Compute prints it: whole numbers without decimals,
- * others with two; no thousands separators. */
-const char *gp_dl_number(double v, char *buf, size_t len);
+/* A value as Nsight Compute prints it: with thousands separators; whole
+ * numbers without decimals, others with two (decimals: always two, as its
+ * summary prints them); "n/a" when not finite. */
+const char *gp_dl_number(double v, int decimals, char *buf, size_t len);
 /* Why a row's value is not shown: not collected by the run (and which
  * section or set collects it), not collectable by gpuprof, or n/a. */
 const char *gp_dl_reason(const gp_ncu_row *row, const gp_ncu_value *v, char *buf, size_t len);

@@ -1,12 +1,17 @@
 /* details_csv.c - the details page in the layout of `ncu --page details
- * --csv` (details.h): the eleven columns of the launch (report_ncu.c), then
- * "Section Name" (the section's display name), "Metric Name" (its label),
- * "Metric Unit", "Metric Value", and ncu's five rule columns, "Rule Name",
- * "Rule Type", "Rule Description", "Estimated Speedup Type" and "Estimated
- * Speedup", one row per launch, section and row of sections.def.  Every
- * field quoted, as ncu writes them.  gpuprof has no rules: on a metric row
- * ncu leaves the rule columns empty, and gpuprof does too, except that a
- * value it does not have is "n/a" with the reason in "Rule Description". */
+ * --csv` (details.h), as Nsight Compute 2025.3 writes it: a header of 20
+ * columns (the eleven of the launch, report_ncu.c, then "Section Name",
+ * "Metric Name", "Metric Unit", "Metric Value", "Rule Name", "Rule Type",
+ * "Rule Description", "Estimated Speedup Type", "Estimated Speedup"); per
+ * launch, section and row of sections.def a metric row of the first 15
+ * columns quoted and a trailing comma (the section's display name, the
+ * row's label, unit and value: thousands separators, units scaled as ncu
+ * does); after a section's metric rows its rule rows, 20 quoted fields with
+ * the section's identifier.  gpuprof has no rules of ncu's; a value it does
+ * not have is "n/a" and says why in a rule row of its own: Rule Name
+ * "GpuprofUnavailable", Rule Type "INF", Rule Description
+ * "<Section> / <Label> (<metric>): <reason>".  Text fields go through the
+ * formula guard, as every CSV of gpuprof's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,35 +47,53 @@ int gp_report_details_csv(const gp_report *r, const gp_details_opts *o, FILE *ou
         gp_dl_counters_init(&c, &x->l);
         gp_ncu_eval_init(&e, &x->l, gp_dl_device(r, x), gp_dl_counter, &c);
         for (size_t s = 0; s < gp_ncu_n_sections; s++) {
+            char (*why)[900] = NULL;
+            size_t n_why = 0;
             if (!(m >> s & 1))
                 continue;
             for (size_t k = 0; k < gp_ncu_n_rows; k++) {
                 const gp_ncu_row *row = &gp_ncu_rows[k];
-                char unit[32], value[48], why[600] = "";
+                char unit[32], value[48];
                 gp_ncu_value v;
                 if (strcmp(row->section, gp_ncu_sections[s].id) != 0 || !gp_dl_shows(o, row))
                     continue;
                 gp_ncu_eval_row(&e, row, &v);
                 if (v.status == GP_NCU_OK) {
                     double div = gp_dl_scale(v.value, row->unit, o->base_units, unit, sizeof unit);
-                    gp_dl_number(v.value / div, value, sizeof value);
+                    gp_dl_number(v.value / div, 0, value, sizeof value);
                 } else {
+                    char reason[600];
+                    char(*nw)[900] = realloc(why, (n_why + 1) * sizeof *why);
                     snprintf(unit, sizeof unit, "%s", row->unit);
                     snprintf(value, sizeof value, "n/a");
-                    gp_dl_reason(row, &v, why, sizeof why);
+                    if (nw) {
+                        why = nw;
+                        snprintf(why[n_why++], sizeof *why, "%s / %s (%s): %s",
+                                 gp_ncu_sections[s].display, row->label, row->metric,
+                                 gp_dl_reason(row, &v, reason, sizeof reason));
+                    }
                 }
                 gp_report_ncu_prefix(r, i, x, out);
                 gp_dc_field(out, gp_ncu_sections[s].display);
                 gp_dc_field(out, row->label);
                 gp_dc_field(out, unit);
                 gp_dc_field(out, value);
+                fputs(",\n", out);
+            }
+            for (size_t k = 0; k < n_why; k++) {
+                gp_report_ncu_prefix(r, i, x, out);
+                gp_dc_field(out, gp_ncu_sections[s].id);
                 gp_dc_field(out, "");
                 gp_dc_field(out, "");
-                gp_dc_field(out, why);
+                gp_dc_field(out, "");
+                gp_dc_field(out, "GpuprofUnavailable");
+                gp_dc_field(out, "INF");
+                gp_dc_field(out, why[k]);
                 gp_dc_field(out, "");
                 gp_dc_field(out, "");
                 fputc('\n', out);
             }
+            free(why);
         }
         gp_dl_counters_free(&c);
     }

@@ -1,7 +1,11 @@
-/* details_summary.c - `--print-summary per-kernel` as Nsight Compute prints
- * it (details.h): the launches grouped per kernel (process, device, name,
- * grid and block), and for each row of the details page the minimum,
- * maximum and average over the group's launches that have a value.  Text:
+/* details_summary.c - `--print-summary per-kernel` as Nsight Compute 2025.3
+ * prints it (details.h): the launches grouped per kernel (process, device,
+ * name, grid and block), the groups by kernel name, each group's sections
+ * by display name, and for each row of the details page the minimum,
+ * maximum and average over the group's launches that have a value, with two
+ * decimals.  A row no launch of the group has a value for is left out, as
+ * ncu leaves out its rows of names (CachePreferNone); why is said once
+ * after the summary.  Text:
  *
  *   [pid] process@host
  *     kernel (gx, gy, gz)x(bx, by, bz), Device D, CC M.m, Invocations N
@@ -9,9 +13,9 @@
  *       ----------- ----------- ------- ------- -------
  *       Metric Name Metric Unit Minimum Maximum Average
  *
- * CSV: the launch columns of the group's first launch (ID: the group),
- * "Invocations", then "Section Name", "Metric Name", "Metric Unit",
- * "Minimum", "Maximum", "Average". */
+ * CSV: "Process ID", "Process Name", "Host Name", "Kernel Name", "Block
+ * Size", "Grid Size", "Device", "CC", "Invocations", "Section Name",
+ * "Metric Name", "Metric Unit", "Minimum", "Maximum", "Average". */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +28,40 @@ typedef struct {
     size_t n, cap;
 } gp_ds_group;
 
-/* The groups in order of their first launch; NULL when out of memory. */
+/* qsort's comparison of two groups: by input and process, then kernel
+ * name, then first launch */
+static const gp_report *gp_ds_report;
+static int gp_ds_by_kernel(const void *a, const void *b)
+{
+    const gp_ds_group *x = a, *y = b;
+    const gp_report_launch *p = &gp_ds_report->launch_rows[x->launches[0]];
+    const gp_report_launch *q = &gp_ds_report->launch_rows[y->launches[0]];
+    int c;
+    /* per process, as ncu prints a process's kernels under its line */
+    if (p->file != q->file)
+        return (p->file > q->file) - (p->file < q->file);
+    if (p->pid != q->pid)
+        return (p->pid > q->pid) - (p->pid < q->pid);
+    c = strcmp(gp_dl_kernel(gp_ds_report, p), gp_dl_kernel(gp_ds_report, q));
+    return c ? c : (x->launches[0] > y->launches[0]) - (x->launches[0] < y->launches[0]);
+}
+
+/* The sections in order of display name (the summary's order). */
+static void gp_ds_section_order(size_t *order)
+{
+    for (size_t i = 0; i < gp_ncu_n_sections; i++)
+        order[i] = i;
+    for (size_t i = 1; i < gp_ncu_n_sections; i++)
+        for (size_t j = i; j > 0 && strcmp(gp_ncu_sections[order[j - 1]].display,
+                                           gp_ncu_sections[order[j]].display) > 0;
+             j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+/* The groups by kernel name; NULL when out of memory. */
 static gp_ds_group *gp_ds_groups(const gp_report *r, size_t *ngroups)
 {
     gp_ds_group *g = calloc(r->n_launch_rows ? r->n_launch_rows : 1, sizeof *g);
@@ -60,6 +97,8 @@ static gp_ds_group *gp_ds_groups(const gp_report *r, size_t *ngroups)
     }
     gp_strindex_free(&ix);
     *ngroups = n;
+    gp_ds_report = r;
+    qsort(g, n, sizeof *g, gp_ds_by_kernel);
     return g;
 oom:
     gp_strindex_free(&ix);
@@ -148,9 +187,9 @@ static void gp_ds_cells(const gp_ncu_row *row, const gp_ds_stat *st, int base, g
     }
     double mean = st->sum / (double)st->n;
     double div = gp_dl_scale(mean, row->unit, base, c->unit, sizeof c->unit);
-    gp_dl_number(st->min / div, c->v[0], sizeof c->v[0]);
-    gp_dl_number(st->max / div, c->v[1], sizeof c->v[1]);
-    gp_dl_number(mean / div, c->v[2], sizeof c->v[2]);
+    gp_dl_number(st->min / div, 1, c->v[0], sizeof c->v[0]);
+    gp_dl_number(st->max / div, 1, c->v[1], sizeof c->v[1]);
+    gp_dl_number(mean / div, 1, c->v[2], sizeof c->v[2]);
 }
 
 int gp_report_summary_text(const gp_report *r, const gp_details_opts *o, FILE *out)
@@ -164,9 +203,11 @@ int gp_report_summary_text(const gp_report *r, const gp_details_opts *o, FILE *o
     gp_ds_group *g = gp_ds_groups(r, &ng);
     const char **cells = malloc(gp_ncu_n_rows * 5 * sizeof *cells);
     gp_ds_cell *text = malloc(gp_ncu_n_rows * sizeof *text);
+    size_t order[64];
     int rc = -1;
     if (!g || !cells || !text)
         goto out;
+    gp_ds_section_order(order);
     for (size_t gi = 0; gi < ng; gi++) {
         const gp_report_launch *x = &r->launch_rows[g[gi].launches[0]];
         const gp_device *d = gp_dl_device(r, x);
@@ -181,8 +222,8 @@ int gp_report_summary_text(const gp_report *r, const gp_details_opts *o, FILE *o
         fprintf(out, " (%ld, %ld, %ld)x(%ld, %ld, %ld), Device %d, CC %d.%d, Invocations %zu\n",
                 x->l.grid[0], x->l.grid[1], x->l.grid[2], x->l.block[0], x->l.block[1],
                 x->l.block[2], x->l.device, d->cc_major, d->cc_minor, g[gi].n);
-        for (size_t s = 0; s < gp_ncu_n_sections; s++) {
-            size_t n = 0;
+        for (size_t si = 0; si < gp_ncu_n_sections; si++) {
+            size_t n = 0, s = order[si];
             if (!(m >> s & 1))
                 continue;
             for (size_t k = 0; k < gp_ncu_n_rows; k++) {
@@ -191,13 +232,14 @@ int gp_report_summary_text(const gp_report *r, const gp_details_opts *o, FILE *o
                 if (strcmp(row->section, gp_ncu_sections[s].id) != 0 || !gp_dl_shows(o, row))
                     continue;
                 gp_ds_row(r, &g[gi], row, es, &st);
-                gp_ds_cells(row, &st, o->base_units, &text[n]);
                 if (!st.n) {
                     char line[900];
                     snprintf(line, sizeof line, "%s / %s (%s): %s", gp_ncu_sections[s].display,
                              row->label, row->metric, st.why);
                     gp_dl_reasons_add(&rs, line);
+                    continue;
                 }
+                gp_ds_cells(row, &st, o->base_units, &text[n]);
                 cells[n * 5] = row->label;
                 cells[n * 5 + 1] = text[n].unit;
                 for (int j = 0; j < 3; j++)
@@ -214,6 +256,10 @@ int gp_report_summary_text(const gp_report *r, const gp_details_opts *o, FILE *o
         }
         gp_ds_evals_free(&g[gi], cs, es);
     }
+    if (ng)
+        fputs("  Note: each average is the arithmetic mean of the values of the kernel's launches; "
+              "where its launches differ in configuration, read them one by one (--page details).\n",
+              out);
     gp_dl_reasons_flush(&rs, out);
     rc = ferror(out) ? -1 : 0;
 out:
@@ -228,14 +274,14 @@ out:
 int gp_report_summary_csv(const gp_report *r, const gp_details_opts *o, FILE *out)
 {
     static const char *const head[] = {
-        "ID",          "Process ID",   "Process Name", "Host Name",   "Kernel Name",
-        "Context",     "Stream",       "Block Size",   "Grid Size",   "Device",
-        "CC",          "Invocations",  "Section Name", "Metric Name", "Metric Unit",
-        "Minimum",     "Maximum",      "Average"};
-    size_t ng = 0;
+        "Process ID",  "Process Name", "Host Name",   "Kernel Name", "Block Size",
+        "Grid Size",   "Device",       "CC",          "Invocations", "Section Name",
+        "Metric Name", "Metric Unit",  "Minimum",     "Maximum",     "Average"};
+    size_t ng = 0, order[64];
     gp_ds_group *g = gp_ds_groups(r, &ng);
     if (!g)
         return -1;
+    gp_ds_section_order(order);
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) {
         if (i)
             fputc(',', out);
@@ -244,40 +290,57 @@ int gp_report_summary_csv(const gp_report *r, const gp_details_opts *o, FILE *ou
     fputc('\n', out);
     for (size_t gi = 0; gi < ng; gi++) {
         const gp_report_launch *x = &r->launch_rows[g[gi].launches[0]];
+        const gp_device *d = gp_dl_device(r, x);
         gp_ncu_mask m = gp_dl_sections(o, x);
         gp_dl_counters *cs;
         gp_ncu_eval *es;
-        char inv[32];
-        snprintf(inv, sizeof inv, "%zu", g[gi].n);
+        char fixed[8][160];
+        snprintf(fixed[0], sizeof fixed[0], "%ld", x->pid);
+        snprintf(fixed[1], sizeof fixed[1], "(%ld, %ld, %ld)", x->l.block[0], x->l.block[1],
+                 x->l.block[2]);
+        snprintf(fixed[2], sizeof fixed[2], "(%ld, %ld, %ld)", x->l.grid[0], x->l.grid[1],
+                 x->l.grid[2]);
+        snprintf(fixed[3], sizeof fixed[3], "%d", x->l.device);
+        snprintf(fixed[4], sizeof fixed[4], "%d.%d", d->cc_major, d->cc_minor);
+        snprintf(fixed[5], sizeof fixed[5], "%zu", g[gi].n);
         if (gp_ds_evals(r, &g[gi], &cs, &es) < 0) {
             gp_ds_free(g, ng);
             return -1;
         }
-        for (size_t s = 0; s < gp_ncu_n_sections; s++) {
+        for (size_t si = 0; si < gp_ncu_n_sections; si++) {
+            size_t s = order[si];
             if (!(m >> s & 1))
                 continue;
             for (size_t k = 0; k < gp_ncu_n_rows; k++) {
                 const gp_ncu_row *row = &gp_ncu_rows[k];
                 gp_ds_stat st;
                 gp_ds_cell c;
-                const char *f[6];
+                const char *f[15];
                 if (strcmp(row->section, gp_ncu_sections[s].id) != 0 || !gp_dl_shows(o, row))
                     continue;
                 gp_ds_row(r, &g[gi], row, es, &st);
+                if (!st.n)
+                    continue;
                 gp_ds_cells(row, &st, o->base_units, &c);
-                gp_report_ncu_prefix(r, gi, x, out);
-                f[0] = inv;
-                f[1] = gp_ncu_sections[s].display;
-                f[2] = row->label;
-                f[3] = c.unit;
-                f[4] = NULL;
-                for (int j = 0; j < 4; j++) {
-                    fputc(',', out);
+                f[0] = x->pid >= 0 ? fixed[0] : "";
+                f[1] = x->process ? x->process : "";
+                f[2] = x->host ? x->host : "";
+                f[3] = gp_dl_kernel(r, x);
+                f[4] = fixed[1];
+                f[5] = fixed[2];
+                f[6] = fixed[3];
+                f[7] = fixed[4];
+                f[8] = fixed[5];
+                f[9] = gp_ncu_sections[s].display;
+                f[10] = row->label;
+                f[11] = c.unit;
+                f[12] = c.v[0];
+                f[13] = c.v[1];
+                f[14] = c.v[2];
+                for (int j = 0; j < 15; j++) {
+                    if (j)
+                        fputc(',', out);
                     gp_text_csv_quoted(out, f[j]);
-                }
-                for (int j = 0; j < 3; j++) {
-                    fputc(',', out);
-                    gp_text_csv_quoted(out, c.v[j]);
                 }
                 fputc('\n', out);
             }

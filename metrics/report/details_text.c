@@ -58,7 +58,7 @@ static size_t gp_dt_section(const gp_details_opts *o, gp_ncu_eval *e, size_t sec
         if (v.status == GP_NCU_OK) {
             double div = gp_dl_scale(v.value, row->unit, o->base_units, text[n].unit,
                                      sizeof text[n].unit);
-            gp_dl_number(v.value / div, text[n].value, sizeof text[n].value);
+            gp_dl_number(v.value / div, 0, text[n].value, sizeof text[n].value);
         } else {
             char why[600], line[900];
             snprintf(text[n].unit, sizeof text[n].unit, "%s", row->unit);
@@ -160,7 +160,7 @@ int gp_report_raw_text(const gp_report *r, const gp_details_opts *o, FILE *out)
             double v = x->l.values[j];
             double div = gp_dl_scale(v, gp_dt_unit(x->l.names[j]), o->base_units, text[k].unit,
                                      sizeof text[k].unit);
-            gp_dl_number(v / div, text[k].value, sizeof text[k].value);
+            gp_dl_number(v / div, 0, text[k].value, sizeof text[k].value);
             cells[k * 3] = x->l.names[j];
             cells[k * 3 + 1] = text[k].unit;
             cells[k * 3 + 2] = text[k].value;

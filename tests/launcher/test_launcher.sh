@@ -117,9 +117,9 @@ if grep -q "GPUPROF_KERNEL_INCLUDE" "$tmp/out"; then ko "options after the progr
 check 2 "leaves the GPU's settings alone" --clock-control base ./app
 check 2 "does not replay applications or ranges" --replay-mode application ./app
 check 2 "use --replay-mode none" --replay-mode application ./app
-check 2 "--set 'ful': no such set; Nsight Compute's sets are basic, detailed, full, roofline; gpuprof's own are default, fast, extended, source, warpstate" --set ful ./app
+check 2 "--set 'ful': no such set; Nsight Compute's sets are basic, detailed, full, nvlink, pmsampling, roofline; gpuprof's own are default, fast, extended, source, warpstate" --set ful ./app
 check 2 "--section 'speedoflight': no such section; the sections are SpeedOfLight, SpeedOfLight_RooflineChart" --section speedoflight ./app
-check 2 "WorkloadDistribution (gpuprof --list-sections)" --section Bogus ./app
+check 2 "WorkloadDistribution, SourceCounters (gpuprof --list-sections)" --section Bogus ./app
 check 2 "--section regex:^Nope: no section's identifier matches" --section 'regex:^Nope' ./app
 GPUPROF_METRICS=@section:Bogus "$gp" ./app >"$tmp/out" 2>&1; rc=$?
 if [ $rc -eq 2 ] && grep -qF "GPUPROF_METRICS='@section:Bogus' is not valid: item 1: --section 'Bogus': no such section" "$tmp/out"; then ok

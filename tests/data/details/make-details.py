@@ -1,61 +1,44 @@
-# Generator of tests/data/details fixtures (run by hand from the repository root;
-# tests/report/test_details_cli.sh checks that the files are what this writes).
-#   h100-full.jsonl  a `gpuprof --set full` run on an H100 as the library writes it:
-#                    every launch's "sections" names the full set and its metrics hold a
-#                    value for each row of the details page sections.def collects, so the
-#                    page's values can be checked by hand: three launches, two of one
-#                    kernel (its summary: min, max, average), one with a null metric and
-#                    its reason, one with a hostile process name
-# The rows are read from metrics/ncu/sections.def (the literal GP_NCU_ROW lines of the
-# page's rows); each metric gets a value from its name, some fixed below to values whose
-# Nsight Compute display is known (Duration 19.58 us, DRAM Frequency 3.19 Ghz, ...).
+# Generator of tests/data/details/h100-full.jsonl (run by hand from the repository root;
+# tests/report/test_details_cli.sh checks that the file is what this writes): a
+# `gpuprof --set full` run on an H100 as the library writes it.  Its first two launches are
+# the two launches of fill_f32 that Nsight Compute 2025.3.1 profiled with --set full on an
+# H100 SXM (cuBLAS's test program, build/tests/gpu/xcheck/libs blas): each metric of a row
+# of the details page that sections.def has gpuprof collect holds the value ncu printed in
+# base units (ncu-fill_f32.details-base.csv), so gpuprof-report's pages of these launches
+# must print what ncu printed (ncu-fill_f32.details.txt, .details.csv, .summary.txt) for
+# every row gpuprof has.  The third launch, of another kernel and process, has made-up
+# values, a null metric with its reason and a process name with an escape sequence.
+import csv
 import json
 import os
 import re
-import sys
 import zlib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-ROW = re.compile(r'^GP_NCU_ROW\("(\w+)", (HEAD|BODY), "([^"]*)", "([^"]+)", "([^"]*)", "([^"]*)"', re.M)
+HERE = os.path.join("tests", "data", "details")
+ROW = re.compile(r'^GP_NCU_ROW\("(\w+)", HEAD, "([^"]*)", "([^"]+)", "([^"]*)", "([^"]*)"', re.M)
 SET = re.compile(r'^GP_NCU_SET\("full", "([^"]*)"', re.M)
-
+SEC = re.compile(r'^GP_NCU_SECTION\("(\w+)", "([^"]*)"', re.M)
 text = open(os.path.join(ROOT, "metrics", "ncu", "sections.def")).read()
 full = SET.search(text).group(1).split()
-rows = [m.groups() for m in ROW.finditer(text)]
-plain = [r[3] for r in rows if r[0] in full and r[5] == ""]
-formula_inputs = ["smsp__inst_executed.sum"]  # SourceCounters' branch ratio
+display = {m.group(1): m.group(2) for m in SEC.finditer(text)}
+plain = {(m.group(2), m.group(1)): m.group(3) for m in ROW.finditer(text)
+         if m.group(1) in full and m.group(5) == ""}
+# the counters the Source Counters' branch ratio reads, from the rows that show them
+also = {"smsp__inst_executed.sum": ("Executed Instructions", "Instruction Statistics"),
+        "smsp__inst_executed_op_branch.sum": ("Branch Instructions", "Source Counters")}
 
-# values Nsight Compute printed for an H100 kernel (its details page), so that the page
-# shows the same text: hopper_w8a16_split_k_mosaic_gpu_kernel
-FIXED = {
-    "dram__cycles_elapsed.avg.per_second": 3.19e9,
-    "gpc__cycles_elapsed.avg.per_second": 1.78e9,
-    "gpc__cycles_elapsed.max": 35069,
-    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": 65.48,
-    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed": 65.48,
-    "gpu__time_duration.sum": 19580,
-    "l1tex__throughput.avg.pct_of_peak_sustained_active": 31.32,
-    "lts__throughput.avg.pct_of_peak_sustained_elapsed": 68.34,
-    "sm__cycles_active.avg": 28175.42,
-    "sm__throughput.avg.pct_of_peak_sustained_elapsed": 54.04,
-    "dram__bytes.sum.per_second": 3.14e12,
-    "sm__warps_active.avg.pct_of_peak_sustained_active": 37.66,
-    "sm__warps_active.avg.per_cycle_active": 24.10,
-    "smsp__inst_executed_op_branch.sum": 81920,
-    "smsp__inst_executed.sum": 1024000,
-}
+def ncu_launches():
+    rows = list(csv.reader(open(os.path.join(HERE, "ncu-fill_f32.details-base.csv"))))
+    head, out = rows[0], {}
+    for r in rows[1:]:
+        d = dict(zip(head, r))
+        if d.get("Metric Name"):
+            out.setdefault(d["ID"], {})[(d["Metric Name"], d["Section Name"])] = d["Metric Value"]
+    return out
 
-def value(name, launch):
-    if name in FIXED:
-        v = FIXED[name]
-    else:
-        v = (zlib.crc32(name.encode()) % 100000) / 100.0
-        if name.endswith(".pct") or "pct_of_peak" in name:
-            v = v % 100
-    # the second launch of the kernel: half as long, everything else +10%
-    if launch == 1:
-        v = v / 2 if name == "gpu__time_duration.sum" else v * 1.1
-    return round(v, 4)
+def num(s):
+    return float(s.replace(",", ""))
 
 device = {"type": "device", "device": 0, "name": "NVIDIA H100 80GB HBM3", "chip": "GH100",
           "cc": [9, 0], "sm_count": 132, "max_threads_per_sm": 2048, "max_blocks_per_sm": 32,
@@ -66,29 +49,37 @@ device = {"type": "device", "device": 0, "name": "NVIDIA H100 80GB HBM3", "chip"
           "l2_bytes": 52428800, "mem_bus_width_bits": 5120, "mem_clock_khz": 2619000,
           "sm_clock_khz": 1980000, "dram_bytes_per_s_theoretical": 3352320000000.0}
 
-def launch(i, kernel, grid, block, regs, dyn, static, process="app", pid=4242, null=None):
-    names = list(dict.fromkeys(plain + formula_inputs))
-    m = {n: value(n, i) for n in names}
-    rec = {"type": "launch", "launch_id": i + 1, "pid": pid, "host": "h100-node",
-           "process": process, "device": 0, "context": 1, "stream": 14, "kernel": kernel,
+def launch(i, pid, process, kernel, grid, block, regs, dyn, metrics, missing=None):
+    rec = {"type": "launch", "launch_id": i + 1, "pid": pid, "host": "127.0.0.1",
+           "process": process, "device": 0, "context": 1, "stream": 7, "kernel": kernel,
            "mangled": "_Z" + kernel.split("(")[0], "grid": grid, "block": block,
-           "cluster": [1, 1, 1], "regs_per_thread": regs, "static_smem": static,
+           "cluster": [1, 1, 1], "regs_per_thread": regs, "static_smem": 0,
            "dynamic_smem": dyn, "local_bytes_per_thread": 0, "api": "cuLaunchKernel",
            "passes": 39, "snapshot": "device", "bytes_saved": 1048576,
            "bytes_restored": 1048576, "replay_ms": 210.5, "caches": "flushed",
-           "sections": ",".join(sorted(full)), "metrics": m}
-    if null:
-        m[null[0]] = None
-        rec["missing"] = {null[0]: null[1]}
+           "sections": ",".join(sorted(full)), "metrics": metrics}
+    if missing:
+        rec["missing"] = missing
     return rec
 
-recs = [device,
-        launch(0, "split_k_kernel(float const*, float*)", [896, 1, 1], [128, 1, 1], 63, 30736, 1),
-        launch(1, "split_k_kernel(float const*, float*)", [896, 1, 1], [128, 1, 1], 63, 30736, 1,
-               null=("lts__t_sector_hit_rate.pct", "no L2 requests (0 sectors)")),
-        launch(2, "reduce_kernel(float*)", [224, 1, 1], [128, 1, 1], 21, 0, 0,
-               process="app\x1b[31mred", pid=4243)]
-out = os.path.join("tests", "data", "details", "h100-full.jsonl")
-with open(out, "w") as f:
+recs = [device]
+ncu = ncu_launches()
+names = sorted(set(plain.values()) | set(also))
+for i in ("0", "1"):
+    vals = ncu[i]
+    m = {}
+    for (label, sec), metric in sorted(plain.items()):
+        if (label, display[sec]) in vals:
+            m[metric] = num(vals[(label, display[sec])])
+    for metric, key in also.items():
+        m[metric] = num(vals[key])
+    recs.append(launch(int(i), 759, "libs", "fill_f32(float *, unsigned long, unsigned int)",
+                       [256, 1, 1], [256, 1, 1], 18, 0, m))
+# made-up values for another kernel of another process, one of them null
+m = {n: round((zlib.crc32(n.encode()) % 100000) / 1000.0, 3) for n in names}
+m["lts__t_sector_hit_rate.pct"] = None
+recs.append(launch(2, 760, "app\x1b[31mred", "reduce_kernel(float*)", [224, 1, 1], [128, 1, 1],
+                   21, 30736, m, {"lts__t_sector_hit_rate.pct": "no L2 requests (0 sectors)"}))
+with open(os.path.join(HERE, "h100-full.jsonl"), "w") as f:
     for r in recs:
         f.write(json.dumps(r, separators=(",", ":")) + "\n")

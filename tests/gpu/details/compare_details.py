@@ -10,9 +10,10 @@ ordinal of that kernel's launch (compare.py's short_name: Nsight Compute's
 "function" name base).  Every (launch, section, metric) row of ncu's page
 (rule rows, whose Metric Name is empty, left out) must be in gpuprof's page:
   - present with a value: the pair is judged;
-  - present as n/a with its reason (the Rule Description column): explained,
-    not judged (a metric gpuprof cannot collect, or ncu's value is a name
-    such as CachePreferNone);
+  - present as n/a with its reason (gpuprof's GpuprofUnavailable rule row of
+    the section, "<Section> / <Label> (<metric>): <reason>"): explained, not
+    judged (a metric gpuprof cannot collect, or ncu's value is a name such
+    as CachePreferNone);
   - absent, or n/a without a reason: MISSING, a failure.
 Values are read in their units (us, Ghz, Kbyte/s ... to base units) and agree
 when:
@@ -32,6 +33,7 @@ and the same counts as `details-counts key=N ...` for scripts to add up; exits
 of the judged values agree.  Python 3 standard library only."""
 import csv
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'xcheck'))
@@ -64,26 +66,39 @@ def number(s):
         return None
 
 
+REASON = re.compile(r'^(.*?) / (.*) \(([^ ()]+)\): (.*)$')
+
+
 def load(path):
-    """[(kernel, {(section, metric): row dict})] in ID order."""
+    """[(kernel, {(section, metric): row dict})] in ID order; an n/a row of
+    gpuprof's gets the reason its GpuprofUnavailable rule row gives, as
+    'Rule Description'.  Metric rows are 15 fields and a trailing comma, rule
+    rows 20 fields (Nsight Compute 2025.3's layout)."""
     rows = list(csv.reader(open(path, errors='replace', newline='')))
     try:
         start = next(i for i, r in enumerate(rows) if r[:2] == ['ID', 'Process ID'])
     except StopIteration:
         return []
     head = rows[start]
-    launches, order = {}, []
+    launches, order, reasons = {}, [], {}
     for r in rows[start + 1:]:
-        if len(r) != len(head) or not r[0].strip().isdigit():
+        if len(r) < 15 or not r[0].strip().isdigit():
             continue
-        d = dict(zip(head, r))
-        if not d.get('Metric Name'):
-            continue  # a rule's row
+        d = dict(zip(head, r + [''] * (len(head) - len(r))))
         lid = int(d['ID'])
+        if not d.get('Metric Name'):
+            m = REASON.match(d.get('Rule Description', ''))
+            if d.get('Rule Name') == 'GpuprofUnavailable' and m:
+                reasons[(lid, m.group(1), m.group(2))] = m.group(4)
+            continue  # a rule's row
         if lid not in launches:
             launches[lid] = (d.get('Kernel Name', ''), {})
             order.append(lid)
         launches[lid][1][(d.get('Section Name', ''), d['Metric Name'])] = d
+    for lid, (kernel, rs) in launches.items():
+        for key, d in rs.items():
+            if d['Metric Value'] == 'n/a' and not d.get('Rule Description'):
+                d['Rule Description'] = reasons.get((lid,) + key, '')
     return [launches[i] for i in order]
 
 
