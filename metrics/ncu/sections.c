@@ -166,8 +166,8 @@ int gp_ncu_select_section(const char *arg, gp_ncu_mask *m, char *err, size_t err
             *m |= got;
             return 0;
         }
-        n = snprintf(err, errlen, "--section %s: no section's identifier matches; the sections are ",
-                     arg);
+        n = snprintf(err, errlen,
+                     "--section %s: no section's identifier matches; the sections are ", arg);
     } else {
         int i = gp_ncu_section_find(arg);
         if (i >= 0) {
@@ -181,8 +181,7 @@ int gp_ncu_select_section(const char *arg, gp_ncu_mask *m, char *err, size_t err
     return -1;
 }
 
-int gp_ncu_select_set(const char *arg, gp_ncu_mask *m, const char **group, char *err,
-                      size_t errlen)
+int gp_ncu_select_set(const char *arg, gp_ncu_mask *m, const char **group, char *err, size_t errlen)
 {
     int s = gp_ncu_set_find(arg);
     size_t used;
@@ -430,7 +429,7 @@ static int gp_ncu_by_id(const void *a, const void *b)
 void gp_ncu_list_sections(FILE *f, int verbose)
 {
     const char **cells = calloc((gp_ncu_n_sections + 1) * 4, sizeof *cells);
-    char (*file)[48] = calloc(gp_ncu_n_sections, 48);
+    char(*file)[48] = calloc(gp_ncu_n_sections, 48);
     size_t *order = calloc(gp_ncu_n_sections, sizeof *order);
     if (!cells || !file || !order)
         goto out;

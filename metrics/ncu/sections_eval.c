@@ -21,11 +21,17 @@ enum {
     GP_NE_SMEM_CONFIG,
     GP_NE_N
 };
-static const char *const gp_ne_names[GP_NE_N] = {
-    "launch.static_smem",     "launch.dynamic_smem",   "launch.ncu_cluster_size",
-    "device.max_blocks_per_sm", "device.smem_reserved_per_block", "device.cc_major",
-    "device.cc_minor",        "occ.limit_registers",   "occ.limit_warps",
-    "occ.limit_shared_mem",   "occ.smem_config"};
+static const char *const gp_ne_names[GP_NE_N] = {"launch.static_smem",
+                                                 "launch.dynamic_smem",
+                                                 "launch.ncu_cluster_size",
+                                                 "device.max_blocks_per_sm",
+                                                 "device.smem_reserved_per_block",
+                                                 "device.cc_major",
+                                                 "device.cc_minor",
+                                                 "occ.limit_registers",
+                                                 "occ.limit_warps",
+                                                 "occ.limit_shared_mem",
+                                                 "occ.smem_config"};
 
 static int gp_ne_index(const char *name, size_t len)
 {
@@ -185,9 +191,8 @@ void gp_ncu_eval_row(gp_ncu_eval *e, const gp_ncu_row *r, gp_ncu_value *out)
         snprintf(out->why, sizeof out->why, "%s", r->value + 1);
         return;
     case GP_NCU_PLAIN:
-        if (!e->counter ||
-            e->counter(e->ctx, r->metric, strlen(r->metric), &ev.value, ev.why, sizeof ev.why) !=
-                0) {
+        if (!e->counter || e->counter(e->ctx, r->metric, strlen(r->metric), &ev.value, ev.why,
+                                      sizeof ev.why) != 0) {
             out->status = GP_NCU_NOT_COLLECTED;
             snprintf(out->missing, sizeof out->missing, "%s", r->metric);
             snprintf(out->why, sizeof out->why, "%s was not collected", r->metric);
@@ -215,8 +220,10 @@ void gp_ncu_eval_row(gp_ncu_eval *e, const gp_ncu_row *r, gp_ncu_value *out)
     }
     if (!isfinite(ev.value) || ev.value < 0) {
         out->status = GP_NCU_NA;
-        snprintf(out->why, sizeof out->why, "impossible value %g for %s (the record's data "
-                 "disagree)", ev.value, r->metric);
+        snprintf(out->why, sizeof out->why,
+                 "impossible value %g for %s (the record's data "
+                 "disagree)",
+                 ev.value, r->metric);
         return;
     }
     out->status = GP_NCU_OK;

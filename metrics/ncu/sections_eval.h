@@ -48,9 +48,9 @@ typedef enum {
 
 typedef struct {
     gp_ncu_status status;
-    double value;           /* NaN unless GP_NCU_OK */
+    double value; /* NaN unless GP_NCU_OK */
     char why[2 * GP_EXPR_WHY];
-    char missing[160];      /* GP_NCU_NOT_COLLECTED: the first metric the record lacks */
+    char missing[160]; /* GP_NCU_NOT_COLLECTED: the first metric the record lacks */
 } gp_ncu_value;
 
 /* Prepares the evaluation of rows for launch l on device d (never NULL):

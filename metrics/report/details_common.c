@@ -134,11 +134,12 @@ const char *gp_dl_reason(const gp_ncu_row *row, const gp_ncu_value *v, char *buf
         size_t o = 0;
         for (size_t s = 0; s < gp_ncu_n_sets && sec >= 0 && o < sizeof sets; s++)
             if (!gp_ncu_sets[s].group[0] && (gp_ncu_set_mask((int)s) >> sec & 1)) {
-                int n = snprintf(sets + o, sizeof sets - o, "%s%s", o ? ", " : "",
-                                 gp_ncu_sets[s].id);
+                int n =
+                    snprintf(sets + o, sizeof sets - o, "%s%s", o ? ", " : "", gp_ncu_sets[s].id);
                 o += n > 0 ? (size_t)n : 0;
             }
-        snprintf(buf, len, "not collected by this run%s%s%s: gpuprof --section %s%s%s%s collects it",
+        snprintf(buf, len,
+                 "not collected by this run%s%s%s: gpuprof --section %s%s%s%s collects it",
                  strcmp(v->missing, row->metric) ? " (it needs " : "",
                  strcmp(v->missing, row->metric) ? v->missing : "",
                  strcmp(v->missing, row->metric) ? ")" : "", row->section,

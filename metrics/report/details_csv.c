@@ -18,12 +18,26 @@
 #include "metrics/report/details_common.h"
 #include "util/textio.h"
 
-static const char *const gp_dc_head[] = {
-    "ID",           "Process ID",  "Process Name", "Host Name",        "Kernel Name",
-    "Context",      "Stream",      "Block Size",   "Grid Size",        "Device",
-    "CC",           "Section Name", "Metric Name", "Metric Unit",      "Metric Value",
-    "Rule Name",    "Rule Type",   "Rule Description", "Estimated Speedup Type",
-    "Estimated Speedup"};
+static const char *const gp_dc_head[] = {"ID",
+                                         "Process ID",
+                                         "Process Name",
+                                         "Host Name",
+                                         "Kernel Name",
+                                         "Context",
+                                         "Stream",
+                                         "Block Size",
+                                         "Grid Size",
+                                         "Device",
+                                         "CC",
+                                         "Section Name",
+                                         "Metric Name",
+                                         "Metric Unit",
+                                         "Metric Value",
+                                         "Rule Name",
+                                         "Rule Type",
+                                         "Rule Description",
+                                         "Estimated Speedup Type",
+                                         "Estimated Speedup"};
 
 static void gp_dc_field(FILE *out, const char *s)
 {
@@ -47,7 +61,7 @@ int gp_report_details_csv(const gp_report *r, const gp_details_opts *o, FILE *ou
         gp_dl_counters_init(&c, &x->l);
         gp_ncu_eval_init(&e, &x->l, gp_dl_device(r, x), gp_dl_counter, &c);
         for (size_t s = 0; s < gp_ncu_n_sections; s++) {
-            char (*why)[900] = NULL;
+            char(*why)[900] = NULL;
             size_t n_why = 0;
             if (!(m >> s & 1))
                 continue;

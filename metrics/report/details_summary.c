@@ -74,8 +74,7 @@ static gp_ds_group *gp_ds_groups(const gp_report *r, size_t *ngroups)
         char key[1400];
         int len = snprintf(key, sizeof key, "%zu|%ld|%d|%ld,%ld,%ld|%ld,%ld,%ld|%s", x->file,
                            x->pid, x->l.device, x->l.grid[0], x->l.grid[1], x->l.grid[2],
-                           x->l.block[0], x->l.block[1], x->l.block[2],
-                           gp_dl_kernel(r, x));
+                           x->l.block[0], x->l.block[1], x->l.block[2], gp_dl_kernel(r, x));
         size_t klen = len < 0 ? 0 : (size_t)len >= sizeof key ? sizeof key - 1 : (size_t)len;
         long at = gp_strindex_find(ix, key, klen);
         gp_ds_group *grp;
@@ -257,9 +256,10 @@ int gp_report_summary_text(const gp_report *r, const gp_details_opts *o, FILE *o
         gp_ds_evals_free(&g[gi], cs, es);
     }
     if (ng)
-        fputs("  Note: each average is the arithmetic mean of the values of the kernel's launches; "
-              "where its launches differ in configuration, read them one by one (--page details).\n",
-              out);
+        fputs(
+            "  Note: each average is the arithmetic mean of the values of the kernel's launches; "
+            "where its launches differ in configuration, read them one by one (--page details).\n",
+            out);
     gp_dl_reasons_flush(&rs, out);
     rc = ferror(out) ? -1 : 0;
 out:
@@ -273,10 +273,10 @@ out:
 
 int gp_report_summary_csv(const gp_report *r, const gp_details_opts *o, FILE *out)
 {
-    static const char *const head[] = {
-        "Process ID",  "Process Name", "Host Name",   "Kernel Name", "Block Size",
-        "Grid Size",   "Device",       "CC",          "Invocations", "Section Name",
-        "Metric Name", "Metric Unit",  "Minimum",     "Maximum",     "Average"};
+    static const char *const head[] = {"Process ID",  "Process Name", "Host Name",   "Kernel Name",
+                                       "Block Size",  "Grid Size",    "Device",      "CC",
+                                       "Invocations", "Section Name", "Metric Name", "Metric Unit",
+                                       "Minimum",     "Maximum",      "Average"};
     size_t ng = 0, order[64];
     gp_ds_group *g = gp_ds_groups(r, &ng);
     if (!g)

@@ -40,8 +40,8 @@ typedef struct {
 
 /* One section of one launch: its table, the reasons of its n/a values
  * added to rs.  Returns the rows written. */
-static size_t gp_dt_section(const gp_details_opts *o, gp_ncu_eval *e, size_t sec,
-                            gp_dl_reasons *rs, FILE *out)
+static size_t gp_dt_section(const gp_details_opts *o, gp_ncu_eval *e, size_t sec, gp_dl_reasons *rs,
+                            FILE *out)
 {
     static const char *const head[] = {"Metric Name", "Metric Unit", "Metric Value"};
     const char **cells = malloc(gp_ncu_n_rows * 3 * sizeof *cells);
@@ -56,8 +56,8 @@ static size_t gp_dt_section(const gp_details_opts *o, gp_ncu_eval *e, size_t sec
             continue;
         gp_ncu_eval_row(e, row, &v);
         if (v.status == GP_NCU_OK) {
-            double div = gp_dl_scale(v.value, row->unit, o->base_units, text[n].unit,
-                                     sizeof text[n].unit);
+            double div =
+                gp_dl_scale(v.value, row->unit, o->base_units, text[n].unit, sizeof text[n].unit);
             gp_dl_number(v.value / div, 0, text[n].value, sizeof text[n].value);
         } else {
             char why[600], line[900];

@@ -105,11 +105,12 @@ static void check_table(void)
         GP_CHECK_MSG(gp_ncu_sections[i].display[0], "%s: no display name", gp_ncu_sections[i].id);
         /* by Nsight Compute's order, then display name */
         if (i)
-            GP_CHECK_MSG(gp_ncu_sections[i].order > gp_ncu_sections[i - 1].order ||
-                             (gp_ncu_sections[i].order == gp_ncu_sections[i - 1].order &&
-                              strcmp(gp_ncu_sections[i].display, gp_ncu_sections[i - 1].display) > 0),
-                         "%s: order %d not after %s's", gp_ncu_sections[i].id,
-                         gp_ncu_sections[i].order, gp_ncu_sections[i - 1].id);
+            GP_CHECK_MSG(
+                gp_ncu_sections[i].order > gp_ncu_sections[i - 1].order ||
+                    (gp_ncu_sections[i].order == gp_ncu_sections[i - 1].order &&
+                     strcmp(gp_ncu_sections[i].display, gp_ncu_sections[i - 1].display) > 0),
+                "%s: order %d not after %s's", gp_ncu_sections[i].id, gp_ncu_sections[i].order,
+                gp_ncu_sections[i - 1].id);
     }
     /* sets: Nsight Compute's name existing sections, gpuprof's a group */
     for (i = 0; i < gp_ncu_n_sets; i++) {
@@ -134,8 +135,8 @@ static void check_table(void)
             /* Nsight Compute's page lists a section's rows by metric name */
             if (i && gp_ncu_rows[i - 1].place == GP_NCU_HEAD &&
                 strcmp(gp_ncu_rows[i - 1].section, r->section) == 0)
-                GP_CHECK_MSG(strcmp(gp_ncu_rows[i - 1].metric, r->metric) < 0,
-                             "%s: %s before %s", r->section, gp_ncu_rows[i - 1].metric, r->metric);
+                GP_CHECK_MSG(strcmp(gp_ncu_rows[i - 1].metric, r->metric) < 0, "%s: %s before %s",
+                             r->section, gp_ncu_rows[i - 1].metric, r->metric);
             GP_CHECK_MSG(r->label[0], "%s: a row of the page without a label", r->metric);
             for (j = 0; j < i; j++)
                 if (gp_ncu_rows[j].place == GP_NCU_HEAD &&
@@ -152,19 +153,18 @@ static void check_table(void)
         case GP_NCU_FORMULA: {
             char err[256];
             int counters = 0;
-            GP_CHECK_MSG(gp_expr_check(r->value + 1, check_lookup, &counters, err, sizeof err) ==
-                             0,
+            GP_CHECK_MSG(gp_expr_check(r->value + 1, check_lookup, &counters, err, sizeof err) == 0,
                          "%s: formula '%s': %s", r->metric, r->value + 1, err);
             break;
         }
         default:
             cannot++;
-            GP_CHECK_MSG(strlen(r->value + 1) > 40, "%s: a reason of a few words: '%s'",
-                         r->metric, r->value + 1);
+            GP_CHECK_MSG(strlen(r->value + 1) > 40, "%s: a reason of a few words: '%s'", r->metric,
+                         r->value + 1);
         }
     }
-    GP_CHECK_MSG(heads > 60 && plain > 100 && cannot > 10, "%zu rows, %zu plain, %zu not collectable",
-                 heads, plain, cannot);
+    GP_CHECK_MSG(heads > 60 && plain > 100 && cannot > 10,
+                 "%zu rows, %zu plain, %zu not collectable", heads, plain, cannot);
 }
 
 static void check_select(void)
@@ -177,8 +177,9 @@ static void check_select(void)
              m == (gp_ncu_mask)1 << sol);
     m = 0;
     GP_CHECK(gp_ncu_select_section("regex:^Memory", &m, err, sizeof err) == 0);
-    GP_CHECK_STR(gp_ncu_mask_format(m, buf, sizeof buf),
-                 "MemoryWorkloadAnalysis,MemoryWorkloadAnalysis_Chart,MemoryWorkloadAnalysis_Tables");
+    GP_CHECK_STR(
+        gp_ncu_mask_format(m, buf, sizeof buf),
+        "MemoryWorkloadAnalysis,MemoryWorkloadAnalysis_Chart,MemoryWorkloadAnalysis_Tables");
     m = 0; /* searched, not anchored, as Nsight Compute's regex: */
     GP_CHECK(gp_ncu_select_section("regex:Roofline", &m, err, sizeof err) == 0 &&
              __builtin_popcountll(m) == 5);
@@ -212,7 +213,8 @@ static void collected(void *ctx, const char *name)
 {
     collect_ctx *c = ctx;
     c->n++;
-    if (!cupti_ok(name) || strncmp(name, "launch__", 8) == 0 || strncmp(name, "derived__", 9) == 0) {
+    if (!cupti_ok(name) || strncmp(name, "launch__", 8) == 0 ||
+        strncmp(name, "derived__", 9) == 0) {
         c->bad++;
         fprintf(stderr, "collected but not a CUPTI metric: %s\n", name);
     }
@@ -300,7 +302,8 @@ static void check_eval(void)
     GP_CHECK(row_value(&e, "Occupancy", "Block Limit SM", &v) == 32);
     GP_CHECK(row_value(&e, "Occupancy", "Theoretical Active Warps per SM", &v) == 28);
     GP_CHECK(row_value(&e, "Occupancy", "Theoretical Occupancy", &v) == 43.75);
-    GP_CHECK(row_value(&e, "Occupancy", "Achieved Occupancy", &v) == 37.66 && v.status == GP_NCU_OK);
+    GP_CHECK(row_value(&e, "Occupancy", "Achieved Occupancy", &v) == 37.66 &&
+             v.status == GP_NCU_OK);
     GP_CHECK(row_value(&e, "LaunchStats", "Threads", &v) == 114688);
     GP_CHECK(row_value(&e, "LaunchStats", "Grid Size", &v) == 896);
     GP_CHECK(row_value(&e, "LaunchStats", "Dynamic Shared Memory Per Block", &v) == 30736);

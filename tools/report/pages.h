@@ -14,7 +14,7 @@ typedef struct {
     int csv, summary; /* --csv, --print-summary per-kernel */
     int list;         /* 'L' --list-sets, 'W' --list-sections, 0 */
     int verbose;
-    int chosen;       /* a --section or --set was given */
+    int chosen; /* a --section or --set was given */
     gp_details_opts details;
     /* the writer the options chose (after gp_report_page_check), NULL: none */
     int (*writer)(const gp_report *r, const gp_details_opts *o, FILE *out);
