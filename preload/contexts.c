@@ -1,15 +1,12 @@
-/* contexts.c - see contexts.h.  gp_core_context_destroying() (core.h) ends a
- * context's batch and frees what gpuprof kept for it. */
+/* contexts.c - see contexts.h.  A context's end is start.c's
+ * (gp_core_context_destroying). */
 #include "preload/contexts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "preload/batch.h"
 #include "preload/device_facts.h"
-#include "preload/kernels.h"
 #include "preload/metric_set.h"
-#include "preload/sampling.h"
 #include "preload/variants.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -184,38 +181,4 @@ gp_context *gp_contexts_get(CUcontext ctx)
     gp_core.summary.setup_s += gp_now_s() - t; /* state_lock held */
     gp_core.summary.setup_grouping_s += gp_collect_grouping_s() - grouped;
     return cs;
-}
-
-void gp_core_context_destroying(CUcontext ctx)
-{
-    if (!gp_core.cuda_ready)
-        return;
-    pthread_rwlock_wrlock(&gp_core.launch_lock);
-    gp_t_in_profiler++;
-    gp_sampling_context_destroying(ctx);
-    gp_t_in_profiler--;
-    pthread_mutex_lock(&gp_core.state_lock);
-    gp_context *cs;
-    HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);
-    if (cs && (gp_collect_batch_is_open(cs->col) || cs->variants)) {
-        /* waiting launches get their counters, variants their records
-         * (out_lock is never taken under state_lock) */
-        pthread_mutex_unlock(&gp_core.state_lock);
-        gp_t_in_profiler++;
-        gp_batch_close(cs);
-        gp_variants_close(cs);
-        gp_t_in_profiler--;
-        pthread_mutex_lock(&gp_core.state_lock);
-    }
-    if (cs) {
-        HASH_DEL(gp_core.contexts, cs);
-        gp_t_in_profiler++;
-        gp_collect_close(cs->col);
-        gp_t_in_profiler--;
-        free(cs);
-    }
-    gp_kernels_forget(ctx);
-    gp_alloc_peer_access(gp_core.allocs, (uint64_t)(uintptr_t)ctx, 0, 0);
-    pthread_mutex_unlock(&gp_core.state_lock);
-    pthread_rwlock_unlock(&gp_core.launch_lock);
 }

@@ -1,6 +1,7 @@
 /* contexts.h - the contexts gpuprof profiles in: set up at the first profiled
  * launch (CUPTI profiler start, chip, device facts, metric check, range
- * profiler, SASS set-up), torn down when CUDA destroys them. */
+ * profiler, SASS set-up); torn down when CUDA destroys them by
+ * gp_core_context_destroying (start.c). */
 #ifndef GP_CONTEXTS_H
 #define GP_CONTEXTS_H
 
@@ -12,6 +13,5 @@
  * of memory; cs->unusable (with cs->why) when counters cannot be read there.
  * Caller holds the exclusive launch lock, the guard and state_lock. */
 gp_context *gp_contexts_get(CUcontext ctx);
-
 
 #endif

@@ -1,6 +1,8 @@
 /* core_state.h - the policy's private state, shared by the modules that
  * implement core.h (start.c, metric_set.c, kernels.c, contexts.c,
- * serialize.c, launch.c, profile.c, batch.c, graphs.c, finish.c, memory.c).
+ * serialize.c, launch.c, profile.c, graphs.c, finish.c, memory.c) and by
+ * the subsystems on the launch path's list (launch_hooks.h: crosscheck.c,
+ * variants_hooks.c, batch.c, sampling.c).
  * Nothing outside preload/ includes it.
  *
  * Locking (order: launch_lock, then state_lock, then the allocation table's

@@ -6,15 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "preload/batch.h"
 #include "preload/contexts.h"
 #include "preload/core_state.h"
 #include "preload/finish.h"
 #include "preload/kernels.h"
 #include "preload/launch.h"
+#include "preload/launch_hooks.h"
 #include "preload/profile.h"
 #include "preload/ranges.h"
-#include "preload/sampling.h"
 #include "preload/serialize.h"
 #include "replay/graph_plan.h"
 #include "util/log.h"
@@ -97,7 +96,8 @@ static void graph_not_profiled(const char *why)
     pthread_mutex_unlock(&gp_core.state_lock);
     gp_log_once(GP_LOG_INFO, "graph-not-profiled", "kernels of a graph not profiled: %s", why);
     gp_finish_unprofiled(id, "(graph)", reason);
-    gp_batch_close_all(); /* its kernels must not run inside a batch */
+    gp_hook_args a = {.every_context = 1}; /* its kernels must not run inside a batch */
+    gp_hooks_run(GP_AT_UNPROFILED, &a);
 }
 
 /* The graph's steps, as launches gpuprof may profile. */
@@ -142,7 +142,8 @@ static const char *graph_emulate(const gp_graph_plan *plan, const graph_steps *s
                 gp_profile_exit(ls, &s->evs[i], r);
             }
         } else {
-            gp_batch_close(cs); /* a kernel gpuprof does not count must not run in a batch */
+            gp_hook_args a = {.ctx = ctx, .cs = cs}; /* a kernel gpuprof does not count */
+            gp_hooks_run(GP_AT_UNPROFILED, &a);
             r = st->kind == GP_STEP_KERNEL ? gp_collect_run(&s->evs[i].exec)
                                            : gp_graph_step_run_transfer(st);
         }
@@ -154,7 +155,8 @@ static const char *graph_emulate(const gp_graph_plan *plan, const graph_steps *s
             stop = buf;
         }
     }
-    gp_batch_close(cs); /* the graph's own kernels follow */
+    gp_hook_args a = {.ctx = ctx, .cs = cs}; /* the graph's own kernels follow */
+    gp_hooks_run(GP_AT_UNPROFILED, &a);
     char err[300];
     if (gp_collect_graph_restore(cs->col, err, sizeof(err)) != 0) {
         gp_error("restoring memory after a graph's steps failed: %s", err);
@@ -256,10 +258,12 @@ void gp_core_graph_launch(CUgraphExec exec, CUstream stream, CUcontext ctx, uint
         pthread_mutex_lock(&gp_core.state_lock);
         gp_core.summary.profiler_s += gp_now_s() - t0;
         pthread_mutex_unlock(&gp_core.state_lock);
-        gp_sampling_resume(ctx); /* for the graph's own run */
+        gp_hook_args a = {.ctx = ctx}; /* sampling resumes for the graph's own run */
+        gp_hooks_run(GP_AT_GRAPH_RUN, &a);
         gp_serialize_exclusive_end();
     } else {
-        gp_batch_close_for(ctx); /* the graph's kernels must not run inside a batch */
+        gp_hook_args a = {.ctx = ctx}; /* the graph's kernels must not run inside a batch */
+        gp_hooks_run(GP_AT_UNPROFILED, &a);
     }
     free(s.evs);
     free(s.ks);

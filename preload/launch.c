@@ -4,12 +4,11 @@
  * callback, around the program's own launch (profile.h). */
 #include "preload/launch.h"
 
-#include "preload/batch.h"
 #include "preload/finish.h"
 #include "preload/kernels.h"
+#include "preload/launch_hooks.h"
 #include "preload/profile.h"
 #include "preload/ranges.h"
-#include "preload/sampling.h"
 #include "preload/serialize.h"
 #include "util/log.h"
 
@@ -69,40 +68,6 @@ int gp_launch_decide(gp_kernel *k, int capture, const char **reason)
     return decision;
 }
 
-/* Counts a launch into the cross-check's window (state_lock held); 1 when
- * the caller is to close the window: it was filled by an earlier launch
- * (closing before the launch that fills it would lose that launch's own
- * record) and this thread holds no lock, so it can take the exclusive
- * section. */
-static int crosscheck_take(const gp_kernel *k, const gp_launch_event *ev, int profiled)
-{
-    int close = 0;
-    if (gp_core.xc_closing && gp_t_api_depth == 0) {
-        gp_core.xc_closing = 0;
-        close = 1;
-    }
-    if (k && gp_core.xc_left != 0) { /* only the cross-check needs each launch's id */
-        gp_summary_kernel_seen(&gp_core.summary, ev->correlation, k->name->demangled, profiled);
-        if (gp_core.xc_left > 0 && --gp_core.xc_left == 0)
-            gp_core.xc_closing = 1;
-    }
-    return close;
-}
-
-/* Stops CUPTI's kernel records once the window is full: from here on a
- * launch that is not profiled costs what it costs without the cross-check.
- * Records already taken still arrive (flushed at exit).  In the exclusive
- * section, so that no profiled launch is pausing or resuming them. */
-static void crosscheck_close(void)
-{
-    gp_serialize_exclusive_begin();
-    if (gp_core.boundary.tracing)
-        gp_core.boundary.tracing(-1);
-    gp_serialize_exclusive_end();
-    gp_log(GP_LOG_DEBUG, "cross-check: window of %ld launches full; activity records stopped",
-           gp_core.cfg.crosscheck);
-}
-
 void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
 {
     *slot = GP_SLOT_NONE;
@@ -111,29 +76,26 @@ void gp_core_launch_enter(const gp_launch_event *ev, uint64_t *slot)
     uint64_t id = gp_launch_next_id();
     const char *reason = NULL;
     int capture = gp_ranges_decide(&gp_core.cfg);
+    gp_hook_args a = {.ev = ev, .id = id, .ctx = ev->ctx};
 
     pthread_mutex_lock(&gp_core.state_lock);
     gp_core.summary.launches_seen++;
-    gp_kernel *k = gp_kernels_lookup(ev);
+    gp_kernel *k = a.k = gp_kernels_lookup(ev);
     t_launch_id = id;
     t_kernel = k ? k->name->demangled : ev->symbol;
     int decision = gp_launch_decide(k, capture, &reason);
-    int close_crosscheck = crosscheck_take(k, ev, decision == GP_PROFILE);
-    /* a nested launch could not take the exclusive section sampling needs */
-    int sample = decision != GP_PROFILE && gp_t_api_depth == 0 && gp_sampling_note(ev, k);
+    a.profiled = decision == GP_PROFILE;
+    gp_hooks_run(GP_AT_SEEN, &a); /* the cross-check's count; sampling's note */
     pthread_mutex_unlock(&gp_core.state_lock);
-    if (close_crosscheck)
-        crosscheck_close();
+    if (a.after_lock)
+        gp_hooks_run(GP_AT_AFTER_LOCK, &a); /* the cross-check's window closed */
 
     if (decision != GP_PROFILE) {
         if (decision < 0 && k)
             gp_finish_unprofiled(id, k->name->demangled, reason);
-        gp_batch_close_for(ev->ctx); /* this kernel must not run inside a batch */
-        if (sample) { /* stall sampling to set up, flush or resume first */
-            gp_serialize_exclusive_begin();
-            gp_sampling_service(ev, k);
-            gp_serialize_exclusive_end();
-        }
+        /* this kernel must not run inside a batch; stall sampling to set
+         * up, flush or resume first */
+        gp_hooks_run(GP_AT_UNPROFILED, &a);
         gp_serialize_shared(slot);
         return;
     }
@@ -184,22 +146,11 @@ void gp_core_launch_unprofilable(const char *what, int is_graph)
     gp_summary_skip(&gp_core.summary, is_graph ? "graph launch" : "launch API not replayed");
     pthread_mutex_unlock(&gp_core.state_lock);
     gp_finish_unprofiled(id, what, why);
-    gp_batch_close_all(); /* its kernels must not run inside a batch */
+    gp_hook_args a = {.every_context = 1}; /* its kernels must not run inside a batch */
+    gp_hooks_run(GP_AT_UNPROFILED, &a);
 }
 
 void gp_core_count_internal_launch(void)
 {
     atomic_fetch_add(&gp_core.summary.internal_launches, 1);
-}
-
-void gp_core_activity_kernels(const gp_activity_kernel *k, size_t n)
-{
-    if (!gp_core.active || n == 0)
-        return;
-    pthread_mutex_lock(&gp_core.state_lock);
-    for (size_t i = 0; i < n; i++)
-        gp_summary_activity(&gp_core.summary, k[i].correlation,
-                            k[i].end_ns > k[i].start_ns ? k[i].end_ns - k[i].start_ns : 0,
-                            k[i].name, k[i].in_graph);
-    pthread_mutex_unlock(&gp_core.state_lock);
 }

@@ -45,9 +45,14 @@ $(UT)/test_variants: tests/unit/test_variants.c preload/variants.c preload/seria
                      $(GP_METRICS_LIB)
 TEST_LDLIBS_test_variants := $(GP_METRICS_LIB) -lpthread
 # when stall sampling runs, with CUPTI's PC sampling stood in for
-$(UT)/test_sampling: tests/unit/test_sampling.c preload/sampling.c util/log.c util/strutil.c \
+$(UT)/test_sampling: tests/unit/test_sampling.c preload/sampling.c preload/globals.c util/log.c util/strutil.c \
                      util/textio.c util/gp_uthash.c
 TEST_LDLIBS_test_sampling := -lpthread
+# the launch path's moments and the list of subsystems, with stand-ins for
+# the subsystems and the collection side
+$(UT)/test_launch_hooks: tests/unit/test_launch_hooks.c preload/launch.c preload/profile.c \
+                         preload/graphs.c preload/launch_hooks.c preload/globals.c util/log.c util/gp_uthash.c
+TEST_LDLIBS_test_launch_hooks := -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
 $(UT)/test_config: tests/unit/test_config.c preload/config.c metrics/ncu/sections.c metrics/catalog/expr.c preload/filter.c preload/nvtx_expr.c \
@@ -96,7 +101,7 @@ $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
               $(UT)/test_cupti_host \
               $(UT)/test_cubin $(UT)/test_library $(UT)/test_lineinfo $(UT)/test_source_table \
-              $(UT)/test_variants $(UT)/test_sampling
+              $(UT)/test_variants $(UT)/test_sampling $(UT)/test_launch_hooks
 TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh tests/unit/test_lineinfo.sh
 $(UT)/test_sass_derive: tests/unit/test_sass_derive.c replay/sass_derive.c preload/cubin.c $(UT)/fp_ops.cubin
 $(UT)/fp_ops.cubin: tests/unit/fp_ops.cu

@@ -5,13 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "preload/batch.h"
 #include "preload/contexts.h"
 #include "preload/finish.h"
 #include "preload/kernels.h"
+#include "preload/launch_hooks.h"
 #include "preload/metric_set.h"
-#include "preload/sampling.h"
-#include "preload/variants.h"
 #include "util/log.h"
 
 void gp_profile_snapshot_policy(gp_replay_opts *o)
@@ -53,39 +51,6 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
     return NULL;
 }
 
-/* Replay mode none: 1 when the launch runs unprofiled and is only counted
- * in its variant's estimate: outside the profiler's share (below
- * GPUPROF_MAX_OVERHEAD=100), or while a stepped configuration waits for
- * another variant's launch.  Decided before anything is synchronized, so
- * that it costs next to nothing; an open batch is closed, the launch must
- * not run inside it.  A launch during stream capture does not run now: it
- * takes the usual path. */
-static int counted_only(const gp_launch_event *ev, gp_kernel *k, uint64_t id, double t0)
-{
-    if (gp_core.cfg.replay_mode != GP_REPLAY_NONE)
-        return 0;
-    int capturing = 0;
-    if (gp_collect_capturing(ev->exec.stream, &capturing) != CUDA_SUCCESS || capturing)
-        return 0;
-    pthread_mutex_lock(&gp_core.state_lock);
-    /* the profiler's time beyond the contexts' set-up, read before a
-     * context is set up here: its set-up counts in profiler_s only at the
-     * end of this launch */
-    double spent = gp_core.summary.profiler_s - gp_core.summary.setup_s;
-    gp_context *cs = gp_contexts_get(ev->ctx);
-    pthread_mutex_unlock(&gp_core.state_lock);
-    if (!cs || cs->unusable || !cs->variants)
-        return 0;
-    if (!gp_variants_sample_out(cs, k, id, &ev->exec, t0, spent))
-        return 0;
-    gp_batch_close(cs);
-    pthread_mutex_lock(&gp_core.state_lock);
-    gp_core.summary.launches_counted++;
-    gp_core.summary.profiler_s += gp_now_s() - t0;
-    pthread_mutex_unlock(&gp_core.state_lock);
-    return 1;
-}
-
 /* After a launch that could not be profiled: when the context is gone (a
  * pass faulted, or an earlier kernel), the program's results are not valid
  * from this launch on. */
@@ -104,10 +69,12 @@ static void context_check(uint64_t id, const char *kernel, const char *why)
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
-/* The launch's options and the batch it may join; then the passes. */
-static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, char *buf, size_t len)
+/* The launch's options and the batch it may join (the plan); then the
+ * passes. */
+static const char *launch_begin(gp_launch_state *ls, gp_hook_args *a, char *buf, size_t len)
 {
     gp_context *cs = ls->cs;
+    const gp_launch_event *ev = a->ev;
     ls->opts.flush_caches = gp_core.cfg.flush_caches;
     ls->opts.l2_bytes = (uint64_t)cs->facts.l2_bytes;
     gp_profile_snapshot_policy(&ls->opts);
@@ -120,23 +87,9 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
     ls->opts.warmup = gp_core.cfg.warmup;
     ls->opts.sass_own_pass = ls->sample_program;
     /* replay mode none: the variant's first launch in kernel replay, a later
-     * one once in the programmed configuration (the plan closes the batch
-     * where the launch cannot join it) */
-    int close_batch = 0;
-    int rotated = cs->variants && gp_variants_plan(ls, &ev->exec, &close_batch);
-    if (close_batch)
-        gp_batch_close(cs);
-    /* room for this launch's kernels (SASS pass, eviction, flush, launch), or close.
-     * A batch spans different kernels: in a framework's step nearly every
-     * launch is a kernel not seen before, and closing at each would pay the
-     * profiler's start and stop per launch.  The price: a kernel that
-     * faults takes the context, and with it the open batch's hardware
-     * counters (at most GPUPROF_BATCH launches, whose records say so; the
-     * program cannot go on in that context either).  GPUPROF_BATCH=1 keeps
-     * every record up to a fault complete. */
-    if (!rotated && gp_collect_batch_is_open(cs->col) &&
-        (!cs->batching || gp_collect_batch_room(cs->col) < 4))
-        gp_batch_close(cs);
+     * one once in the programmed configuration; the batch closed where the
+     * launch cannot join it */
+    gp_hooks_run(GP_AT_PLAN, a);
     int was_open = gp_collect_batch_is_open(cs->col);
     int er = gp_collect_begin(cs->col, gp_core.allocs, &ev->exec, &ls->opts, &ls->rs);
     if (!was_open && gp_collect_batch_is_open(cs->col))
@@ -151,8 +104,18 @@ static const char *launch_begin(gp_launch_state *ls, const gp_launch_event *ev, 
 gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint64_t id)
 {
     double t0 = gp_now_s();
-    if (counted_only(ev, k, id, t0)) /* before anything is allocated or synchronized */
+    gp_hook_args a = {.ev = ev, .k = k, .id = id, .ctx = ev->ctx, .t0 = t0};
+    /* replay mode none: the launch may run unprofiled, only counted in its
+     * variant's estimate (decided before anything is allocated or
+     * synchronized; its context's open batch is closed) */
+    gp_hooks_run(GP_AT_PROFILE_BEGIN, &a);
+    if (a.counted_only) {
+        pthread_mutex_lock(&gp_core.state_lock);
+        gp_core.summary.launches_counted++;
+        gp_core.summary.profiler_s += gp_now_s() - t0;
+        pthread_mutex_unlock(&gp_core.state_lock);
         return NULL;
+    }
     gp_launch_state *ls = calloc(1, sizeof(*ls));
     int captured = 0;
     const char *why = NULL;
@@ -163,11 +126,13 @@ gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint6
     }
     ls->kernel = k;
     ls->launch_id = id;
+    a.ls = ls;
     if ((why = launch_ready(ev, &captured, whybuf, sizeof(whybuf))))
         goto not_profiled;
     /* stall sampling stops for the profiler's own work (and gives the
      * context up when the range profiler needs it) */
-    ls->sample_program = gp_sampling_before_profile(ev->ctx, gp_collect_current_device());
+    gp_hooks_run(GP_AT_BEFORE_PASSES, &a);
+    ls->sample_program = a.sample_program;
     pthread_mutex_lock(&gp_core.state_lock);
     ls->cs = gp_contexts_get(ev->ctx);
     pthread_mutex_unlock(&gp_core.state_lock);
@@ -177,36 +142,39 @@ gp_launch_state *gp_profile_enter(const gp_launch_event *ev, gp_kernel *k, uint6
         why = whybuf;
         goto not_profiled;
     }
+    a.cs = ls->cs;
     gp_kernels_attrs(k);
     pthread_mutex_lock(&gp_core.state_lock);
     gp_kernels_resolve_globals(k->attrs.module, ev->ctx);
     pthread_mutex_unlock(&gp_core.state_lock);
-    if ((why = launch_begin(ls, ev, whybuf, sizeof(whybuf))))
+    if ((why = launch_begin(ls, &a, whybuf, sizeof(whybuf))))
         goto not_profiled;
     if (ls->rs.snapshot_failed)
         gp_log_once(GP_LOG_WARN, "snapshot", "%s (first seen at launch %llu of %s)", ls->rs.why,
                     (unsigned long long)id, k->name->demangled);
     if (ls->rs.unpatched && !ev->graph_step) /* the program's launch runs alone: sampled */
-        gp_sampling_program_launch(ev, k, ls->cs->device);
+        gp_hooks_run(GP_AT_PROGRAM_LAUNCH, &a);
     add_profiler_time(t0);
     return ls;
 
 not_profiled:
     if (!captured) /* a synchronize would break the capture */
         context_check(id, k->name->demangled, why);
+    a.cs = ls ? ls->cs : NULL;
     if (ls && ls->cs) {
         gp_collect_release(ls->cs->col);
-        gp_batch_close(ls->cs); /* the program's launch is not counted in it */
+        gp_hooks_run(GP_AT_UNPROFILED, &a); /* the program's launch is not counted in its batch */
     }
     if (ls && ls->sample_program && !captured && !ev->graph_step) /* it runs unprofiled */
-        gp_sampling_program_launch(ev, k, ls->cs ? ls->cs->device : gp_collect_current_device());
+        gp_hooks_run(GP_AT_PROGRAM_LAUNCH, &a);
     if (captured) { /* not a failure: the kernel does not execute now */
         gp_finish_unprofiled(id, k->name->demangled, why);
         pthread_mutex_lock(&gp_core.state_lock);
         gp_summary_skip(&gp_core.summary, "stream capture");
         pthread_mutex_unlock(&gp_core.state_lock);
     } else if (ls && ls->kernel) {
-        gp_variants_lost(ls, why);
+        a.why = why;
+        gp_hooks_run(GP_AT_LOST, &a);
         gp_finish_abandon(ls, why);
     } else {
         gp_finish_unprofiled(id, k->name->demangled, why);
@@ -214,16 +182,6 @@ not_profiled:
     free(ls);
     add_profiler_time(t0);
     return NULL;
-}
-
-/* Queues ls on its context's open batch, with its SASS-derived values. */
-static void batch_queue(gp_launch_state *ls, double *values)
-{
-    ls->values = values;
-    ls->next = NULL;
-    *ls->cs->pending_tail = ls;
-    ls->cs->pending_tail = &ls->next;
-    ls->cs->n_pending++;
 }
 
 void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult status)
@@ -258,16 +216,21 @@ void gp_profile_exit(gp_launch_state *ls, const gp_launch_event *ev, CUresult st
         gp_core.summary.setup_warmup_s += once;
         pthread_mutex_unlock(&gp_core.state_lock);
     }
-    int pending = 0;
-    if (ok && ls->rs.batched) { /* the hardware values come when the batch closes */
-        batch_queue(ls, values);
-        values = NULL;
-        pending = 1;
+    /* the hardware values may come when the batch closes (pending); else
+     * they go to the launch's variant or into its record */
+    gp_hook_args a = {.ev = ev, .k = ls->kernel, .id = ls->launch_id, .ctx = ev->ctx,
+                      .cs = cs, .ls = ls, .values = values, .ok = ok};
+    gp_hooks_run(GP_AT_PROFILE_END, &a);
+    int pending = a.pending;
+    if (pending) {
+        values = NULL; /* the batch's now */
     } else if (ok) {
-        if (!gp_variants_take(ls, values, NULL))
+        gp_hooks_run(GP_AT_VALUES, &a);
+        if (!a.taken)
             gp_finish_launch(ls, values, NULL);
     } else {
-        gp_variants_lost(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
+        a.why = ls->rs.why[0] ? ls->rs.why : "out of memory";
+        gp_hooks_run(GP_AT_LOST, &a);
         gp_finish_abandon(ls, ls->rs.why[0] ? ls->rs.why : "out of memory");
         context_check(ls->launch_id, ls->kernel->name->demangled, ls->rs.why);
     }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "preload/crosscheck.h"
+#include "preload/launch_hooks.h"
 #include "preload/metric_set.h"
 #include "preload/serialize.h"
 #include "preload/source.h"
@@ -59,16 +61,25 @@ static struct {
  * in the launches before a set's first counter-profiled one: the switch
  * would cost about half a second and end the cross-check for nothing the
  * report could use beside the counters. */
+/* wanted(), decided at its first call and kept (every launch asks; read
+ * by any thread) */
+static _Atomic int want = -1;
+
 static int wanted(void)
 {
-    static int counters = -1; /* the list is built at start-up: asked once (every launch asks) */
-    if (!gp_core.cfg.sampling || !gp_core.cfg.enabled)
-        return 0;
-    if (counters < 0)
-        counters = gp_metric_set_needs_counters();
+    if (want >= 0)
+        return want;
+    if (!gp_core.cfg.sampling || !gp_core.cfg.enabled) {
+        want = 0;
+        return want;
+    }
+    /* the list is built at start-up: its answer is taken once */
+    int counters = gp_metric_set_needs_counters();
     if (gp_core.cfg.sampling == GP_SAMPLING_PROFILED)
-        return !counters && gp_core.cfg.launch_count != 0;
-    return !counters || gp_core.cfg.launch_count == 0;
+        want = !counters && gp_core.cfg.launch_count != 0;
+    else
+        want = !counters || gp_core.cfg.launch_count == 0;
+    return want;
 }
 
 /* GPUPROF_SAMPLING=profiled: the program's own run of the profiled
@@ -104,7 +115,11 @@ static smp_ctx *find(CUcontext ctx, int add)
     return c;
 }
 
-int gp_sampling_note(const gp_launch_event *ev, const gp_kernel *k)
+/* A launch that is not profiled (state_lock held): counts it when its
+ * context is sampling.  1 when the caller is to call service() in the
+ * exclusive section before the launch (sampling to set up, flush or
+ * resume). */
+__attribute__((noinline)) static int note(const gp_launch_event *ev, const gp_kernel *k)
 {
     if (!wanted() || !k)
         return 0;
@@ -264,22 +279,11 @@ static int open_start(smp_ctx *c)
 /* Once sampling runs, CUPTI delivers no kernel activity record (seen on an
  * H200: every launch of a sampled run "did not execute" by the records), so
  * the cross-check ends at the launch where sampling first started: that
- * launch and later ones leave its counts, and the summary says why.  In the
- * exclusive section (the records are paused there; stopped for good here). */
+ * launch and later ones leave its counts, and the summary says why. */
 static void crosscheck_end(const gp_launch_event *ev)
 {
-    pthread_mutex_lock(&gp_core.state_lock);
-    int open = !gp_core.summary.xc_ended_why;
-    if (open) {
-        gp_core.xc_left = 0;
-        gp_core.xc_closing = 0;
-        gp_summary_crosscheck_end(&gp_core.summary, ev->correlation,
-                                  "stall sampling started there, and CUPTI's kernel records "
-                                  "stop with it");
-    }
-    pthread_mutex_unlock(&gp_core.state_lock);
-    if (open && gp_core.boundary.tracing)
-        gp_core.boundary.tracing(-1);
+    gp_crosscheck_end(ev->correlation,
+                      "stall sampling started there, and CUPTI's kernel records stop with it");
 }
 
 static void count_launch(const smp_ctx *c, const gp_kernel *k)
@@ -292,7 +296,10 @@ static void count_launch(const smp_ctx *c, const gp_kernel *k)
     pthread_mutex_unlock(&gp_core.state_lock);
 }
 
-void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k)
+/* Sets up, flushes or resumes the context's sampling (with
+ * GPUPROF_SAMPLING=profiled: stops it), then counts the launch (k) as
+ * sampled when it is. */
+static void service(const gp_launch_event *ev, const gp_kernel *k)
 {
     pthread_mutex_lock(&gp_core.state_lock);
     smp_ctx *c = find(ev->ctx, 1);
@@ -325,7 +332,11 @@ void gp_sampling_service(const gp_launch_event *ev, const gp_kernel *k)
     count_launch(c, k);
 }
 
-int gp_sampling_before_profile(CUcontext ctx, int device)
+/* A profiled launch begins (exclusive section): sampling stops, and gives
+ * the context up to the range profiler when the set has hardware counters.
+ * 1 when the program's own launch can be sampled afterwards, so the replay
+ * is to run every pass before it (gp_replay_opts.sass_own_pass). */
+static int before_profile(CUcontext ctx, int device)
 {
     if (!wanted())
         return 0;
@@ -362,7 +373,9 @@ int gp_sampling_before_profile(CUcontext ctx, int device)
     return c->state != SMP_COUNTERS;
 }
 
-void gp_sampling_program_launch(const gp_launch_event *ev, const gp_kernel *k, int device)
+/* The program's own launch of a profiled launch follows, outside every
+ * counter pass (exclusive section): sampling starts again and counts it. */
+static void program_launch(const gp_launch_event *ev, const gp_kernel *k, int device)
 {
     if (!wanted())
         return;
@@ -381,7 +394,9 @@ void gp_sampling_program_launch(const gp_launch_event *ev, const gp_kernel *k, i
     count_launch(c, k);
 }
 
-void gp_sampling_resume(CUcontext ctx)
+/* After gpuprof ran a graph's steps itself (exclusive section): sampling
+ * starts again for the graph's own run. */
+static void resume(CUcontext ctx)
 {
     if (!wanted())
         return;
@@ -400,7 +415,8 @@ static void end_context(smp_ctx *c)
     c->state = SMP_FAILED; /* nothing more in this context */
 }
 
-void gp_sampling_context_destroying(CUcontext ctx)
+/* The context is going away: its samples are read and sampling ends. */
+static void context_destroying(CUcontext ctx)
 {
     pthread_mutex_lock(&gp_core.state_lock);
     smp_ctx *c = find(ctx, 0);
@@ -413,7 +429,8 @@ void gp_sampling_context_destroying(CUcontext ctx)
     free(c);
 }
 
-void gp_sampling_shutdown(void)
+/* At exit: every context's samples are read and sampling ends. */
+static void shutdown_all(void)
 {
     if (!contexts || gp_t_api_depth > 0)
         return;
@@ -432,6 +449,95 @@ void gp_sampling_shutdown(void)
     gp_t_in_profiler--;
     gp_serialize_at_exit_end();
 }
+
+/* ---- the launch hooks ------------------------------------------------------ */
+
+/* Off for the whole run: GPUPROF_SAMPLING=off, or profiling disabled (each
+ * function above then returns at once: wanted()). */
+static int active(void)
+{
+    return gp_core.cfg.sampling && gp_core.cfg.enabled;
+}
+
+/* A launch not profiled (state_lock held); a nested launch could not take
+ * the exclusive section the service needs.  Once sampling is known not to
+ * be wanted in this run, a test of `want` is the whole cost (note() is out
+ * of line for that). */
+static void at_seen(gp_hook_args *a)
+{
+    if (want != 0 && !a->profiled && gp_t_api_depth == 0)
+        a->sample_service = note(a->ev, a->k) != 0;
+}
+
+static atomic_int seen_left; /* at_seen is off the list */
+
+/* Sampling is not wanted in this run: its `seen` hook leaves the list. */
+__attribute__((noinline)) static void leave_seen(void)
+{
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_hooks_leave_seen(at_seen);
+    atomic_store_explicit(&seen_left, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&gp_core.state_lock);
+}
+
+__attribute__((noinline)) static void serve(gp_hook_args *a)
+{
+    gp_serialize_exclusive_begin();
+    service(a->ev, a->k);
+    gp_serialize_exclusive_end();
+}
+
+/* Before the launch, after the batch closed (no lock held): the service
+ * note() asked for.  Once sampling is known not to be wanted in this run
+ * (`want` is decided at the first launch, inside the `seen` walk, where
+ * its list cannot change), its `seen` hook leaves the list here. */
+static void at_unprofiled(gp_hook_args *a)
+{
+    if (a->sample_service)
+        serve(a);
+    else if (want == 0 && !atomic_load_explicit(&seen_left, memory_order_relaxed))
+        leave_seen();
+}
+
+static void at_before_passes(gp_hook_args *a)
+{
+    a->sample_program = before_profile(a->ev->ctx, gp_collect_current_device()) != 0;
+}
+
+static void at_program_launch(gp_hook_args *a)
+{
+    program_launch(a->ev, a->k, a->cs ? a->cs->device : gp_collect_current_device());
+}
+
+static void at_graph_run(gp_hook_args *a)
+{
+    resume(a->ctx);
+}
+
+static void at_context_end(gp_hook_args *a)
+{
+    context_destroying(a->ctx);
+}
+
+static void at_exit(gp_hook_args *a)
+{
+    shutdown_all(); /* the samples not read yet */
+}
+
+const gp_launch_hooks gp_sampling_hooks = {
+    .name = "sampling",
+    .active = active,
+    .at =
+        {
+            [GP_AT_SEEN] = at_seen,
+            [GP_AT_UNPROFILED] = at_unprofiled,
+            [GP_AT_BEFORE_PASSES] = at_before_passes,
+            [GP_AT_PROGRAM_LAUNCH] = at_program_launch,
+            [GP_AT_GRAPH_RUN] = at_graph_run,
+            [GP_AT_CONTEXT_END] = at_context_end,
+            [GP_AT_EXIT] = at_exit,
+        },
+};
 
 /* ---- the summary --------------------------------------------------------- */
 

@@ -1,6 +1,9 @@
-/* start.c - the policy's start and end (core.h): the configuration read once,
- * the locks, the tables and the metric list set up, the driver loaded when
- * CUDA starts, and at exit the open batches closed and the files written.
+/* start.c - the policy's start and ends (core.h): the configuration read
+ * once, the locks, the tables and the metric list set up, the driver loaded
+ * and the launch path's lists built when CUDA starts (launch_hooks.h); at a
+ * context's destruction and at exit the subsystems' hooks walked
+ * (context_end, exit), gpuprof's own state of the context freed and the
+ * files written.
  * Holds the state every module of the policy shares (core_state.h). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,37 +11,18 @@
 #include <unistd.h>
 
 #include "gpuprof.h"
-#include "preload/batch.h"
 #include "preload/core_state.h"
 #include "preload/finish.h"
 #include "preload/kernels.h"
+#include "preload/launch_hooks.h"
 #include "preload/metric_set.h"
 #include "preload/ranges.h"
-#include "preload/sampling.h"
 #include "preload/source.h"
-#include "preload/variants.h"
 #include "util/log.h"
-
-gp_core_state gp_core;
-__thread int gp_t_in_profiler;
-__thread int gp_t_api_depth;
 
 int gp_core_in_profiler(void)
 {
     return gp_t_in_profiler || gp_collect_own_thread();
-}
-
-long gp_core_crosscheck(void)
-{
-    return gp_core.cfg.crosscheck;
-}
-
-void gp_core_crosscheck_unavailable(void)
-{
-    pthread_mutex_lock(&gp_core.state_lock);
-    gp_core.cfg.crosscheck = 0;
-    gp_core.xc_left = 0;
-    pthread_mutex_unlock(&gp_core.state_lock);
 }
 
 const gp_config *gp_core_config(void)
@@ -132,6 +116,7 @@ int gp_core_cuda_ready(void)
         gp_core.active = 0;
         return -1;
     }
+    gp_hooks_start();
     gp_core.cuda_ready = 1;
     if (gp_log_enabled(GP_LOG_INFO)) {
         char what[1024];
@@ -142,12 +127,43 @@ int gp_core_cuda_ready(void)
     return 0;
 }
 
+/* What the subsystems keep for the context ends first (sampling, its
+ * batch, its variants' records), then gpuprof's own state of it. */
+void gp_core_context_destroying(CUcontext ctx)
+{
+    if (!gp_core.cuda_ready)
+        return;
+    pthread_rwlock_wrlock(&gp_core.launch_lock);
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_context *cs;
+    HASH_FIND(hh, gp_core.contexts, &ctx, sizeof(ctx), cs);
+    pthread_mutex_unlock(&gp_core.state_lock);
+    /* sampling ends; waiting launches get their counters, variants their
+     * records (out_lock is never taken under state_lock) */
+    gp_hook_args a = {.ctx = ctx, .cs = cs};
+    gp_t_in_profiler++;
+    gp_hooks_run(GP_AT_CONTEXT_END, &a);
+    gp_t_in_profiler--;
+    pthread_mutex_lock(&gp_core.state_lock);
+    if (cs) {
+        HASH_DEL(gp_core.contexts, cs);
+        gp_t_in_profiler++;
+        gp_collect_close(cs->col);
+        gp_t_in_profiler--;
+        free(cs);
+    }
+    gp_kernels_forget(ctx);
+    gp_alloc_peer_access(gp_core.allocs, (uint64_t)(uintptr_t)ctx, 0, 0);
+    pthread_mutex_unlock(&gp_core.state_lock);
+    pthread_rwlock_unlock(&gp_core.launch_lock);
+}
+
 void gp_core_shutdown(void)
 {
     if (!gp_core.active)
         return;
-    gp_batch_close_all(); /* launches still waiting for their counters */
-    gp_variants_close_all(); /* replay mode none: the estimates */
-    gp_sampling_shutdown(); /* the samples not read yet */
+    /* the batches closed, replay mode none's estimates, the samples not read yet */
+    gp_hook_args a = {0};
+    gp_hooks_run(GP_AT_EXIT, &a);
     gp_finish_close();
 }

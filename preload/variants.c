@@ -751,7 +751,7 @@ void gp_variants_close(gp_context *cs)
     variants_free(vs);
 }
 
-/* Waits at most 10 s for the exclusive lock, as gp_batch_close_all(). */
+/* Waits at most 10 s for the exclusive lock, as the batches do at exit. */
 void gp_variants_close_all(void)
 {
     if (gp_core.cfg.replay_mode != GP_REPLAY_NONE || gp_t_api_depth > 0)

@@ -17,7 +17,9 @@
  * totals, their bounds and what each configuration covered.
  *
  * Everything here runs in the exclusive section (launch_lock held as
- * writer): the tables belong to the context's collection state. */
+ * writer): the tables belong to the context's collection state.  On the
+ * launch path these are called from gp_variants_hooks (variants_hooks.c,
+ * launch_hooks.h); gp_variants_setup from the context's set-up. */
 #ifndef GP_VARIANTS_H
 #define GP_VARIANTS_H
 

@@ -6,13 +6,14 @@
 # the rooms of metrics/ in layers: a file of a room includes only util/ and
 # the rooms its face header names on its "May use:" line, and each room's
 # list names only rooms below it; no two object files of metrics/, replay/,
-# util/ (and of each folder named in CALL_DIRS) that call each other in a
+# preload/, util/ (and of each folder named in CALL_DIRS) that call each other in a
 # loop, read from the built objects with nm (SKIP when they are not built);
 # replay/, metrics/ and util/ never include a preload/ header, metrics/ and
 # util/ never a replay/ one; the driver table only in replay/; the CUPTI
 # boundary (callbacks.c) called by the core's start (inject.c) and calling
 # the core, never called by the policy; no source file outside tests/ over
-# 800 lines.
+# 800 lines; the launch path reaching its subsystems only through
+# launch_hooks.h's list.
 # ROOT=dir checks another tree (the test of this test plants violations).
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$ROOT" || exit 1
@@ -113,7 +114,7 @@ calls_of() { # object files -> "from to" lines (names relative to $B)
         END { for (i = 1; i <= n; i++) if ((use[i] in def) && def[use[i]] != by[i])
                   print by[i], def[use[i]] }' | sort -u
 }
-for d in metrics util lib/replay ${CALL_DIRS:-}; do
+for d in metrics util lib/replay lib/preload ${CALL_DIRS:-}; do
     objs=$(find "$B/$d" -name '*.o' 2>/dev/null)
     if [ -z "$objs" ] || ! command -v nm >/dev/null 2>&1; then
         skip=$((skip + 1)); echo "SKIP no call circle in $d: $B/$d is not built (or no nm)"
@@ -138,6 +139,13 @@ check "only inject.c calls the CUPTI boundary: $(cat "$tmp/cb")" '[ ! -s "$tmp/c
 grep -l 'cupti' preload/*.c preload/*.h 2>/dev/null | xargs grep -l '#include <cupti' 2>/dev/null |
     grep -v '^preload/callbacks\.c$' >"$tmp/cupti"
 check "CUPTI's headers only in callbacks.c among preload/: $(cat "$tmp/cupti")" '[ ! -s "$tmp/cupti" ]'
+
+# the launch path reaches the subsystems on its list (launch_hooks.h) only
+# through the list: no call of their functions by hand, no include of their
+# headers
+grep -l '"preload/\(sampling\|variants\|crosscheck\|batch\)\.h"\|gp_\(sampling\|variants\|crosscheck\|batch\)_[a-z_]*(' \
+    preload/launch.c preload/profile.c preload/graphs.c preload/start.c 2>/dev/null >"$tmp/byhand"
+check "the launch path calls no subsystem by hand: $(cat "$tmp/byhand")" '[ ! -s "$tmp/byhand" ]'
 
 for f in $(find preload replay metrics util tools include -name '*.[ch]' -o -name '*.cu' 2>/dev/null); do
     n=$(wc -l <"$f")

@@ -10,7 +10,9 @@
  *                              alone: stopped before the first unprofiled
  *                              launch after one, never started for the others;
  *   profiled with -c 0         nothing sampled, and the summary says why.
- * Each case runs in a child process: the module's state is per process. */
+ * The launches go through sampling's hooks (launch_hooks.h) as the launch
+ * path walks them.  Each case runs in a child process: the module's state
+ * is per process. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,8 @@
 #include <unistd.h>
 
 #include "preload/core_state.h"
+#include "preload/crosscheck.h"
+#include "preload/launch_hooks.h"
 #include "preload/metric_set.h"
 #include "preload/sampling.h"
 #include "preload/serialize.h"
@@ -28,9 +32,6 @@
 #include "replay/pc_sampling.h"
 #include "tests/unit/gp_test.h"
 
-gp_core_state gp_core;
-__thread int gp_t_in_profiler;
-__thread int gp_t_api_depth;
 
 /* ---- the stand-ins ------------------------------------------------------- */
 
@@ -105,9 +106,23 @@ uint64_t gp_src_left_out(const gp_src_table *t)
     (void)t;
     return 0;
 }
-void gp_summary_crosscheck_end(gp_summary *s, uint64_t correlation, const char *why)
+static int xc_ends;
+void gp_crosscheck_end(uint64_t correlation, const char *why)
 {
-    (void)s, (void)correlation, (void)why;
+    (void)correlation, (void)why;
+    xc_ends++;
+}
+/* the lists (globals.c): sampling's seen hook alone on its own */
+static int in_section;
+void gp_serialize_exclusive_begin(void)
+{
+    GP_CHECK_MSG(!in_section, "the exclusive section taken twice");
+    in_section = 1;
+}
+void gp_serialize_exclusive_end(void)
+{
+    GP_CHECK_MSG(in_section, "the exclusive section left while outside");
+    in_section = 0;
 }
 int gp_serialize_at_exit_begin(int seconds)
 {
@@ -124,24 +139,33 @@ static gp_kernel_name kname = {.mangled = "_Z1kv", .demangled = "k()"};
 static gp_kernel kern = {.name = &kname};
 static gp_launch_event ev = {.ctx = (CUcontext)0x1000, .symbol = "_Z1kv"};
 
-/* A launch that is not profiled, as gp_core_launch_enter does it. */
+/* A launch that is not profiled, through sampling's hooks as
+ * gp_core_launch_enter walks them (launch_hooks.h). */
 static void unprofiled(void)
 {
+    gp_hook_args a = {.ev = &ev, .k = &kern, .id = 1, .ctx = ev.ctx};
     pthread_mutex_lock(&gp_core.state_lock);
-    int service = gp_sampling_note(&ev, &kern);
+    gp_sampling_hooks.at[GP_AT_SEEN](&a);
     pthread_mutex_unlock(&gp_core.state_lock);
-    if (service)
-        gp_sampling_service(&ev, &kern);
+    gp_sampling_hooks.at[GP_AT_UNPROFILED](&a);
+    GP_CHECK_MSG(!in_section, "the service left the exclusive section held");
     GP_CHECK_MSG(!pcs.started || gp_core.cfg.sampling == GP_SAMPLING_ON,
                  "an unprofiled launch ran sampled with GPUPROF_SAMPLING=profiled");
 }
 
-/* A profiled launch: its passes, then the program's own launch. */
+/* A profiled launch: its passes, then the program's own launch (the hooks
+ * gp_profile_enter walks). */
 static void profiled(void)
 {
-    gp_sampling_before_profile(ev.ctx, 0);
+    gp_hook_args a = {.ev = &ev, .k = &kern, .id = 2, .ctx = ev.ctx, .profiled = 1};
+    pthread_mutex_lock(&gp_core.state_lock);
+    gp_sampling_hooks.at[GP_AT_SEEN](&a);
+    pthread_mutex_unlock(&gp_core.state_lock);
+    GP_CHECK_MSG(!a.sample_service, "a profiled launch asked for the unprofiled service");
+    gp_sampling_hooks.at[GP_AT_BEFORE_PASSES](&a);
     GP_CHECK_MSG(!pcs.started, "sampling ran during the profiler's passes");
-    gp_sampling_program_launch(&ev, &kern, 0);
+    GP_CHECK_MSG(a.sample_program, "the program's launch of a set without counters not sampled");
+    gp_sampling_hooks.at[GP_AT_PROGRAM_LAUNCH](&a);
     GP_CHECK_MSG(pcs.started, "the program's run of a profiled launch was not sampled");
 }
 
@@ -166,6 +190,8 @@ static char *summary_line(void)
 static void run_case(int mode, long launch_count)
 {
     pthread_mutex_init(&gp_core.state_lock, NULL);
+    gp_hook_lists[GP_AT_SEEN].fn[0] = gp_sampling_hooks.at[GP_AT_SEEN];
+    gp_hook_lists[GP_AT_SEEN].n = 1;
     gp_core.cfg.enabled = 1;
     gp_core.cfg.sampling = mode;
     gp_core.cfg.sampling_interval = 6;
@@ -179,14 +205,21 @@ static void run_case(int mode, long launch_count)
         profiled();
     const char *json = summary_json();
     const char *line = summary_line();
-    gp_sampling_shutdown();
+    gp_hook_args a = {0};
+    gp_sampling_hooks.at[GP_AT_EXIT](&a);
     GP_CHECK(!pcs.started && (pcs.opened == 0 || pcs.closed == 1));
+    /* sampling not wanted in this run: its seen hook left the list */
+    int unwanted = mode == GP_SAMPLING_PROFILED && launch_count == 0;
+    GP_CHECK_MSG((gp_hook_lists[GP_AT_SEEN].n == 0) == unwanted &&
+                     (gp_hook_lists[GP_AT_SEEN].fn[0] == NULL) == unwanted,
+                 "the seen list holds %zu hooks", gp_hook_lists[GP_AT_SEEN].n);
     if (mode == GP_SAMPLING_ON) {
         GP_CHECK_MSG(pcs.sampled_launches == 5, "%d", pcs.sampled_launches);
         GP_CHECK_MSG(strstr(json, "\"launches\":5,") != NULL, "%s", json);
         /* started at the first launch, stopped and started around each
          * profiled launch's passes, stopped at exit */
         GP_CHECK_MSG(pcs.starts == 3 && pcs.stops == 3, "%d %d", pcs.starts, pcs.stops);
+        GP_CHECK_MSG(xc_ends == 3, "the cross-check was asked to end %d times (at each start)", xc_ends);
     } else if (launch_count != 0) {
         GP_CHECK_MSG(pcs.sampled_launches == 2, "%d", pcs.sampled_launches);
         GP_CHECK_MSG(strstr(json, "\"launches\":2,") != NULL, "%s", json);
