@@ -70,6 +70,13 @@ $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c replay/h
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS) -ldl
 # CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
 $(UT)/test_cupti_host: CFLAGS := $(LIB_CFLAGS)
+# the metrics of Nsight Compute's sets and sections on CUPTI's host API
+$(UT)/test_sections_host: tests/unit/test_sections_host.c replay/cupti_host.c replay/host_group.c \
+                          replay/nvpw_sched.c replay/sass_derive.c util/log.c util/strutil.c \
+                          util/regex_safe.c metrics/ncu/sections.c metrics/catalog/expr.c \
+                          metrics/ncu/sections.def
+TEST_LDLIBS_test_sections_host := $(CUPTI_LDLIBS) -ldl -lpthread
+$(UT)/test_sections_host: CFLAGS := $(LIB_CFLAGS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
 $(UT)/globals.cubin: tests/unit/globals.cu
 	@mkdir -p $(dir $@)
@@ -99,7 +106,7 @@ TEST_LDLIBS_test_library := -ldl
 $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
-              $(UT)/test_cupti_host \
+              $(UT)/test_cupti_host $(UT)/test_sections_host \
               $(UT)/test_cubin $(UT)/test_library $(UT)/test_lineinfo $(UT)/test_source_table \
               $(UT)/test_variants $(UT)/test_sampling $(UT)/test_launch_hooks
 TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh tests/unit/test_lineinfo.sh
