@@ -124,7 +124,7 @@ static void gp_ne_carveout(gp_ncu_eval *e)
     const gp_device *d = e->d;
     gp_occ_input in;
     long per_block;
-    double need;
+    double need, pct;
     memset(&in, 0, sizeof in);
     in.threads_per_block = (int)gp_record_threads_per_block(e->l);
     in.regs_per_thread = e->l->regs_per_thread;
@@ -139,9 +139,9 @@ static void gp_ne_carveout(gp_ncu_eval *e)
     /* the calculator rounds a carveout request up to a configuration: the
      * first request whose configuration holds them (a percentage is coarser
      * than the configurations' steps) */
-    in.carveout_pct = d->smem_per_sm > 0 ? (int)(100.0 * need / d->smem_per_sm) : 100;
-    if (in.carveout_pct > 100)
-        in.carveout_pct = 100;
+    /* clamped before the cast: a record's shared memory can be 2^40 bytes */
+    pct = d->smem_per_sm > 0 ? 100.0 * need / d->smem_per_sm : 100.0;
+    in.carveout_pct = !(pct >= 0) ? 0 : pct > 100 ? 100 : (int)pct;
     for (;; in.carveout_pct++) {
         gp_occupancy_compute(d, &in, &e->carve);
         if (in.carveout_pct >= 100 || (double)e->carve.smem_per_sm_config >= need)

@@ -351,6 +351,14 @@ static void check_eval(void)
     l.regs_per_thread = 21;
     gp_ncu_eval_init(&e, &l, &d, counter_of, cs);
     GP_CHECK(fabs(row_value(&e, "LaunchStats", "Waves Per SM", &v) - 0.11) < 0.005);
+    /* shared memory of 2^40 bytes (a record's bound): no configuration holds
+     * a block, the rows say so at once (the driver's configuration was
+     * once searched from a percentage that overflowed) */
+    l.dynamic_smem = 1ul << 40;
+    gp_ncu_eval_init(&e, &l, &d, counter_of, cs);
+    row_value(&e, "Occupancy", "Block Limit Shared Mem", &v);
+    GP_CHECK_MSG(v.status == GP_NCU_NA && strstr(v.why, "shared memory"), "%d %s", v.status, v.why);
+    l.dynamic_smem = 0;
     /* a launch that cannot fit: the occupancy rows are n/a with the reason */
     l.regs_per_thread = 255;
     l.block[0] = 1024;
