@@ -71,18 +71,27 @@ static gp_ds_group *gp_ds_groups(const gp_report *r, size_t *ngroups)
         return NULL;
     for (size_t i = 0; i < r->n_launch_rows; i++) {
         const gp_report_launch *x = &r->launch_rows[i];
-        char key[1400];
-        int len = snprintf(key, sizeof key, "%zu|%ld|%d|%ld,%ld,%ld|%ld,%ld,%ld|%s", x->file,
-                           x->pid, x->l.device, x->l.grid[0], x->l.grid[1], x->l.grid[2],
-                           x->l.block[0], x->l.block[1], x->l.block[2], gp_dl_kernel(r, x));
-        size_t klen = len < 0 ? 0 : (size_t)len >= sizeof key ? sizeof key - 1 : (size_t)len;
-        long at = gp_strindex_find(ix, key, klen);
+        const char *kernel = gp_dl_kernel(r, x);
+        /* the whole name in the key: C++ names run to thousands of bytes */
+        size_t cap = strlen(kernel) + 160, klen;
+        char *key = malloc(cap);
+        long at;
         gp_ds_group *grp;
-        if (at < 0) {
-            if (gp_strindex_add(&ix, key, klen, n) < 0)
-                goto oom;
-            at = (long)n++;
+        int len;
+        if (!key)
+            goto oom;
+        len = snprintf(key, cap, "%zu|%ld|%d|%ld,%ld,%ld|%ld,%ld,%ld|%s", x->file, x->pid,
+                       x->l.device, x->l.grid[0], x->l.grid[1], x->l.grid[2], x->l.block[0],
+                       x->l.block[1], x->l.block[2], kernel);
+        klen = len < 0 ? 0 : (size_t)len >= cap ? cap - 1 : (size_t)len;
+        at = gp_strindex_find(ix, key, klen);
+        if (at < 0 && gp_strindex_add(&ix, key, klen, n) < 0) {
+            free(key);
+            goto oom;
         }
+        free(key);
+        if (at < 0)
+            at = (long)n++;
         grp = &g[at];
         if (grp->n == grp->cap) {
             size_t nc = grp->cap ? 2 * grp->cap : 4;
