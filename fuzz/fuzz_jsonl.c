@@ -43,8 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gp_source_text_set_sass(&r->source->funcs[i], pc, pc % 32 ? "@!P0 BRA 0x40" : "EXIT");
     gp_report_finish(r);
     gp_report_text(r, gp_fuzz_sink());
+    gp_report_text_details(r, gp_fuzz_sink());
     gp_report_csv(r, gp_fuzz_sink());
     gp_report_html(r, gp_fuzz_sink());
+    gp_report_html_details(r, gp_fuzz_sink());
     gp_report_json(r, gp_fuzz_sink());
     gp_report_source_csv(r, gp_fuzz_sink());
     gp_report_ncu_source_csv(r, gp_fuzz_sink());

@@ -19,6 +19,7 @@ GP_METRICS_SRCS := records/json records/textfile records/device records/record r
 GP_REPORT_SRCS  := cells report_text report_csv report_html report_json report_ncu report_baseline \
                    where_text where_json where_csv where_ncu where_html \
                    report_api svg_roofline against_out \
+                   report_missing text_head report_brief svg_memory svg_sol \
                    details_common details_text details_csv details_summary
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
@@ -71,7 +72,7 @@ TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
                 tests/report/test_where_html.sh tests/report/test_no_access.sh \
                 tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh \
-                tests/report/test_details_cli.sh
+                tests/report/test_brief.sh tests/report/test_details_cli.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

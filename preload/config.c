@@ -351,7 +351,7 @@ static void set_defaults(gp_config *cfg)
     cfg->snapshot_where = GP_SNAP_AUTO;
     cfg->snapshot_incremental = 1;
     cfg->flush_caches = GP_CACHE_FLUSH;
-    cfg->warmup = 1;
+    cfg->warmup = GP_WARMUP_INSTRUMENTED;
     cfg->summary = 1;
     cfg->crosscheck = GP_CROSSCHECK_WINDOW;
     cfg->batch = GP_BATCH_DEFAULT;
@@ -364,6 +364,41 @@ static void set_defaults(gp_config *cfg)
     cfg->rank = -1;
     cfg->sampling = GP_SAMPLING_ON;
     cfg->sampling_interval = GP_SAMPLING_INTERVAL_DEFAULT;
+    /* the set-up cache is on; its directory's default comes from the
+     * environment (cache_dir_default) */
+    cfg->cache = 1;
+    cfg->sass_efficiency = GP_SASS_EFF_CUPTI;
+}
+
+/* GPUPROF_CACHE and GPUPROF_CACHE_DIR: the set-up cache's directory, or ""
+ * (off).  The default is the user's cache directory as the XDG base
+ * directory specification names it: $XDG_CACHE_HOME/gpuprof when that is
+ * an absolute path, else $HOME/.cache/gpuprof; none without a HOME. */
+static void parse_cache(struct parse_state *st, gp_env_lookup env, gp_config *cfg)
+{
+    static const char *const onoff[] = {"0", "1"};
+    parse_choice(st, env, "GPUPROF_CACHE", onoff, 2, &cfg->cache);
+    const char *dir = env("GPUPROF_CACHE_DIR");
+    cfg->cache_dir[0] = '\0';
+    if (dir && *dir) {
+        if (dir[0] != '/' || strlen(dir) >= sizeof(cfg->cache_dir))
+            bad_value(st, "GPUPROF_CACHE_DIR", dir,
+                      "expected an absolute path shorter than %zu characters",
+                      sizeof(cfg->cache_dir));
+        else
+            snprintf(cfg->cache_dir, sizeof(cfg->cache_dir), "%s", dir);
+    } else {
+        const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
+        int w = 0;
+        if (xdg && xdg[0] == '/')
+            w = snprintf(cfg->cache_dir, sizeof(cfg->cache_dir), "%s/gpuprof", xdg);
+        else if (home && home[0] == '/')
+            w = snprintf(cfg->cache_dir, sizeof(cfg->cache_dir), "%s/.cache/gpuprof", home);
+        if (w < 0 || (size_t)w >= sizeof(cfg->cache_dir))
+            cfg->cache_dir[0] = '\0'; /* too long to be used: off */
+    }
+    if (!cfg->cache)
+        cfg->cache_dir[0] = '\0';
 }
 
 int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
@@ -422,7 +457,8 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_INCREMENTAL", onoff, 2, &cfg->snapshot_incremental);
     parse_choice(&st, env, "GPUPROF_SNAPSHOT_VERIFY", onoff, 2, &cfg->snapshot_verify);
     parse_choice(&st, env, "GPUPROF_CACHE_CONTROL", caches, 3, &cfg->flush_caches);
-    parse_choice(&st, env, "GPUPROF_WARMUP", onoff, 2, &cfg->warmup);
+    static const char *const warmups[] = {"0", "1", "always"}; /* GP_WARMUP_* */
+    parse_choice(&st, env, "GPUPROF_WARMUP", warmups, 3, &cfg->warmup);
     parse_choice(&st, env, "GPUPROF_SUMMARY", onoff, 2, &cfg->summary);
     parse_crosscheck(&st, env, &cfg->crosscheck);
     parse_choice(&st, env, "GPUPROF_REPLAY", replays, 3, &cfg->replay_mode);
@@ -437,6 +473,9 @@ int gp_config_parse(gp_config *cfg, gp_env_lookup env, char *err, size_t errlen)
     parse_choice(&st, env, "GPUPROF_SAMPLING", sampling_modes, 3, &cfg->sampling);
     parse_long_in(&st, env, "GPUPROF_SAMPLING_INTERVAL", 0, GP_SAMPLING_INTERVAL_MAX,
                   &cfg->sampling_interval);
+    static const char *const sass_effs[] = {"cupti", "own", "check"}; /* gp_sass_eff */
+    parse_choice(&st, env, "GPUPROF_SASS_EFFICIENCY", sass_effs, 3, &cfg->sass_efficiency);
+    parse_cache(&st, env, cfg);
     parse_nvtx(&st, env, "GPUPROF_NVTX_INCLUDE", cfg->nvtx_include, &cfg->n_nvtx_include);
     parse_nvtx(&st, env, "GPUPROF_NVTX_EXCLUDE", cfg->nvtx_exclude, &cfg->n_nvtx_exclude);
     cfg->rank = parse_rank(env);
@@ -504,7 +543,9 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
     else
         describe_add(buf, len, &used, "metrics: %s%s%s%s",
                      cfg->metrics_source ? "the SASS pass's counts (source)" : "the default set",
-                     cfg->metrics_fast ? " (fast: no instrumented pass)" : "",
+                     cfg->metrics_fast || cfg->sass_efficiency == GP_SASS_EFF_OWN
+                         ? " (fast: no instrumented pass)"
+                         : "",
                      cfg->metrics_extended ? " + extended" : "",
                      cfg->metrics_warpstate ? " + warp state" : "");
     if (!cfg->metrics_replace && cfg->n_metrics)

@@ -13,6 +13,13 @@ enum gp_name_base { GP_NAME_FUNCTION, GP_NAME_DEMANGLED, GP_NAME_MANGLED };
 enum gp_snapshot_where { GP_SNAP_AUTO, GP_SNAP_DEVICE, GP_SNAP_HOST, GP_SNAP_NONE };
 enum gp_replay_mode { GP_REPLAY_PROFILER, GP_REPLAY_CUPTI, GP_REPLAY_NONE };
 enum gp_inject { GP_INJECT_NONE, GP_INJECT_NO_PERMISSION };
+/* GPUPROF_SASS_EFFICIENCY: where the default set's instrumented metrics come
+ * from: CUPTI's instrumented pass (Nsight Compute's values by
+ * construction); gpuprof's SASS pass for the sums it counts exactly, with
+ * Nsight Compute's three memory efficiencies withheld (the hardware metrics
+ * then fit one pass, batched); CUPTI's, with the SASS pass's own derivation
+ * of each recorded beside it (a cross-check) */
+enum gp_sass_eff { GP_SASS_EFF_CUPTI, GP_SASS_EFF_OWN, GP_SASS_EFF_CHECK };
 
 /* GPUPROF_NVTX_INCLUDE / _EXCLUDE: expressions per variable */
 #define GP_MAX_NVTX 32
@@ -41,6 +48,8 @@ enum { GP_SAMPLING_OFF, GP_SAMPLING_ON, GP_SAMPLING_PROFILED };
  * about 1 / (1 - 0.25) = 1.33 times its own time */
 #define GP_MAX_OVERHEAD_DEFAULT 25
 #define GP_VARIANTS_MAX 1000000
+/* GPUPROF_CACHE_DIR: its longest path (an entry's name is added to it) */
+#define GP_CACHE_DIR_MAX 1000
 
 typedef struct gp_config {
     int enabled;                /* GPUPROF_ENABLE: 0 counts launches only */
@@ -65,7 +74,8 @@ typedef struct gp_config {
     int snapshot_incremental;   /* GPUPROF_SNAPSHOT_INCREMENTAL: only changed chunks copied */
     int snapshot_verify;        /* GPUPROF_SNAPSHOT_VERIFY: every byte compared after a restore */
     int flush_caches;           /* GPUPROF_CACHE_CONTROL: enum gp_cache_control */
-    int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice */
+    int warmup;                 /* GPUPROF_WARMUP: a context's first multi-pass launch, twice
+                                 * (enum gp_warmup in replay/replay.h) */
     int summary;                /* GPUPROF_SUMMARY */
     long crosscheck; /* GPUPROF_CROSSCHECK: launches checked against activity records, -1 = all */
     int replay_mode; /* GPUPROF_REPLAY: profiler (own replay), cupti (CUPTI's) or none */
@@ -87,6 +97,10 @@ typedef struct gp_config {
     int sampling;               /* GPUPROF_SAMPLING: warp-stall sampling of the program's launches
                                  * (GP_SAMPLING_OFF, _ON: every launch, _PROFILED: profiled ones) */
     long sampling_interval;     /* GPUPROF_SAMPLING_INTERVAL: a sample every 2^(5+n) cycles */
+    int sass_efficiency;        /* GPUPROF_SASS_EFFICIENCY: enum gp_sass_eff */
+    int cache;                  /* GPUPROF_CACHE: keep the metric list's splits between runs */
+    char cache_dir[GP_CACHE_DIR_MAX]; /* GPUPROF_CACHE_DIR, else $XDG_CACHE_HOME/gpuprof, else
+                                       * $HOME/.cache/gpuprof; "" when off or none */
 } gp_config;
 
 typedef const char *(*gp_env_lookup)(const char *name);

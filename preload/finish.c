@@ -159,6 +159,10 @@ void gp_finish_abandon(gp_launch_state *ls, const char *why)
 static const char *missing_why(const gp_launch_state *ls, size_t i, const char *hw_why)
 {
     int sass = gp_collect_is_sass(gp_core.metric_names[i]);
+    if (gp_collect_withheld(gp_core.metric_names[i]))
+        return "withheld: Nsight Compute's efficiency divides the distinct bytes a warp touches, "
+               "which gpuprof's SASS pass cannot count (it sees no addresses); "
+               "GPUPROF_SASS_EFFICIENCY=cupti collects it in CUPTI's instrumented pass";
     if (ls->rs.snapshot_failed)
         return "not collected: no memory for a replay snapshot, one pass only";
     if (sass && ls->rs.sass_dropped)
@@ -254,6 +258,16 @@ void gp_finish_close(void)
     /* count, print and close; the process is exiting */
     pthread_mutex_lock(&gp_core.out_lock);
     gp_core.summary.profiler_s += gp_core.init_s;
+    /* where the time went: the collection side's parts */
+    gp_collect_times t = gp_collect_times_so_far();
+    gp_core.summary.start_s = gp_core.init_s;
+    gp_core.summary.t_first = t.first_launches;
+    gp_core.summary.t_passes = t.passes;
+    gp_core.summary.t_snapshots = t.snapshots;
+    gp_core.summary.t_restores = t.restores;
+    gp_core.summary.t_waiting = t.waiting;
+    gp_collect_setup_cache_counts(&gp_core.summary.splits_cached, &gp_core.summary.splits_made);
+    gp_core.summary.times_known = 1;
     char why[1400];
     pthread_mutex_lock(&gp_core.state_lock);
     int have_source = gp_src_n_functions(gp_core.src) > 0;

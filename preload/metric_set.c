@@ -1,6 +1,7 @@
 /* metric_set.c - see metric_set.h. */
 #include "preload/metric_set.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,31 @@ const char *gp_metric_set_sections(void)
     return sections_text;
 }
 
+/* GPUPROF_SASS_EFFICIENCY=check: beside each instrumented name of the list
+ * the range profiler collects and the SASS pass can derive, the SASS pass's
+ * own value of it (gp_sass_own_of in replay/sass_derive.h), so that a record
+ * holds both for the cross-check.  The names live as long as the process. */
+static void own_beside(void)
+{
+    size_t n = gp_core.n_metrics;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = gp_core.metric_names[i];
+        const char *rest = name + strlen("smsp__sass_");
+        if (strncmp(name, "smsp__sass_", strlen("smsp__sass_")) != 0 ||
+            !gp_collect_is_instrumented(name) || gp_collect_is_sass(name))
+            continue;
+        size_t len = strlen(GP_SASS_OWN_PREFIX) + strlen(rest) + 1;
+        char *own = malloc(len);
+        if (!own)
+            return;
+        snprintf(own, len, "%s%s", GP_SASS_OWN_PREFIX, rest);
+        if (gp_collect_is_sass(own))
+            metric_add(own);
+        else
+            free(own);
+    }
+}
+
 int gp_metric_set_build(void)
 {
     const gp_config *cfg = &gp_core.cfg;
@@ -142,7 +168,11 @@ int gp_metric_set_build(void)
     /* @fast: the SASS pass counts the instrumented sums; Nsight Compute's
      * instrumented efficiencies, which need the range profiler's own
      * instrumented pass, are left out of the default set */
-    gp_collect_route_exact_to_sass(cfg->metrics_fast || cfg->metrics_source);
+    int own = cfg->sass_efficiency == GP_SASS_EFF_OWN;
+    gp_collect_route_exact_to_sass(cfg->metrics_fast || cfg->metrics_source || own);
+    gp_collect_withhold_efficiencies(own);
+    /* the splits of the list into configurations, kept between runs */
+    gp_collect_setup_cache(cfg->cache_dir);
     for (size_t i = 0; i < sizeof(known_counters) / sizeof(known_counters[0]); i++) {
         const char *name = known_counters[i].name;
         int is_default = strcmp(known_counters[i].set, "default") == 0;
@@ -168,6 +198,8 @@ int gp_metric_set_build(void)
         metric_add(cfg->metrics[i]);
     if (cfg->ncu_sections)
         sections_add(cfg->ncu_sections);
+    if (cfg->sass_efficiency == GP_SASS_EFF_CHECK)
+        own_beside();
     /* replay mode none: the counters every configuration carries, which
      * give each variant's launch-to-launch spread (variants.h) */
     if (cfg->replay_mode == GP_REPLAY_NONE && gp_metric_set_needs_counters())

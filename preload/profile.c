@@ -43,7 +43,7 @@ static const char *launch_ready(const gp_launch_event *ev, int *captured, char *
         *captured = 1;
         return "launched during stream capture (it runs, and is profiled, when its graph does)";
     }
-    CUresult sr = gp_collect_sync();
+    CUresult sr = gp_collect_wait_program();
     if (sr != CUDA_SUCCESS) {
         snprintf(buf, len, "the context cannot be synchronized (%s)", gp_collect_strerror(sr));
         return buf;

@@ -212,6 +212,35 @@ void gp_summary_invalid(gp_summary *s, uint64_t launch_id, const char *kernel, c
     s->invalid_reason = strdup(reason ? reason : "?");
 }
 
+/* profiler_s less every part the summary names: never below 0 but for
+ * rounding (a part counted twice would be a bug: NaN, shown as n/a). */
+static double time_other(const gp_summary *s)
+{
+    double o = s->profiler_s - s->start_s - s->setup_s - s->t_first - s->t_passes -
+               s->t_snapshots - s->t_restores - s->t_waiting;
+    return o < -1e-3 ? NAN : o > 0 ? o : 0;
+}
+
+static void write_time_json(const gp_summary *s, FILE *f)
+{
+    if (!s->times_known)
+        return;
+    double other = time_other(s);
+    fprintf(f,
+            "\"time_ms\":{\"start\":%.3f,\"setup\":%.3f,\"setup_grouping\":%.3f,"
+            "\"setup_warmup\":%.3f,\"first_launches\":%.3f,\"passes\":%.3f,\"snapshots\":%.3f,"
+            "\"restores\":%.3f,\"waiting\":%.3f,\"other\":",
+            s->start_s * 1e3, s->setup_s * 1e3, s->setup_grouping_s * 1e3,
+            s->setup_warmup_s * 1e3, s->t_first * 1e3, s->t_passes * 1e3, s->t_snapshots * 1e3,
+            s->t_restores * 1e3, s->t_waiting * 1e3);
+    if (isnan(other))
+        fputs("null", f);
+    else
+        fprintf(f, "%.3f", other * 1e3);
+    fprintf(f, ",\"lock_wait\":%.3f},\"setup_splits\":{\"cached\":%u,\"made\":%u},",
+            (double)atomic_load(&s->lock_wait_ns) / 1e6, s->splits_cached, s->splits_made);
+}
+
 void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
 {
     fprintf(f,
@@ -262,6 +291,7 @@ void gp_summary_write_json(const gp_summary *s, FILE *f, void (*extra)(FILE *f))
         first = 0;
     }
     fputs("],", f);
+    write_time_json(s, f);
     if (s->xc_ended_why) {
         fputs("\"crosscheck_ended\":", f);
         gp_text_json_string(f, s->xc_ended_why);
@@ -286,6 +316,56 @@ static int by_time_desc(const void *a, const void *b)
 {
     const gp_kernel_time *x = *(gp_kernel_time *const *)a, *y = *(gp_kernel_time *const *)b;
     return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : 0;
+}
+
+/* " name 1.234 s" when the part is at least a millisecond, with a comma
+ * before all but the first. */
+static void part(FILE *f, int *n, const char *name, double sec)
+{
+    if (sec < 1e-3)
+        return;
+    fprintf(f, "%s %s %.3f s", (*n)++ ? "," : "", name, sec);
+}
+
+/* Where the profiler's time went, one line: the parts of profiler_s. */
+static void print_times(const gp_summary *s, FILE *f, int pid)
+{
+    if (!s->times_known || s->profiler_s < 1e-3)
+        return;
+    int n = 0;
+    fprintf(f, "[gpuprof %d]   where the profiler's time went:", pid);
+    part(f, &n, "start-up", s->start_s);
+    if (s->setup_s >= 1e-3) {
+        part(f, &n, "set-up", s->setup_s);
+        if (s->splits_cached || s->splits_made)
+            fprintf(f, " (splitting the metric list %.3f s: %u split%s from the set-up cache, %u "
+                       "made afresh",
+                    s->setup_grouping_s, s->splits_cached, s->splits_cached == 1 ? "" : "s",
+                    s->splits_made);
+        else if (s->setup_grouping_s >= 1e-3)
+            fprintf(f, " (splitting the metric list %.3f s", s->setup_grouping_s);
+        if (s->setup_warmup_s >= 1e-3)
+            fprintf(f, "%s warm-up and flush kernels %.3f s",
+                    s->splits_cached || s->splits_made || s->setup_grouping_s >= 1e-3 ? ";" : " (",
+                    s->setup_warmup_s);
+        if (s->splits_cached || s->splits_made || s->setup_grouping_s >= 1e-3 ||
+            s->setup_warmup_s >= 1e-3)
+            fputc(')', f);
+    }
+    part(f, &n, "first launches in kernel replay", s->t_first);
+    part(f, &n, "passes", s->t_passes);
+    part(f, &n, "snapshots", s->t_snapshots);
+    part(f, &n, "restores", s->t_restores);
+    part(f, &n, "waiting for the program's work", s->t_waiting);
+    double other = time_other(s);
+    if (isnan(other))
+        fprintf(f, "%s other n/a (the parts add up to more than the total)", n++ ? "," : "");
+    else
+        part(f, &n, "other (records, decisions)", other);
+    double lock = (double)atomic_load(&s->lock_wait_ns) / 1e9;
+    if (lock >= 1e-3)
+        fprintf(f, "; and %.3f s waiting for the program's other threads", lock);
+    fputc('\n', f);
 }
 
 void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int json, int csv,
@@ -318,6 +398,7 @@ void gp_summary_print(const gp_summary *s, FILE *f, const char *out_base, int js
     if (s->launches_profiled && !s->launches_estimated)
         fprintf(f, " (%.1f ms per profiled launch)", s->profiler_s * 1e3 / s->launches_profiled);
     fputc('\n', f);
+    print_times(s, f, pid);
     if (s->launches_estimated)
         fprintf(f,
                 "[gpuprof %d]   replay mode none: %llu more launches ran once, each collecting "

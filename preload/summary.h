@@ -34,6 +34,18 @@ typedef struct gp_summary {
     double setup_s; /* of which setting up contexts (CUPTI's start, the configurations) */
     double setup_grouping_s; /* of setup_s: splitting the metric list into configurations */
     double setup_warmup_s;   /* of setup_s: warm-up rounds and the flush kernels' loading */
+    /* where the rest of profiler_s went, filled in at exit (times_known) from
+     * the collection side (replay/collect.h, gp_collect_times): the
+     * library's start-up at cuInit, replay mode none's first launches in
+     * kernel replay, the passes, the snapshots and restores, the wait for
+     * the program's earlier work; what is left is "other" (records, the
+     * decisions, batches' bookkeeping) */
+    int times_known;
+    double start_s, t_first, t_passes, t_snapshots, t_restores, t_waiting;
+    unsigned splits_cached, splits_made; /* metric lists' splits from the set-up cache, made */
+    /* profiled launches waiting for the program's other threads to leave
+     * their CUDA calls (the exclusive lock); not in profiler_s */
+    atomic_uint_fast64_t lock_wait_ns;
     atomic_uint_fast64_t internal_launches;
     atomic_uint_fast64_t memops[4]; /* alloc, free, copy, set */
     int n_reasons;

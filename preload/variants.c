@@ -470,6 +470,7 @@ int gp_variants_plan(gp_launch_state *ls, const gp_launch_exec *e, int *close_ba
     if (needs_exact(vs, v) && !deferred) {
         v->exact_done = 1;
         v->exact_tries++;
+        ls->opts.exact_first = 1; /* its time: the summary's first launches */
         *close_batch = 1; /* the full set is programmed for its passes */
         vs->programmed = -1;
         return 0;

@@ -4,17 +4,21 @@
 #include "replay/collect.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay/cupti_host.h"
 #include "replay/host_group.h"
+#include "replay/host_split.h"
 #include "replay/driver.h"
+#include "replay/setup_cache.h"
 #include "replay/range_profiler.h"
 #include "replay/sass_metrics.h"
 #include "replay/snapshot.h"
 #include "replay/worker.h"
+#include "util/clock.h"
 
 struct gp_collect_ctx {
     gp_replay_ctx replay;
@@ -73,9 +77,22 @@ void gp_collect_route_exact_to_sass(int on)
     sass_takes_exact = on;
 }
 
+static int withhold_efficiencies;
+
+void gp_collect_withhold_efficiencies(int on)
+{
+    withhold_efficiencies = on;
+}
+
+int gp_collect_withheld(const char *name)
+{
+    return withhold_efficiencies && gp_sass_is_efficiency(name);
+}
+
 int gp_collect_is_sass(const char *name)
 {
-    return gp_sass_only(name) || (sass_takes_exact && gp_sass_exact(name));
+    return gp_sass_only(name) || (sass_takes_exact && gp_sass_exact(name)) ||
+           gp_collect_withheld(name);
 }
 
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen)
@@ -194,10 +211,49 @@ gp_collect_ctx *gp_collect_open(CUcontext ctx, int device, int incremental, int 
     return c;
 }
 
+/* The driver as the set-up cache's keys name it: its CUDA version and the
+ * kernel module's version line (the counters it exposes come with it). */
+static void cache_platform(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    int v = 0;
+    if (gp_drv.cuDriverGetVersion)
+        gp_drv.cuDriverGetVersion(&v);
+    char module[160] = "?", p[200];
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (f) {
+        if (fgets(module, sizeof(module), f)) {
+            module[strcspn(module, "\n")] = '\0';
+            for (char *m = module; *m; m++) /* one word in the key line */
+                if (*m == ' ' || *m == '\t')
+                    *m = '_';
+        }
+        fclose(f);
+    }
+    snprintf(p, sizeof(p), "%d/%s", v, module);
+    gp_host_split_set_platform(p);
+}
+
+void gp_collect_setup_cache(const char *dir)
+{
+    gp_setup_cache_set_dir(dir);
+}
+
+void gp_collect_setup_cache_counts(unsigned *hits, unsigned *misses)
+{
+    gp_setup_cache_stats s = gp_setup_cache_counts();
+    *hits = s.hits;
+    *misses = s.misses;
+}
+
 int gp_collect_counters(gp_collect_ctx *c, const gp_collect_set *set, size_t max_ranges,
                         int kernel_replay, const int *rotate_every, int *errclass, char *err,
                         size_t errlen)
 {
+    cache_platform();
     /* the hardware subset, in the order of hw_index */
     const char **hw = calloc(set->n_hw ? set->n_hw : 1, sizeof(char *));
     if (!hw) {
@@ -328,6 +384,47 @@ void gp_collect_close(gp_collect_ctx *c)
     free(c);
 }
 
+/* ---- where the time went ------------------------------------------------- */
+
+static pthread_mutex_t times_lock = PTHREAD_MUTEX_INITIALIZER;
+static gp_collect_times times;
+
+gp_collect_times gp_collect_times_so_far(void)
+{
+    pthread_mutex_lock(&times_lock);
+    gp_collect_times t = times;
+    pthread_mutex_unlock(&times_lock);
+    return t;
+}
+
+CUresult gp_collect_wait_program(void)
+{
+    double t = gp_now_s();
+    CUresult r = gp_drv.cuCtxSynchronize();
+    pthread_mutex_lock(&times_lock);
+    times.waiting += gp_now_s() - t;
+    pthread_mutex_unlock(&times_lock);
+    return r;
+}
+
+/* A launch's time on the collection side (its gp_collect_begin and
+ * gp_collect_end together: `spent`) into its parts. */
+static void times_add(const gp_replay_opts *o, const gp_replay_state *st, double spent)
+{
+    double once = st->warmup_passes ? st->t_warmup : st->t_once; /* the policy's set-up */
+    double own = spent - once;
+    pthread_mutex_lock(&times_lock);
+    if (o->exact_first) {
+        times.first_launches += own > 0 ? own : 0;
+    } else {
+        double passes = own - st->t_snapshot - st->t_restore;
+        times.snapshots += st->t_snapshot;
+        times.restores += st->t_restore;
+        times.passes += passes > 0 ? passes : 0;
+    }
+    pthread_mutex_unlock(&times_lock);
+}
+
 /* ---- one launch ---------------------------------------------------------- */
 
 CUresult gp_collect_capturing(CUstream stream, int *capturing)
@@ -378,8 +475,8 @@ static void sync_peers(gp_alloc_table *allocs, CUcontext ctx)
     }
 }
 
-int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_exec *e,
-                     const gp_replay_opts *o, gp_replay_state *st)
+static int collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_exec *e,
+                         const gp_replay_opts *o, gp_replay_state *st)
 {
     size_t n = 0;
     uint64_t total = 0;
@@ -399,6 +496,17 @@ int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_
     return 0;
 }
 
+int gp_collect_begin(gp_collect_ctx *c, gp_alloc_table *allocs, const gp_launch_exec *e,
+                     const gp_replay_opts *o, gp_replay_state *st)
+{
+    double t = gp_now_s();
+    int r = collect_begin(c, allocs, e, o, st);
+    st->t_collect = gp_now_s() - t; /* after gp_replay_enter, which clears st */
+    if (r != 0) /* no gp_collect_end follows */
+        times_add(o, st, st->t_collect);
+    return r;
+}
+
 /* GPUPROF_SASS_DUMP: the per-instruction data behind a launch's SASS values,
  * appended under the launch's kernel name (a contributor's diagnostic). */
 static void sass_dump(const gp_collect_set *set, const char *kernel, const gp_replay_state *st)
@@ -412,9 +520,23 @@ static void sass_dump(const gp_collect_set *set, const char *kernel, const gp_re
     fclose(f);
 }
 
+static int collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
+                       const gp_collect_set *set, const char *kernel, const gp_replay_opts *o,
+                       gp_replay_state *st, double *values, int *code_missing);
+
 int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
                    const gp_collect_set *set, const char *kernel, const gp_replay_opts *o,
                    gp_replay_state *st, double *values, int *code_missing)
+{
+    double t = gp_now_s();
+    int r = collect_end(c, e, status, set, kernel, o, st, values, code_missing);
+    times_add(o, st, st->t_collect + gp_now_s() - t);
+    return r;
+}
+
+static int collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
+                       const gp_collect_set *set, const char *kernel, const gp_replay_opts *o,
+                       gp_replay_state *st, double *values, int *code_missing)
 {
     /* out of memory (no values, no room for the hardware values): the pass is
      * left as it is and the launch given up */
@@ -436,7 +558,7 @@ int gp_collect_end(gp_collect_ctx *c, const gp_launch_exec *e, CUresult status,
             *code_missing = gp_sass_derive(st->sass, st->n_sass, set->code, set->code_arg,
                                            set->names, set->n, sv);
             for (size_t i = 0; i < set->n; i++)
-                if (gp_collect_is_sass(set->names[i]))
+                if (gp_collect_is_sass(set->names[i]) && !gp_collect_withheld(set->names[i]))
                     values[i] = sv[i];
             free(sv);
             sass_dump(set, kernel, st);
@@ -492,7 +614,12 @@ size_t gp_collect_batch_room(const gp_collect_ctx *c)
 int gp_collect_flush(gp_collect_ctx *c, size_t *expected, size_t *recorded, char *err,
                      size_t errlen)
 {
-    return gp_rp_batch_close(c->replay.rp, expected, recorded, err, errlen);
+    double t = gp_now_s();
+    int r = gp_rp_batch_close(c->replay.rp, expected, recorded, err, errlen);
+    pthread_mutex_lock(&times_lock);
+    times.passes += gp_now_s() - t;
+    pthread_mutex_unlock(&times_lock);
+    return r;
 }
 
 int gp_collect_batch_values(gp_collect_ctx *c, const gp_collect_set *set, size_t range,

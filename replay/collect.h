@@ -63,6 +63,13 @@ int gp_collect_is_sass(const char *name);
 /* GPUPROF_METRICS=@fast: the SASS pass gives the instrumented sums it counts
  * exactly (gp_sass_exact), which then leave the range profiler's list. */
 void gp_collect_route_exact_to_sass(int on);
+/* GPUPROF_SASS_EFFICIENCY=own: as @fast, and Nsight Compute's memory
+ * efficiencies (gp_sass_is_efficiency), which no pass but CUPTI's
+ * instrumented one gives exactly, are withheld: they stay in the list,
+ * routed to the SASS pass, and come back n/a (gp_collect_withheld). */
+void gp_collect_withhold_efficiencies(int on);
+/* 1 for a name withheld that way. */
+int gp_collect_withheld(const char *name);
 /* Whether `name` can be collected on `chip`: GP_NAME_OK, or why not
  * (GP_NAME_UNKNOWN: err holds one sentence with close matches). */
 int gp_collect_check_name(const char *chip, const char *name, char *err, size_t errlen);
@@ -147,6 +154,12 @@ const char *gp_collect_left_out(const gp_collect_ctx *c);
 /* Seconds the process has spent splitting metric lists into
  * configurations (on the host; all contexts together). */
 double gp_collect_grouping_s(void);
+/* The set-up cache (replay/setup_cache.h): splits of metric lists kept
+ * between runs in dir ("" or NULL: off).  Once per process, before the
+ * first context is set up. */
+void gp_collect_setup_cache(const char *dir);
+/* Splits taken from the cache, and made afresh, so far (all contexts). */
+void gp_collect_setup_cache_counts(unsigned *hits, unsigned *misses);
 /* True when output metric i is one of those. */
 int gp_collect_unschedulable(const gp_collect_ctx *c, const gp_collect_set *set, size_t i);
 /* The chip name of a device (e.g. "GH100") without a profiler object (a
@@ -197,6 +210,29 @@ const gp_snapshot_stats *gp_collect_snapshot_stats(const gp_collect_ctx *c);
 const char *gp_collect_snapshot_where(const gp_replay_state *st);
 /* Runs a launch again exactly as the program issued it. */
 CUresult gp_collect_run(const gp_launch_exec *e);
+
+/* ---- where the time went --------------------------------------------- */
+
+/* Synchronizes the current context before a profiled launch, so that it
+ * starts from what the program's earlier work left: gp_collect_sync(), its
+ * time counted as waiting (gp_collect_times_so_far). */
+CUresult gp_collect_wait_program(void);
+
+/* The collection side's time over the process, all contexts, in parts; the
+ * one-time costs a launch carries (the warm-up round, the flush kernels'
+ * first loads: gp_replay_state's t_warmup and t_once, which the policy
+ * counts as set-up) are in none of them. */
+typedef struct gp_collect_times {
+    double first_launches; /* replay mode none: variants' first launches in kernel replay, all of
+                            * their replay (snapshot and restores included) */
+    double passes;         /* every other profiled launch's passes: the SASS pass, the range
+                            * profiler's starts, stops and configurations, the flushes, the
+                            * program's own launch in its pass; batches' decoding */
+    double snapshots;      /* saving memory before the passes */
+    double restores;       /* restoring it between passes */
+    double waiting;        /* the program's earlier work, before profiled launches */
+} gp_collect_times;
+gp_collect_times gp_collect_times_so_far(void);
 
 /* ---- batches ------------------------------------------------------------- */
 

@@ -1,13 +1,17 @@
 /* cupti_host.c - host side of the CUPTI Profiler (see cupti_host.h); the
  * grouping of metric lists into configurations is host_group.c. */
+#define _GNU_SOURCE
 #include "replay/cupti_host.h"
 
 #include <cupti_profiler_host.h>
 #include <cupti_result.h>
+#include <cupti_version.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "replay/host_obj.h"
 #include "util/strutil.h"
@@ -55,6 +59,32 @@ int gp_host_obj_add(CUpti_Profiler_Host_Object *h, const char *const *names, siz
     p.ppMetricNames = (const char **)names;
     p.numMetrics = n;
     return cuptiProfilerHostConfigAddMetrics(&p) == CUPTI_SUCCESS ? 0 : -1;
+}
+
+/* "<size>:<mtime>" of the file holding addr, or "?". */
+static void file_of(const void *addr, char *buf, size_t len)
+{
+    Dl_info info;
+    struct stat st;
+    if (addr && dladdr(addr, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0)
+        snprintf(buf, len, "%lld:%lld", (long long)st.st_size, (long long)st.st_mtime);
+    else
+        snprintf(buf, len, "?");
+}
+
+void gp_host_identity(char *buf, size_t len)
+{
+    uint32_t api = 0;
+    char cupti[64], nvperf[64];
+    if (cuptiGetVersion(&api) != CUPTI_SUCCESS)
+        api = 0;
+    file_of((const void *)(uintptr_t)cuptiGetVersion, cupti, sizeof(cupti));
+    /* loaded by CUPTI's host API at its first host object */
+    void *lib = dlopen("libnvperf_host.so", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    file_of(lib ? dlsym(lib, "NVPW_InitializeHost") : NULL, nvperf, sizeof(nvperf));
+    if (lib)
+        dlclose(lib);
+    snprintf(buf, len, "cupti=%u/%s nvperf=%s", (unsigned)api, cupti, nvperf);
 }
 
 int gp_metric_is_instrumented(const char *name)

@@ -43,6 +43,13 @@ size_t gp_host_check_names_each(const char *chip, const char *const *names, size
 size_t gp_host_check_names(const char *chip, const char *const *names, size_t n, char *err,
                            size_t errlen);
 
+/* What identifies CUPTI's host side here, for keys of what is kept between
+ * runs (setup_cache.h): CUPTI's API version and the size and time of
+ * libcupti and of the PerfWorks host library it loads (the scheduler that
+ * splits lists), into buf ("cupti=...").  Always a string; parts that
+ * cannot be found read "?". */
+void gp_host_identity(char *buf, size_t len);
+
 /* True when the name is collected by SASS instrumentation (its own pass). */
 int gp_metric_is_instrumented(const char *name);
 

@@ -56,7 +56,8 @@
     X(cuMemsetD2D32, "cuMemsetD2D32_v2")                                                           \
     X(cuMemsetD8, "cuMemsetD8_v2")                                                                 \
     X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                             \
-    X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
+    X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                             \
+    X(cuDriverGetVersion, "cuDriverGetVersion")
 
 typedef struct gp_driver {
 #define GP_DRV_FIELD(name, sym) __typeof__(&name) name;

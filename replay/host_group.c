@@ -58,6 +58,12 @@ static int host_takes(const char *chip, const uint8_t *avail, const char *const 
     return ok;
 }
 
+int gp_host_refused_alone(const char *chip, const uint8_t *avail, const char *name)
+{
+    int t = host_takes(chip, avail, &name, 1);
+    return t < 0 ? -1 : !t;
+}
+
 /* The largest m such that a fresh host object takes in[0..k + m): in[0..k)
  * the configuration's names so far (taken), in[k..k + c) the candidates in
  * order; the whole list first (the usual case: CUPTI takes it), then a

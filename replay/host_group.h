@@ -58,6 +58,12 @@ size_t gp_host_partition_one_pass_threads(const char *chip, const uint8_t *avail
                                           int *group, int *carries_every, size_t max_groups,
                                           size_t threads);
 
+/* 1 when CUPTI refuses `name` alone on chip (a fresh host object refuses
+ * the add), 0 when it takes it, -1 when CUPTI cannot be asked: what a name
+ * gp_host_partition() leaves out (-1) means, checked again for a split kept
+ * between runs (host_split.h). */
+int gp_host_refused_alone(const char *chip, const uint8_t *avail, const char *name);
+
 /* Seconds this process has spent in gp_host_partition() and
  * gp_host_partition_one_pass*() (wall time, all calls together): the
  * splitting of a metric list into configurations, for the summary's set-up

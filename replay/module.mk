@@ -27,3 +27,17 @@ UNIT_TESTS += $(UT)/test_chunk_hash
 $(UT)/test_cache_evict: tests/unit/test_cache_evict.c replay/cache_evict.c preload/cubin.c
 $(UT)/test_cache_evict: CPPFLAGS += -DGP_CUDA_HOME='"$(CUDA_HOME)"'
 UNIT_TESTS += $(UT)/test_cache_evict
+
+# The set-up cache's entries: written, read back, and every kind of entry
+# that must not be trusted refused (no CUPTI)
+$(UT)/test_setup_cache: tests/unit/test_setup_cache.c replay/setup_cache.c util/log.c
+TEST_LDLIBS_test_setup_cache := -lpthread
+UNIT_TESTS += $(UT)/test_setup_cache
+# The splits kept between runs, with CUPTI's host side for GH100 (no GPU)
+$(UT)/test_host_split: tests/unit/test_host_split.c replay/host_split.c replay/setup_cache.c \
+                       replay/cupti_host.c replay/host_group.c replay/nvpw_sched.c util/log.c \
+                       util/strutil.c
+TEST_LDLIBS_test_host_split := $(CUPTI_LDLIBS) -ldl -lpthread
+# CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
+$(UT)/test_host_split: CFLAGS := $(LIB_CFLAGS)
+UNIT_TESTS += $(UT)/test_host_split

@@ -12,6 +12,7 @@
 
 #include "replay/cupti_host.h"
 #include "replay/host_group.h"
+#include "replay/host_split.h"
 #include "replay/range_profiler_int.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -112,53 +113,93 @@ int gp_rp_set_finish(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_si
     return 0;
 }
 
-/* The full set could not be scheduled as one configuration: splits it over
- * several (s keeps the first, the others become extras), as Nsight Compute
- * does, and names in rp->left_out those CUPTI refuses even alone. */
-static int split_full(gp_rp *rp, rp_set *s, const uint8_t *avail, char *err, size_t errlen)
+/* A configuration of kernel replay's split being checked (host_split.h):
+ * configuration 0 becomes the full set, the others its extras, each with
+ * its CUPTI host configuration and counter data image. */
+typedef struct split_check {
+    gp_rp *rp;
+    const rp_set *whole; /* the list before the split */
+    const gp_split *s;
+    const uint8_t *avail;
+    size_t avail_size;
+    char *err;
+    size_t errlen;
+} split_check;
+
+static void split_reset(void *arg)
 {
-    int *group = calloc(s->n ? s->n : 1, sizeof(int));
-    double t0 = gp_host_grouping_s();
-    size_t groups = group ? gp_host_partition(rp->chip, avail, s->names, s->n, group) : 0;
-    gp_debug("%zu names split into %zu configurations for kernel replay in %.0f ms", s->n, groups,
-             (gp_host_grouping_s() - t0) * 1e3);
-    if (groups == 0 || groups > GP_RP_ROT - GP_RP_EXTRA + 1) {
-        if (groups)
-            snprintf(err, errlen, "the metric list needs %zu configurations; at most %d are run",
-                     groups, GP_RP_ROT - GP_RP_EXTRA + 1);
+    split_check *c = arg;
+    gp_rp_set_free(&c->rp->sets[GP_RP_FULL]);
+    for (size_t x = 0; x < GP_RP_ROT - GP_RP_EXTRA; x++)
+        gp_rp_set_free(&c->rp->sets[GP_RP_EXTRA + x]);
+    c->rp->n_extra = 0;
+}
+
+static int split_config(void *arg, size_t g, int stepped)
+{
+    split_check *c = arg;
+    (void)stepped;
+    rp_set *t = g == 0 ? &c->rp->sets[GP_RP_FULL] : &c->rp->sets[GP_RP_EXTRA + g - 1];
+    c->rp->n_extra = c->s->groups - 1; /* before the images are sized (gp_rp_set_finish) */
+    gp_rp_set_free(t);
+    if (set_take(t, c->whole, c->s->group, (int)g) != 0) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
+    }
+    return gp_rp_set_finish(c->rp, t, c->avail, c->avail_size, c->err, c->errlen) != 0 ? -1 : 0;
+}
+
+/* The full set could not be scheduled as one configuration, or a split of
+ * it is kept from an earlier run (cached): splits it over several (s keeps
+ * the first, the others become extras), as Nsight Compute does, every
+ * configuration built, and names in rp->left_out those CUPTI refuses even
+ * alone.  0, or -1 with s as it was (cached: no usable entry). */
+static int split_full(gp_rp *rp, rp_set *s, const uint8_t *avail, size_t avail_size, int cached,
+                      char *err, size_t errlen)
+{
+    rp_set whole = *s;
+    memset(s, 0, sizeof(*s));
+    int *group = calloc(whole.n ? whole.n : 1, sizeof(int));
+    gp_split sp = {whole.n, group, 0, 0, NULL, GP_RP_ROT - GP_RP_EXTRA + 1};
+    gp_split_in in = {rp->chip, avail, avail_size, whole.names, whole.n, NULL, sp.max_groups};
+    split_check c = {rp, &whole, &sp, avail, avail_size, err, errlen};
+    gp_split_check chk = {split_config, split_reset, &c};
+    double t0 = gp_host_grouping_s(), t1 = gp_now_s();
+    size_t groups = !group   ? 0
+                    : cached ? gp_host_split_kernel_cached(&in, &sp, &chk)
+                             : gp_host_split_kernel_fresh(&in, &sp, &chk);
+    if (groups || !cached)
+        gp_debug("%zu names split into %zu configurations for kernel replay%s in %.0f ms "
+                 "(grouping %.0f ms)",
+                 whole.n, groups, cached ? " from the set-up cache" : "",
+                 (gp_now_s() - t1) * 1e3, (gp_host_grouping_s() - t0) * 1e3);
+    if (groups == 0) {
+        split_reset(&c);
+        *s = whole; /* as it was */
+        if (!cached && group && sp.groups > sp.max_groups)
+            snprintf(err, errlen, "the metric list needs %zu configurations; at most %zu are run",
+                     sp.groups, sp.max_groups);
         free(group);
         return -1;
     }
     size_t bad = 0, used = 0, named = 0;
-    for (size_t k = 0; k < s->n; k++)
+    for (size_t k = 0; k < whole.n; k++)
         bad += group[k] < 0;
     if (bad)
         used = (size_t)snprintf(rp->left_out, sizeof(rp->left_out),
                                 "CUPTI cannot schedule %zu metric%s on this device (%s), even "
                                 "alone: ",
                                 bad, bad == 1 ? "" : "s", rp->chip);
-    for (size_t k = 0; k < s->n && bad; k++)
+    for (size_t k = 0; k < whole.n && bad; k++)
         if (group[k] < 0 && used < sizeof(rp->left_out))
             used += (size_t)snprintf(rp->left_out + used, sizeof(rp->left_out) - used, "%s%s",
-                                     named++ ? ", " : "", s->names[k]);
+                                     named++ ? ", " : "", whole.names[k]);
     if (bad && used < sizeof(rp->left_out))
         snprintf(rp->left_out + used, sizeof(rp->left_out) - used,
                  "; they are left out, the other metrics are collected");
-    int rc = 0;
-    for (size_t g = 1; g < groups && rc == 0; g++) {
-        rc = set_take(&rp->sets[GP_RP_EXTRA + g - 1], s, group, (int)g);
-        rp->n_extra = g;
-    }
-    rp_set first = {0};
-    if (rc == 0)
-        rc = set_take(&first, s, group, 0);
     free(group);
-    free(s->index);
-    free(s->names);
-    *s = first;
-    if (rc != 0)
-        snprintf(err, errlen, "out of memory");
-    return rc;
+    gp_rp_set_free(&whole);
+    return 0;
 }
 
 static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, int one_pass,
@@ -178,16 +219,12 @@ static int set_build(gp_rp *rp, rp_set *s, const char *const *names, size_t n, i
     }
     if (s->n == 0)
         return GP_RP_ERR_METRICS;
+    /* a split kept from an earlier run first: the list whole is not tried */
+    if (!one_pass && split_full(rp, s, avail, avail_size, 1, err, errlen) == 0)
+        return 0;
     s->cfg = gp_host_config_create(rp->chip, avail, avail_size, s->names, s->n, err, errlen);
-    if (!s->cfg && !one_pass) {
-        if (split_full(rp, s, avail, err, errlen) != 0 || s->n == 0)
-            return GP_RP_ERR_METRICS;
-        for (size_t x = 0; x < rp->n_extra; x++) {
-            int rc = gp_rp_set_finish(rp, &rp->sets[GP_RP_EXTRA + x], avail, avail_size, err, errlen);
-            if (rc)
-                return rc;
-        }
-    }
+    if (!s->cfg && !one_pass)
+        return split_full(rp, s, avail, avail_size, 0, err, errlen) == 0 ? 0 : GP_RP_ERR_METRICS;
     return gp_rp_set_finish(rp, s, avail, avail_size, err, errlen);
 }
 
@@ -272,12 +309,19 @@ gp_rp *gp_rp_create(CUcontext ctx, int device, const char *const *names, size_t 
         goto fail;
     }
     char err2[256];
-    rp->have_one_pass = set_build(rp, &rp->sets[GP_RP_ONE_PASS], names, n, 1, avail,
-                                  ca.counterAvailabilityImageSize, err2, sizeof(err2)) == 0 &&
-                        gp_host_config_passes(rp->sets[GP_RP_ONE_PASS].cfg) == 1;
+    /* the hardware names alone in one pass: not when they are the full set
+     * already and that takes several passes or configurations (a long list:
+     * CUPTI would schedule it whole once more for nothing) */
+    int all_hw = !gp_rp_has_instrumented(rp);
+    rp->have_one_pass =
+        !(all_hw && (rp->n_extra > 0 || gp_host_config_passes(rp->sets[GP_RP_FULL].cfg) > 1)) &&
+        set_build(rp, &rp->sets[GP_RP_ONE_PASS], names, n, 1, avail,
+                  ca.counterAvailabilityImageSize, err2, sizeof(err2)) == 0 &&
+        gp_host_config_passes(rp->sets[GP_RP_ONE_PASS].cfg) == 1;
     if (!rp->have_one_pass)
         gp_rp_set_free(&rp->sets[GP_RP_ONE_PASS]);
     rp->avail = avail; /* for gp_rp_rotation_build */
+    rp->avail_size = ca.counterAvailabilityImageSize;
     rp->all_names = names;
     *errclass = GP_RP_OK;
     return rp;
@@ -321,6 +365,17 @@ void gp_rp_destroy(gp_rp *rp)
     free(rp->kept);
     free(rp->avail);
     free(rp);
+}
+
+int gp_rp_has_instrumented(const gp_rp *rp)
+{
+    for (size_t x = 0; rp && x <= rp->n_extra; x++) {
+        const rp_set *s = &rp->sets[x == 0 ? GP_RP_FULL : GP_RP_EXTRA + (int)x - 1];
+        for (size_t k = 0; k < s->n; k++)
+            if (gp_metric_is_instrumented(s->names[k]))
+                return 1;
+    }
+    return 0;
 }
 
 const char *gp_rp_left_out(const gp_rp *rp)

@@ -45,6 +45,9 @@ const char *gp_rp_left_out(const gp_rp *rp);
 void gp_rp_set_auto_range(gp_rp *rp, int on);
 /* CUPTI's own kernel replay (CUPTI saves and restores memory): a cross-check. */
 void gp_rp_set_kernel_replay(gp_rp *rp, int on);
+/* 1 when the full set (its extras included) has an instrumented name: one
+ * of its passes is CUPTI's instrumented pass. */
+int gp_rp_has_instrumented(const gp_rp *rp);
 /* Passes of a set; for FULL, those of all its configurations. */
 size_t gp_rp_passes(const gp_rp *rp, int set);
 /* Passes of one configuration (FULL: its first one). */

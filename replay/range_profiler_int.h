@@ -46,6 +46,7 @@ struct gp_rp {
     /* replay mode none */
     const char *const *all_names; /* the caller's list (borrowed until rotation_build) */
     uint8_t *avail;               /* the counter availability image */
+    size_t avail_size;
     size_t n_rot;
     size_t n_rot_stepped; /* of them, the last ones: several passes, stepped */
     char rot_left_out[1024];

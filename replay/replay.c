@@ -303,10 +303,12 @@ static void note_hash_kernels(gp_replay_ctx *rc, uint64_t before)
 static int restore(gp_replay_ctx *rc, gp_replay_state *st)
 {
     char err[256];
+    double t = gp_now_s();
     uint64_t before = rc->snap.stats.bytes_from_store + rc->snap.stats.bytes_zeroed;
     uint64_t k0 = rc->snap.dev.launches;
     int r = gp_snapshot_restore(&rc->snap, err, sizeof(err));
     note_hash_kernels(rc, k0);
+    st->t_restore += gp_now_s() - t;
     if (r != 0)
         return fail(st, "restoring memory between passes", err);
     st->bytes_restored += rc->snap.stats.bytes_from_store + rc->snap.stats.bytes_zeroed - before;
@@ -574,6 +576,7 @@ int gp_replay_enter(gp_replay_ctx *rc, const gp_launch_exec *e, const gp_range *
     if (o->batch && hw == 1 && rc->rp) /* the profiler stays started across launches */
         return enter_batched(rc, e, o, st, sass);
     if (o->warmup && !rc->warmed && hw > 1 && st->set == GP_RP_FULL &&
+        (o->warmup == GP_WARMUP_ALWAYS || gp_rp_has_instrumented(rc->rp)) &&
         warm_up(rc, e, o, st, sass) != 0)
         return -1;
     if (own_sass) { /* the SASS pass first, then the hardware passes */

@@ -61,7 +61,8 @@ typedef struct gp_replay_opts {
     int cupti_replay; /* CUPTI's kernel replay: one start/end around the launch */
     int want_sass;    /* a SASS pass (CUPTI's SASS Metrics API) is wanted */
     int batch;        /* a one-pass set may keep the profiler started (range_profiler.h) */
-    int warmup;       /* the first multi-pass launch of a context runs its passes twice */
+    int warmup;       /* the first multi-pass launch of a context runs its passes twice:
+                       * enum gp_warmup */
     int sass_own_pass; /* the SASS pass is a replay of its own even without hardware passes,
                         * so that the program's launch runs unpatched (stall sampling) */
     uint64_t reserve_bytes;
@@ -75,6 +76,9 @@ typedef struct gp_replay_opts {
     /* rotate_set is stepped (gp_rp_is_stepped): the launch is one pass of it
      * (step_first: its first pass, which configures the profiler) */
     int rotate_step, step_first;
+    /* replay mode none: a variant's first launch, in kernel replay (its time
+     * is counted apart: gp_collect_times) */
+    int exact_first;
 } gp_replay_opts;
 
 typedef struct gp_replay_state {
@@ -90,6 +94,8 @@ typedef struct gp_replay_state {
                    * flush (those of gpuprof's own passes also lie within t_passes) */
     double t_rp_start, t_rp_stop, t_sass_enable, t_sass_run,
         t_sass_collect; /* CUPTI calls (debug) */
+    double t_restore; /* restores between passes (those inside t_passes and the warm-up too) */
+    double t_collect; /* the collection side's time in this launch's gp_collect_begin() */
     double t_once; /* of t_flush, one-time loads: the flush buffer, the eviction kernel (the
                     * driver compiles it): a fixed start-up cost, as the warm-up round */
     int flushed;

@@ -7,46 +7,55 @@
 #include <stdlib.h>
 
 #include "replay/host_group.h"
+#include "replay/host_split.h"
 #include "replay/range_profiler_int.h"
 #include "util/clock.h"
 #include "util/log.h"
 
-/* Replay mode none: the names no one-pass configuration takes (group -1)
- * split into configurations of several passes, numbered from `first` on,
- * as the kernel-replay split does; their passes are collected over a
- * variant's successive launches, one pass each (stepped).  Names CUPTI
- * refuses even alone stay -1.  Returns the configurations made. */
-static size_t stepped_groups(gp_rp *rp, int *group, size_t first)
+/* A configuration of the split being checked (host_split.h): made into
+ * range-profiler set GP_RP_ROT + g, its CUPTI host configuration and counter
+ * data image; refused when CUPTI does not take it, or not in one pass when
+ * it is not stepped. */
+typedef struct rot_check {
+    gp_rp *rp;
+    const gp_split *s;
+    char *err;
+    size_t errlen;
+} rot_check;
+
+static void rot_reset(void *arg)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < rp->n_all; k++)
-        n += group[k] == -1;
-    const char **names = n ? calloc(n, sizeof(char *)) : NULL;
-    size_t *where = n ? calloc(n, sizeof(size_t)) : NULL;
-    int *sub = n ? calloc(n, sizeof(int)) : NULL;
-    size_t made = 0;
-    if (names && where && sub) {
-        size_t m = 0;
-        for (size_t k = 0; k < rp->n_all; k++)
-            if (group[k] == -1) {
-                where[m] = k;
-                names[m++] = rp->all_names[k];
-            }
-        made = gp_host_partition(rp->chip, rp->avail, names, n, sub);
-        if (first + made > GP_RP_MAX_ROT)
-            made = 0;
-        for (size_t m2 = 0; m2 < n && made; m2++)
-            if (sub[m2] >= 0)
-                group[where[m2]] = (int)first + sub[m2];
-        gp_debug("replay mode none: %zu names in no one-pass configuration: %zu configurations "
-                 "of several passes, collected over successive launches",
-                 n, made);
+    rot_check *c = arg;
+    for (size_t g = 0; g < GP_RP_MAX_ROT; g++)
+        gp_rp_set_free(&c->rp->sets[GP_RP_ROT + g]);
+}
+
+static int rot_config(void *arg, size_t g, int stepped)
+{
+    rot_check *c = arg;
+    gp_rp *rp = c->rp;
+    rp_set *t = &rp->sets[GP_RP_ROT + g];
+    gp_rp_set_free(t);
+    t->index = calloc(rp->n_all ? rp->n_all : 1, sizeof(size_t));
+    t->names = calloc(rp->n_all ? rp->n_all : 1, sizeof(char *));
+    if (!t->index || !t->names) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
     }
-    free(names);
-    free(where);
-    free(sub);
-    rp->n_rot_stepped = made;
-    return made;
+    for (size_t k = 0; k < rp->n_all; k++)
+        if (c->s->group[k] == (int)g || (c->s->carries[g] && c->s->group[k] == GP_HOST_EVERY)) {
+            t->index[t->n] = k;
+            t->names[t->n++] = rp->all_names[k];
+        }
+    t->stepped = stepped;
+    if (gp_rp_set_finish(rp, t, rp->avail, rp->avail_size, c->err, c->errlen) != 0)
+        return -1;
+    if (!stepped && gp_host_config_passes(t->cfg) != 1) {
+        snprintf(c->err, c->errlen, "a configuration of one pass became %zu passes",
+                 gp_host_config_passes(t->cfg));
+        return -1;
+    }
+    return 0;
 }
 
 size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errlen)
@@ -58,17 +67,20 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
         snprintf(err, errlen, "out of memory");
         return 0;
     }
-    double t0 = gp_host_grouping_s();
-    size_t groups = gp_host_partition_one_pass(rp->chip, rp->avail, rp->all_names, rp->n_all, every,
-                                               group, carries, GP_RP_MAX_ROT);
-    gp_debug("replay mode none: %zu names in %zu one-pass configurations, grouped in %.0f ms (%s)",
-             rp->n_all, groups, (gp_host_grouping_s() - t0) * 1e3,
-             gp_host_last_grouping_fast() ? "PerfWorks' scheduler, each one checked by CUPTI"
-                                          : "a CUPTI host configuration per trial");
-    if (groups > 0) /* the names no one-pass configuration takes: stepped ones */
-        groups += stepped_groups(rp, group, groups);
+    /* the split (cached or made), each configuration built and checked */
+    gp_split s = {rp->n_all, group, 0, 0, carries, GP_RP_MAX_ROT};
+    gp_split_in in = {rp->chip, rp->avail, rp->avail_size, rp->all_names, rp->n_all, every,
+                      GP_RP_MAX_ROT};
+    rot_check rc = {rp, &s, err, errlen};
+    gp_split_check chk = {rot_config, rot_reset, &rc};
+    int cached = 0;
+    err[0] = '\0';
+    double t_build = gp_now_s();
+    size_t groups = gp_host_split_rotation(&in, &s, &chk, &cached);
+    gp_debug("replay mode none: %zu configurations (%zu stepped) %s and built in %.0f ms", groups,
+             s.stepped, cached ? "from the set-up cache" : "made", (gp_now_s() - t_build) * 1e3);
     size_t used = 0, bad = 0;
-    for (size_t k = 0; k < rp->n_all; k++)
+    for (size_t k = 0; groups && k < rp->n_all; k++)
         if (group[k] == -1) {
             if (bad++ == 0)
                 used = (size_t)snprintf(rp->rot_left_out, sizeof(rp->rot_left_out),
@@ -78,42 +90,16 @@ size_t gp_rp_rotation_build(gp_rp *rp, const int *every, char *err, size_t errle
                 used += (size_t)snprintf(rp->rot_left_out + used, sizeof(rp->rot_left_out) - used,
                                          "%s%s", bad > 1 ? ", " : "", rp->all_names[k]);
         }
-    int rc = 0;
-    double t_build = gp_now_s();
-    for (size_t g = 0; g < groups && rc == 0; g++) {
-        rp_set *t = &rp->sets[GP_RP_ROT + g];
-        t->index = calloc(rp->n_all ? rp->n_all : 1, sizeof(size_t));
-        t->names = calloc(rp->n_all ? rp->n_all : 1, sizeof(char *));
-        if (!t->index || !t->names) {
-            snprintf(err, errlen, "out of memory");
-            rc = -1;
-            break;
-        }
-        for (size_t k = 0; k < rp->n_all; k++)
-            if (group[k] == (int)g || (carries[g] && group[k] == GP_HOST_EVERY)) {
-                t->index[t->n] = k;
-                t->names[t->n++] = rp->all_names[k];
-            }
-        t->stepped = g >= groups - rp->n_rot_stepped;
-        rc = gp_rp_set_finish(rp, t, rp->avail, 0, err, errlen) != 0 ? -1 : 0;
-        if (rc == 0 && !t->stepped && gp_host_config_passes(t->cfg) != 1) {
-            snprintf(err, errlen, "a configuration of one pass became %zu passes",
-                     gp_host_config_passes(t->cfg));
-            rc = -1;
-        }
-    }
-    gp_debug("replay mode none: %zu configurations' images built in %.0f ms", groups,
-             (gp_now_s() - t_build) * 1e3);
     free(group);
     rp->all_names = NULL; /* borrowed only for this */
-    if (rc != 0 || groups == 0) {
-        for (size_t g = 0; g < GP_RP_MAX_ROT; g++)
-            gp_rp_set_free(&rp->sets[GP_RP_ROT + g]);
+    if (groups == 0) {
+        rot_reset(&rc);
         rp->n_rot_stepped = 0;
-        if (groups == 0 && rc == 0)
+        if (!err[0])
             snprintf(err, errlen, "no configuration of one pass could be made of the list");
         return 0;
     }
+    rp->n_rot_stepped = s.stepped;
     rp->n_rot = groups;
     return groups;
 }

@@ -15,8 +15,10 @@
  * code.  gp_sass_derive() can also derive the Nsight Compute names from the
  * per-instruction data, counting a record's used bytes as min(requested, ideal
  * units x unit size): without addresses that is Nsight Compute's value only
- * where no two threads of a warp share an address, so those values are no
- * longer reported; the unit tests keep the derivation checked. */
+ * where no two threads of a warp share an address, so those values are not
+ * reported under Nsight Compute's names: only beside them, under own names
+ * (GP_SASS_OWN_PREFIX), for GPUPROF_SASS_EFFICIENCY=check's cross-check; the
+ * unit tests keep the derivation checked. */
 #include "replay/sass_derive.h"
 
 #include <math.h>
@@ -136,8 +138,32 @@ void gp_sass_dump(FILE *f, const char *kernel, const gp_sass_record *r, size_t n
     }
 }
 
+const char *gp_sass_own_of(const char *name, char *buf, size_t len)
+{
+    size_t p = strlen(GP_SASS_OWN_PREFIX);
+    if (strncmp(name, GP_SASS_OWN_PREFIX, p) != 0 || !name[p])
+        return NULL;
+    int w = snprintf(buf, len, "smsp__sass_%s", name + p);
+    return w > 0 && (size_t)w < len ? buf : NULL;
+}
+
+int gp_sass_is_efficiency(const char *name)
+{
+    return named_id(eff_metrics, N_EFF, name) >= 0;
+}
+
+/* The instrumented name name stands for: itself, or what an own name
+ * (GP_SASS_OWN_PREFIX) names. */
+static const char *underlying(const char *name, char *buf, size_t len)
+{
+    const char *u = gp_sass_own_of(name, buf, len);
+    return u ? u : name;
+}
+
 int gp_sass_needs_code(const char *name)
 {
+    char buf[256];
+    name = underlying(name, buf, sizeof(buf));
     return named_id(fp_metrics, N_FP, name) >= 0 || strcmp(name, sum_metrics[SUM_HFMA_MOVE]) == 0;
 }
 
@@ -153,6 +179,8 @@ int gp_sass_exact(const char *name)
 
 int gp_sass_derivable(const char *name)
 {
+    char buf[256];
+    name = underlying(name, buf, sizeof(buf));
     return named_id(eff_metrics, N_EFF, name) >= 0 || gp_sass_exact(name);
 }
 
@@ -279,19 +307,21 @@ int gp_sass_derive(const gp_sass_record *records, size_t n_records, gp_code_look
         add_memory(&r[i], &mem);
     }
     for (size_t k = 0; k < n_names; k++) {
-        int op = named_id(fp_metrics, N_FP, names[k]);
+        char buf[256];
+        const char *name = underlying(names[k], buf, sizeof(buf));
+        int op = named_id(fp_metrics, N_FP, name);
         if (op >= 0)
             values[k] = code_missing ? NAN : fp[op];
-        int e = named_id(eff_metrics, N_EFF, names[k]);
+        int e = named_id(eff_metrics, N_EFF, name);
         if (e >= 0) {
             double pct = 100.0 * mem.used[e] / mem.units[e];
             /* used bytes never exceed the bytes served: an invariant, not a clamp */
             values[k] = mem.units[e] > 0 && pct <= 100.0 + 1e-9 ? pct : NAN;
         }
         for (int i = 0; i < SUM_N; i++)
-            if (strcmp(names[k], sum_metrics[i]) == 0)
+            if (strcmp(name, sum_metrics[i]) == 0)
                 values[k] = i == SUM_HFMA_MOVE && code_missing ? NAN : mem.sum[i];
-        int m = plain_sum(names[k]);
+        int m = plain_sum(name);
         if (m >= 0)
             values[k] = sums[m];
     }

@@ -97,6 +97,24 @@ int gp_sass_exact(const char *name);
  * instrumented name is the range profiler's. */
 int gp_sass_only(const char *name);
 
+/* 1 for Nsight Compute's memory efficiencies (smsp__sass_average_data_bytes_
+ * per_{sector,wavefront}_*.pct): distinct bytes over the bytes of the sectors
+ * or wavefronts that served them.  The SASS pass has no addresses, so its
+ * derivation, min(requested bytes, ideal sectors or wavefronts x their
+ * size) per instruction, is exact only where no two threads of a warp share
+ * an address (or the distinct bytes fill whole ideal units); elsewhere it is
+ * an upper bound (docs/measurements.md).  Never routed to the SASS pass as
+ * Nsight Compute's value. */
+int gp_sass_is_efficiency(const char *name);
+
+/* GPUPROF_SASS_EFFICIENCY=check: GP_SASS_OWN_PREFIX followed by what comes
+ * after "smsp__sass_" in an instrumented name is the SASS pass's own
+ * derivation of that name, recorded beside the range profiler's value of it
+ * for the cross-check (tests/gpu/sass_own_check.sh).  gp_sass_own_of() gives
+ * the instrumented name an own name stands for (into buf), or NULL. */
+#define GP_SASS_OWN_PREFIX "gpuprof__sass_own__"
+const char *gp_sass_own_of(const char *name, char *buf, size_t len);
+
 /* Computes every derivable name of names[] into values[] (others untouched).
  * A metric whose inputs are absent (no global loads, say) gets NaN. */
 /* Returns 1 when some instruction's function had no machine code to look up

@@ -276,6 +276,16 @@ size_t gp_ncu_collect(gp_ncu_mask m, void (*fn)(void *ctx, const char *name), vo
         else if (gp_ncu_row_how(r) == GP_NCU_FORMULA)
             gp_expr_names(r->value + 1, gp_ncu_formula_name, &s);
     }
+    /* counters.def's rows of an Nsight Compute set ("basic", "full": what
+     * gpuprof-report's charts read) when every section of that set is chosen */
+    for (size_t k = 0; k < gp_ncu_n_sets; k++) {
+        gp_ncu_mask need = gp_ncu_set_mask((int)k);
+        if (gp_ncu_sets[k].group[0] || !need || (m & need) != need)
+            continue;
+        for (size_t i = 0; i < sizeof gp_ncu_counters / sizeof gp_ncu_counters[0]; i++)
+            if (strcmp(gp_ncu_counters[i].set, gp_ncu_sets[k].id) == 0)
+                gp_ncu_names_add(&s, gp_ncu_counters[i].name, strlen(gp_ncu_counters[i].name));
+    }
     n = s.n;
     for (size_t i = 0; i < s.n; i++)
         free((void *)s.seen[i]);

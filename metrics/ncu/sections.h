@@ -76,7 +76,9 @@ gp_ncu_mask gp_ncu_mask_parse(const char *list, size_t *unknown);
 
 /* Calls fn once for each distinct metric the sections of m make gpuprof
  * collect: the plain rows' metrics and the counters their formulas read
- * (names with "__"), in table order.  Returns how many. */
+ * (names with "__"), in table order, then the counters.def rows of each of
+ * Nsight Compute's sets whose sections m holds whole (set "basic", "full":
+ * what gpuprof-report's charts read).  Returns how many. */
 size_t gp_ncu_collect(gp_ncu_mask m, void (*fn)(void *ctx, const char *name), void *ctx);
 /* Calls fn for each row of m that cannot be collected.  Returns how many. */
 size_t gp_ncu_cannot(gp_ncu_mask m, void (*fn)(void *ctx, const gp_ncu_row *r), void *ctx);

@@ -81,4 +81,4 @@ $(GT)/bench/many_kernels: tests/gpu/bench/many_kernels.c tests/gpu/drv_util.h
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_TESTS += $(GT)/bench/many_kernels
 # check_estimates.py --ncu on made-up files (no GPU needed)
-TEST_SCRIPTS += tests/gpu/test_check_estimates.sh
+TEST_SCRIPTS += tests/gpu/test_check_estimates.sh tests/gpu/test_sass_own_compare.sh

@@ -59,7 +59,7 @@ run 0 "longline.jsonl:1: line longer than 33554432 bytes; skipped" "$tmp/longlin
 run 0 "" --baseline "$hx/names_all.jsonl" "$hx/names_all.jsonl"
 if raw "$tmp/out" || ! grep -q '#[0-9]* \\x1b\[2J\\x1b\[31mEVIL (device 0)' "$tmp/out" ||
    ! grep -q '\\u{202e}RTL' "$tmp/out"; then ko "--baseline text prints names raw"; else ok; fi
-for f in "" "--kernel-name-base demangled" "--kernel-name-base mangled"; do
+for f in "" "--details" "--kernel-name-base demangled" "--kernel-name-base mangled"; do
     # shellcheck disable=SC2086
     run 0 "" $f "$hx/names_all.jsonl" && { if raw "$tmp/out"; then ko "text report $f prints a name raw"; else ok; fi; }
 done
@@ -67,9 +67,12 @@ run 0 "" --peaks "$hx/peaks_dev_esc.json" "$P"
 if raw "$tmp/out" || ! grep -q 'measured ceilings: .*, measured on \\x1b\]0;pwned\\x07\\x1b\[2J' "$tmp/out" ||
    ! grep -q '^gpuprof-report: warning: .*are from \\x1b\]0;pwned' "$tmp/out"; then
     ko "a peaks file's device name reaches stderr or the header raw"; else ok; fi
-run 0 "" "$hx/missing_hostile.jsonl"
+run 0 "" --details "$hx/missing_hostile.jsonl"
 if raw "$tmp/out" || ! grep -q "measured ceilings: *n/a (gpu__time_duration.sum: \\\\x1b\[31m" "$tmp/out"; then
     ko "the roofline's n/a reason is printed raw"; else ok; fi
+run 0 "" "$hx/missing_hostile.jsonl"
+if raw "$tmp/out" || ! grep -q "roofline (FP32): .*n/a (gpu__time_duration.sum: \\\\x1b\[31m" "$tmp/out"; then
+    ko "the short report prints the roofline's n/a reason raw"; else ok; fi
 run 0 "" "$hx/utf8_bad.jsonl"
 if raw "$tmp/out"; then ko "bytes that are not UTF-8 reach the text report"; else ok; fi
 # messages: a malformed record's kernel name, a peaks file's name
@@ -83,7 +86,8 @@ if raw "$tmp/out"; then ko "a message prints a file name raw"; else ok; fi
 
 # D7: no NaN or infinity in any format; n/a with its reason instead
 for f in met_time0 met_timetiny met_all_1e+308; do
-    for fmt in text csv html json ncu-csv ncu-raw-csv; do
+    for fmt in text "text --details" csv html "html --details" json ncu-csv ncu-raw-csv; do
+        # shellcheck disable=SC2086
         run 0 "" -f $fmt "$hx/$f.jsonl" || continue
         if grep -qiw 'nan\|-nan\|inf\|-inf\|infinity' "$tmp/out" || grep -q 'nan%\|inf%\|="-\?\(nan\|inf\)' "$tmp/out"; then
             ko "$f, format $fmt: NaN or infinity in the output"; grep -oi '.\{30\}\(nan\|inf\).\{10\}' "$tmp/out" | head -2 >&2
@@ -91,8 +95,11 @@ for f in met_time0 met_timetiny met_all_1e+308; do
     done
 done
 run 0 "of attainable n/a (division by zero (duration is 0))" "$hx/met_time0.jsonl"
-run 0 "fp32_flops_per_s *overflow: division by" "$hx/met_timetiny.jsonl"
-run 0 "tensor_util *impossible value 1e+308 (at most 100" "$hx/met_all_1e+308.jsonl"
+run 0 "fp32_flops_per_s *overflow: division by" --details "$hx/met_timetiny.jsonl"
+run 0 "tensor_util *impossible value 1e+308 (at most 100" --details "$hx/met_all_1e+308.jsonl"
+# the short report says those n/a with their reasons too, once per kernel
+run 0 "n/a (overflow: division by .*fp32_flops_per_s\|n/a (.*overflow: division by" "$hx/met_timetiny.jsonl"
+run 0 "n/a (impossible value 1e+308 (at most 100.*tensor_util" "$hx/met_all_1e+308.jsonl"
 run 0 "" -f html "$hx/met_timetiny.jsonl"
 if grep -q '<rect[^>]*width="-' "$tmp/out" || ! grep -q '<rect class="bar"' "$tmp/out"; then
     ko "an SVG bar of a tiny duration has a negative or no width"; else ok; fi

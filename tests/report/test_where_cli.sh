@@ -38,9 +38,12 @@ if [ -n "$py" ]; then dis="--nvdisasm $fake"; else dis=""; sk "fake nvdisasm: py
 # 1. every fixture in every format; its .expect lines
 for f in "$fix"/*.jsonl; do
     name=$(basename "$f" .jsonl)
-    for fmt in text csv html json source-csv ncu-source-csv; do
+    for fmt in text details csv html json source-csv ncu-source-csv; do
+        # "details": the full text report (--details)
+        opt="-f $fmt"
+        [ "$fmt" = details ] && opt="-f text --details"
         # shellcheck disable=SC2086
-        "$report" $dis -f "$fmt" "$f" >"$tmp/$name.$fmt" 2>"$tmp/$name.$fmt.err"
+        "$report" $dis $opt "$f" >"$tmp/$name.$fmt" 2>"$tmp/$name.$fmt.err"
         rc=$?
         t '[ "$rc" -eq 0 ]' "$name --format $fmt: exit $rc ($(head -2 "$tmp/$name.$fmt.err"))"
     done
@@ -66,7 +69,7 @@ for f in "$fix"/*.jsonl; do
     done <"$fix/$name.expect"
 done
 # no terminal control or bidi override reaches the text report
-for f in "$tmp"/*.text; do
+for f in "$tmp"/*.text "$tmp"/*.details; do
     t '! LC_ALL=C grep -q "$(printf "\033")" "$f" && ! grep -q "$(printf "\342\200\256")" "$f"' \
       "$(basename "$f"): raw control or bidi characters"
 done

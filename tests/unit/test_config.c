@@ -58,6 +58,42 @@ int main(void)
     GP_CHECK(!gp_filter_name_matches(&c, "gemm_small"));
     gp_config_free(&c);
 
+    /* the set-up cache's directory: GPUPROF_CACHE_DIR, else XDG's cache
+     * directory, else HOME's; off with GPUPROF_CACHE=0 or without either */
+    {
+        static const char *const home[] = {"HOME", "/home/u", NULL};
+        GP_CHECK(parse(home, &c, err, sizeof(err)) == 0 && c.cache &&
+                 strcmp(c.cache_dir, "/home/u/.cache/gpuprof") == 0);
+        static const char *const xdg[] = {"HOME", "/home/u", "XDG_CACHE_HOME", "/x/c", NULL};
+        GP_CHECK(parse(xdg, &c, err, sizeof(err)) == 0 &&
+                 strcmp(c.cache_dir, "/x/c/gpuprof") == 0);
+        static const char *const rel[] = {"HOME", "/home/u", "XDG_CACHE_HOME", "c", NULL};
+        GP_CHECK(parse(rel, &c, err, sizeof(err)) == 0 &&
+                 strcmp(c.cache_dir, "/home/u/.cache/gpuprof") == 0); /* XDG: relative ignored */
+        static const char *const own[] = {"HOME", "/home/u", "GPUPROF_CACHE_DIR", "/tmp/gc", NULL};
+        GP_CHECK(parse(own, &c, err, sizeof(err)) == 0 && strcmp(c.cache_dir, "/tmp/gc") == 0);
+        /* where the default set's instrumented metrics come from */
+        static const char *const se[] = {"GPUPROF_SASS_EFFICIENCY", "own", NULL};
+        GP_CHECK(parse(se, &c, err, sizeof(err)) == 0 && c.sass_efficiency == GP_SASS_EFF_OWN);
+        GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && c.sass_efficiency == GP_SASS_EFF_CUPTI);
+        static const char *const seb[] = {"GPUPROF_SASS_EFFICIENCY", "sass", NULL};
+        GP_CHECK(parse(seb, &c, err, sizeof(err)) == 1 &&
+                 strstr(err, "accepted values: cupti, own, check"));
+        /* the warm-up: by default only before an instrumented pass */
+        static const char *const wu[] = {"GPUPROF_WARMUP", "always", NULL};
+        GP_CHECK(parse(wu, &c, err, sizeof(err)) == 0 && c.warmup == GP_WARMUP_ALWAYS);
+        GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && c.warmup == GP_WARMUP_INSTRUMENTED);
+        static const char *const off[] = {"HOME", "/home/u", "GPUPROF_CACHE", "0", NULL};
+        GP_CHECK(parse(off, &c, err, sizeof(err)) == 0 && !c.cache && c.cache_dir[0] == '\0');
+        GP_CHECK(parse(none, &c, err, sizeof(err)) == 0 && c.cache && c.cache_dir[0] == '\0');
+        static const char *const bad[] = {"GPUPROF_CACHE_DIR", "cache", "GPUPROF_CACHE", "yes",
+                                          NULL};
+        GP_CHECK(parse(bad, &c, err, sizeof(err)) == 2 &&
+                 strstr(err, "GPUPROF_CACHE_DIR='cache' is not valid: expected an absolute path") &&
+                 strstr(err, "GPUPROF_CACHE='yes' is not valid: accepted values: 0, 1"));
+        gp_config_free(&c);
+    }
+
     /* cache control: L2 and the GPCs' caches (flush), L2 only (l2), nothing (none) */
     static const char *const cc_l2[] = {"GPUPROF_CACHE_CONTROL", "l2", NULL};
     GP_CHECK(parse(cc_l2, &c, err, sizeof(err)) == 0 && c.flush_caches == GP_CACHE_L2);

@@ -283,6 +283,21 @@ int main(void)
     c = gp_host_config_create("GH100", NULL, 0, hw, nh, err, sizeof(err));
     GP_CHECK_MSG(c && gp_host_config_passes(c) == 1, "hardware subset: %s", c ? "" : err);
     gp_host_config_destroy(c);
+    /* GPUPROF_SASS_EFFICIENCY=own (and @fast): every instrumented name of the
+     * default set is either a sum the SASS pass counts exactly or one of
+     * Nsight Compute's three efficiencies (withheld): none is left to CUPTI's
+     * instrumented pass, so the range profiler's list is the hardware
+     * subset above, one pass */
+    size_t exact = 0, eff = 0, left = 0;
+    for (size_t i = 0; i < nd; i++) {
+        if (!gp_metric_is_instrumented(def[i]))
+            continue;
+        exact += gp_sass_exact(def[i]);
+        eff += gp_sass_is_efficiency(def[i]);
+        left += !gp_sass_exact(def[i]) && !gp_sass_is_efficiency(def[i]);
+    }
+    GP_CHECK_MSG(left == 0 && eff == 3 && exact >= 13, "%zu exact, %zu efficiencies, %zu left",
+                 exact, eff, left);
     const char *one_sass[] = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"};
     c = gp_host_config_create("GH100", NULL, 0, one_sass, 1, err, sizeof(err));
     GP_CHECK(c && gp_host_config_passes(c) == 1);

@@ -366,6 +366,10 @@ CUresult gp_collect_sync(void)
 {
     return CUDA_SUCCESS;
 }
+CUresult gp_collect_wait_program(void)
+{
+    return CUDA_SUCCESS;
+}
 int gp_collect_batch_is_open(const gp_collect_ctx *c)
 {
     (void)c;

@@ -155,6 +155,48 @@ int main(void)
                             "\"setup_warmup_ms\":500.000,") != NULL,
                  "%s", sj);
     free(sj);
+    /* where the time went: every part in the record, those of a
+     * millisecond or more in the line, the rest as other; splits cached */
+    s.times_known = 1;
+    s.profiler_s = 10.0;
+    s.start_s = 0.2;
+    s.t_first = 1.5;
+    s.t_passes = 3.25;
+    s.t_snapshots = 0.25;
+    s.t_restores = 0.5;
+    s.t_waiting = 1.0;
+    s.splits_cached = 2;
+    atomic_store(&s.lock_wait_ns, 750000000u);
+    sp = gp_test_capture(w_print, &s);
+    GP_CHECK_MSG(strstr(sp, "where the profiler's time went: start-up 0.200 s, set-up 2.500 s "
+                            "(splitting the metric list 1.250 s: 2 splits from the set-up cache, "
+                            "0 made afresh; warm-up and flush kernels 0.500 s), first launches in "
+                            "kernel replay 1.500 s, passes 3.250 s, snapshots 0.250 s, restores "
+                            "0.500 s, waiting for the program's work 1.000 s, other (records, "
+                            "decisions) 0.800 s; and 0.750 s waiting for the program's other "
+                            "threads\n") != NULL,
+                 "%s", sp);
+    free(sp);
+    sj = gp_test_capture(w_sum, &s);
+    GP_CHECK_MSG(strstr(sj, "\"time_ms\":{\"start\":200.000,\"setup\":2500.000,"
+                            "\"setup_grouping\":1250.000,\"setup_warmup\":500.000,"
+                            "\"first_launches\":1500.000,\"passes\":3250.000,\"snapshots\":250.000,"
+                            "\"restores\":500.000,\"waiting\":1000.000,\"other\":800.000,"
+                            "\"lock_wait\":750.000},\"setup_splits\":{\"cached\":2,\"made\":0},") &&
+                     strstr(sj, "\"setup_ms\":2500.000"),
+                 "%s", sj);
+    free(sj);
+    /* parts adding up to more than the total: a bug, never a negative other */
+    s.t_passes = 9.0;
+    sp = gp_test_capture(w_print, &s);
+    sj = gp_test_capture(w_sum, &s);
+    GP_CHECK_MSG(strstr(sp, "other n/a (the parts add up to more than the total)") &&
+                     strstr(sj, "\"other\":null,"),
+                 "%s", sp);
+    free(sp);
+    free(sj);
+    s.times_known = 0;
+    s.start_s = s.t_first = s.t_passes = s.t_snapshots = s.t_restores = s.t_waiting = 0;
     s.profiler_s = s.setup_s = s.setup_grouping_s = s.setup_warmup_s = 0;
     /* a profiled launch inside the window counts as executed there; one past it does not */
     gp_summary_profiled(&s, 12, "k", 2000.0, 1);

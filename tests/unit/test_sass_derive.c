@@ -244,5 +244,35 @@ int main(void)
     GP_CHECK(!gp_sass_exact("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"));
     GP_CHECK(!gp_sass_exact("smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"));
     GP_CHECK(!gp_sass_exact("dram__bytes_read.sum"));
+
+    /* GPUPROF_SASS_EFFICIENCY=check: an own name is the SASS pass's value of
+     * the instrumented name it stands for, derived the same way, the SASS
+     * pass's alone (gp_sass_only); the efficiencies are known as such */
+    char ob[256];
+    GP_CHECK_STR(gp_sass_own_of("gpuprof__sass_own__average_data_bytes_per_sector_mem_global_op_"
+                                "ld.pct", ob, sizeof(ob)),
+                 "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct");
+    GP_CHECK(!gp_sass_own_of("gpuprof__sass_own__", ob, sizeof(ob)) &&
+             !gp_sass_own_of("smsp__sass_inst_executed.sum", ob, sizeof(ob)));
+    GP_CHECK(gp_sass_only("gpuprof__sass_own__thread_inst_executed_op_ffma_pred_on.sum") &&
+             gp_sass_needs_code("gpuprof__sass_own__thread_inst_executed_op_ffma_pred_on.sum"));
+    GP_CHECK(!gp_sass_only("gpuprof__sass_own__no_such_metric.sum"));
+    GP_CHECK(gp_sass_is_efficiency("smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct") &&
+             !gp_sass_is_efficiency("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"));
+    {
+        /* the broadcast of part 3: Nsight Compute's 12.5% (4 distinct bytes
+         * in a 32-byte sector), the derivation's bound 100%, under both names */
+        gp_sass_record one;
+        memset(&one, 0, sizeof(one));
+        one.function = "k";
+        one.v[GP_SASS_THREAD_INST] = one.v[GP_SASS_THREAD_GLOBAL] = 32;
+        one.v[GP_SASS_GLOBAL_LD] = one.v[GP_SASS_INST] = one.v[GP_SASS_MEM32] = 1;
+        one.v[GP_SASS_SECTORS] = one.v[GP_SASS_SECTORS_IDEAL] = 1;
+        const char *both[] = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+                              "gpuprof__sass_own__average_data_bytes_per_sector_mem_global_op_ld.pct"};
+        double bv[2];
+        gp_sass_derive(&one, 1, fake_lookup, NULL, both, 2, bv);
+        GP_CHECK_MSG(bv[0] == 100.0 && bv[1] == 100.0, "%g %g", bv[0], bv[1]);
+    }
     return gp_test_finish("sass_derive");
 }

@@ -3,7 +3,7 @@
  * API for GH100 offline (no GPU): every name is one CUPTI knows (a name it
  * does not would be dropped at run time, its row n/a), and each set's list
  * splits into configurations CUPTI accepts, whose passes are printed (the
- * full set: 223 names in 3 configurations, 29 passes, where Nsight
+ * full set: 229 names in 3 configurations, 29 passes, where Nsight
  * Compute's full set took 38 on an H100). */
 #include "metrics/ncu/sections.h"
 #include "replay/cupti_host.h"

@@ -64,6 +64,9 @@ static int gp_report_usage(FILE *f)
             "ncu-source-csv\n"
             "                            (--page source --csv --print-source sass)\n"
             "  -o, --output FILE         write to FILE instead of standard output\n"
+            "      --details             text and html: every derived metric of every kernel,\n"
+            "                            n/a ones with their reasons (the default report shows\n"
+            "                            only what was measured, briefly)\n"
             "      --peaks FILE          measured ceilings (a gpupeak peaks file)\n"
             "      --baseline OLD.jsonl  compare FILE.jsonl... (the new run) with OLD.jsonl; "
             "may be\n"
@@ -259,11 +262,12 @@ int main(int argc, char **argv)
                                          {"print-units", required_argument, NULL, 'U'},
                                          {"print-details", required_argument, NULL, 'Q'},
                                          {"print-summary", required_argument, NULL, 'M'},
-                                         {"section", required_argument, NULL, 'X'},
+                                         {"section", required_argument, NULL, 'Z'},
                                          {"set", required_argument, NULL, 'Y'},
                                          {"list-sets", no_argument, NULL, 'L'},
                                          {"list-sections", no_argument, NULL, 'W'},
                                          {"verbose", no_argument, NULL, 'v'},
+                                         {"details", no_argument, NULL, 'X'},
                                          {"version", no_argument, NULL, 'V'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -272,7 +276,7 @@ int main(int argc, char **argv)
     char **baseline = NULL, err[512];
     size_t n_baseline = 0;
     gp_against_opts against = {0};
-    int format = GP_FMT_TEXT, name_base = -1, c, rc = 1;
+    int format = GP_FMT_TEXT, name_base = -1, details = 0, c, rc = 1;
     gp_peaks peaks;
     gp_report *r = NULL, *old = NULL;
     gp_safefile sf = {0};
@@ -302,7 +306,7 @@ int main(int argc, char **argv)
         case 'U':
         case 'Q':
         case 'M':
-        case 'X':
+        case 'Z':
         case 'Y':
         case 'L':
         case 'W':
@@ -355,6 +359,9 @@ int main(int argc, char **argv)
         case 'N':
             where.no_source_text = 1;
             break;
+        case 'X':
+            details = 1;
+            break;
         case 'V':
             printf(GP_REPORT_PROG " %s\n", GPUPROF_VERSION);
             free(baseline);
@@ -392,6 +399,15 @@ int main(int argc, char **argv)
         goto usage;
     if (against.n_one_pass && !against.n_ncu) {
         gp_report_err("--against-one-pass needs --against (the full-list run)");
+        goto usage;
+    }
+    if (details && (n_baseline || against.n_ncu)) {
+        gp_report_err("--details is for a report, not for --baseline or --against");
+        goto usage;
+    }
+    if (details && format != GP_FMT_TEXT && format != GP_FMT_HTML) {
+        gp_report_err("--details is for --format text or html; %s holds every metric already",
+                      gp_report_formats[format]);
         goto usage;
     }
     if (against.n_ncu)
@@ -458,6 +474,8 @@ int main(int argc, char **argv)
         gp_baseline_free(&b);
     } else if (page.writer) {
         rc = page.writer(r, &page.details, out);
+    } else if (details) {
+        rc = format == GP_FMT_HTML ? gp_report_html_details(r, out) : gp_report_text_details(r, out);
     } else {
         rc = gp_report_writers[format](r, out);
     }

@@ -72,7 +72,7 @@ int gp_report_page_option(gp_report_page_opts *p, int c, const char *arg)
             return -1;
         p->summary = i == 1;
         return 0;
-    case 'X':
+    case 'Z':
         p->chosen = 1;
         if (gp_ncu_select_section(arg, &p->details.sections, err, sizeof err) != 0)
             return gp_page_err(err, NULL);
