@@ -26,7 +26,7 @@ FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZ
 FUZZ_SRCS_result := fuzz/fuzz_result.c $(GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/instructions/sass_listing.c util/strutil.c
 FUZZ_SRCS_ncu    := fuzz/fuzz_ncu.c $(FUZZ_REPORT_SRCS)
-FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
+FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c metrics/ncu/sections.c metrics/catalog/expr.c preload/filter.c preload/nvtx_expr.c \
                     $(patsubst %,util/%.c,strutil log regex_safe kname textio)
 FUZZ_CPPFLAGS := $(CPPFLAGS) -Itools/characterize -Ifuzz
 

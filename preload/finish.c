@@ -11,6 +11,7 @@
 
 #include "metrics/records/guard.h"
 #include "metrics/report/report_api.h"
+#include "preload/metric_set.h"
 #include "preload/output.h"
 #include "preload/sampling.h"
 #include "preload/source.h"
@@ -102,6 +103,7 @@ static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const d
     }
     /* 2: L2 alone (GPUPROF_CACHE_CONTROL=l2), the GPCs' caches left warm */
     r.caches_flushed = !ls->rs.flushed ? 0 : gp_core.cfg.flush_caches == GP_CACHE_L2 ? 2 : 1;
+    r.sections = gp_metric_set_sections();
     r.n_metrics = gp_core.n_metrics;
     r.metric_names = gp_core.metric_names;
     r.metric_units = gp_core.metric_units;

@@ -56,20 +56,28 @@ $(UT)/test_launch_hooks: tests/unit/test_launch_hooks.c preload/launch.c preload
 TEST_LDLIBS_test_launch_hooks := -lpthread
 $(UT)/test_alloc_track: tests/unit/test_alloc_track.c replay/alloc_track.c util/gp_uthash.c util/strhash.c
 TEST_LDLIBS_test_alloc_track := -lpthread
-$(UT)/test_config: tests/unit/test_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
+$(UT)/test_config: tests/unit/test_config.c preload/config.c metrics/ncu/sections.c metrics/catalog/expr.c preload/filter.c preload/nvtx_expr.c \
                    util/strutil.c util/log.c util/kname.c util/regex_safe.c util/textio.c
 TEST_LDLIBS_test_config := -lpthread
 $(UT)/test_ranges: tests/unit/test_ranges.c preload/ranges.c preload/nvtx_expr.c preload/config.c \
+                   metrics/ncu/sections.c metrics/catalog/expr.c \
                    preload/filter.c \
                    util/strutil.c util/log.c util/kname.c util/regex_safe.c util/textio.c
 TEST_LDLIBS_test_ranges := -lpthread
-$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/nvtx_expr.c util/log.c util/strutil.c util/gp_uthash.c util/strhash.c util/textio.c util/kname.c util/regex_safe.c
+$(UT)/test_output: tests/unit/test_output.c preload/output.c preload/summary.c preload/names.c preload/filter.c preload/config.c preload/nvtx_expr.c util/log.c util/strutil.c util/gp_uthash.c util/strhash.c util/textio.c util/kname.c util/regex_safe.c metrics/ncu/sections.c metrics/catalog/expr.c
 TEST_LDLIBS_test_output := -lstdc++ -lpthread
 $(UT)/test_cupti_host: tests/unit/test_cupti_host.c replay/cupti_host.c replay/host_group.c replay/nvpw_sched.c util/log.c \
                       util/strutil.c replay/sass_derive.c metrics/catalog/counters.def
 TEST_LDLIBS_test_cupti_host := $(CUPTI_LDLIBS) -ldl
 # CUPTI loads its host library with RTLD_DEEPBIND, which the sanitizers refuse
 $(UT)/test_cupti_host: CFLAGS := $(LIB_CFLAGS)
+# the metrics of Nsight Compute's sets and sections on CUPTI's host API
+$(UT)/test_sections_host: tests/unit/test_sections_host.c replay/cupti_host.c replay/host_group.c \
+                          replay/nvpw_sched.c replay/sass_derive.c util/log.c util/strutil.c \
+                          util/regex_safe.c metrics/ncu/sections.c metrics/catalog/expr.c \
+                          metrics/ncu/sections.def
+TEST_LDLIBS_test_sections_host := $(CUPTI_LDLIBS) -ldl -lpthread
+$(UT)/test_sections_host: CFLAGS := $(LIB_CFLAGS)
 $(UT)/test_cubin: tests/unit/test_cubin.c preload/cubin.c $(UT)/globals.cubin
 $(UT)/globals.cubin: tests/unit/globals.cu
 	@mkdir -p $(dir $@)
@@ -99,7 +107,7 @@ TEST_LDLIBS_test_library := -ldl
 $(UT)/test_library: CPPFLAGS += -DGP_BUILD_DIR='"$(BUILD)"'
 
 UNIT_TESTS += $(UT)/test_alloc_track $(UT)/test_config $(UT)/test_ranges $(UT)/test_output \
-              $(UT)/test_cupti_host \
+              $(UT)/test_cupti_host $(UT)/test_sections_host \
               $(UT)/test_cubin $(UT)/test_library $(UT)/test_lineinfo $(UT)/test_source_table \
               $(UT)/test_variants $(UT)/test_sampling $(UT)/test_launch_hooks
 TEST_SCRIPTS += tests/unit/test_preload.sh tests/unit/test_layers.sh tests/unit/test_lineinfo.sh

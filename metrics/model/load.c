@@ -29,9 +29,12 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
 }
 
 /* A kept launch: its metric names are the report's pooled strings (only
- * the array is its own) and its reasons were dropped when it was kept. */
+ * the array is its own) and its reasons were dropped when it was kept
+ * unless keep_reasons. */
 static void gp_load_row_free(gp_report_launch *row)
 {
+    for (size_t i = 0; row->l.missing && i < row->l.n_metrics; i++)
+        free(row->l.missing[i]);
     free(row->l.names);
     row->l.names = NULL;
     row->l.n_metrics = 0;
@@ -231,11 +234,14 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
     for (i = 0; i < l->n_metrics; i++) {
         free(l->names[i]);
         l->names[i] = pooled[i];
-        free(l->missing[i]);
+        if (!r->keep_reasons)
+            free(l->missing[i]);
     }
     free(pooled);
-    free(l->missing);
-    l->missing = NULL;
+    if (!r->keep_reasons) {
+        free(l->missing);
+        l->missing = NULL;
+    }
     gp_record_launch_unindex(l);
     x = &r->launch_rows[r->n_launch_rows];
     memset(x, 0, sizeof *x);

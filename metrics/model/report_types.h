@@ -103,6 +103,8 @@ typedef struct {
     size_t n_files;
     int name_base;     /* GP_REPORT_NAME_*, how the writers name kernels */
     int keep_launches; /* set before loading to keep every launch (launch_rows) */
+    int keep_reasons;  /* ... and set with it: the kept launches keep the reasons of their
+                        * null values (the details page says them) */
     gp_report_launch *launch_rows;
     size_t n_launch_rows, cap_launch_rows;
     const char *tool;          /* prefix of the warnings ("gpuprof-report") */

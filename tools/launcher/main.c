@@ -27,7 +27,9 @@
 
 #include "gpuprof.h"
 #include "preload/config.h"
+#include "metrics/ncu/sections.h"
 #include "query.h"
+#include "sets.h"
 #include "util/strutil.h"
 #include "util/textio.h"
 
@@ -56,8 +58,11 @@ static int gpl_usage(FILE *f)
         "      --nvtx-exclude EXPR            never launches inside these (repeatable)\n"
         "What to collect:\n"
         "      --metrics a,b,...              these PerfWorks metrics ('+a' adds to the set)\n"
-        "      --set NAME, --section NAME     default, fast, extended, source or warpstate\n"
-        "                                     (--list-sets; WarpStateStats, SourceCounters)\n"
+        "      --set NAME                     Nsight Compute's basic, detailed, full, roofline\n"
+        "                                     or gpuprof's default, fast, extended, source,\n"
+        "                                     warpstate (--list-sets)\n"
+        "      --section NAME|regex:EXPR      Nsight Compute's sections (repeatable; "
+        "--list-sections)\n"
         "      --sampling on|off|profiled     warp-stall sampling of the program's own launches\n"
         "                                     (profiled: only those the report profiles)\n"
         "      --warp-sampling-interval N     a sample every 2^(5+N) cycles (0..26, auto = 6)\n"
@@ -85,7 +90,7 @@ static int gpl_usage(FILE *f)
         "      --query-metrics-mode base|suffix|all  (suffix: of the names in --metrics)\n"
         "      --chip NAME, --chips NAME      the chip to query, e.g. GH100 (default: device "
         "0's)\n"
-        "      --list-chips, --list-sets\n"
+        "      --list-chips, --list-sets, --list-sections [--verbose]\n"
         "      --lib PATH                     libgpuprof.so (default: next to this program)\n"
         "      --dry-run                      print the environment and command, run nothing\n"
         "  -v, --version, -h, --help\n"
@@ -124,6 +129,7 @@ enum {
     O_CHIP,
     O_LIST_CHIPS,
     O_LIST_SETS,
+    O_LIST_SECTIONS,
     O_LIB,
     O_DRY_RUN,
     O_SAMPLING,
@@ -177,6 +183,7 @@ static const struct {
     {"chips", required_argument, O_CHIP, NULL},
     {"list-chips", no_argument, O_LIST_CHIPS, NULL},
     {"list-sets", no_argument, O_LIST_SETS, NULL},
+    {"list-sections", no_argument, O_LIST_SECTIONS, NULL},
     {"sampling", required_argument, O_SAMPLING, NULL},
     {"warp-sampling-interval", required_argument, O_SAMPLING_INTERVAL, NULL},
     {"lib", required_argument, O_LIB, NULL},
@@ -357,48 +364,6 @@ static int gpl_append_nvtx(char *buf, size_t len, const char *expr)
     return gpl_append(buf, len, esc, ';');
 }
 
-static int gpl_set_name(const char *opt, const char *value, char *sets, size_t len)
-{
-    /* gpuprof's sets, and the two Nsight Compute sections gpuprof has a set for */
-    static const char *const names[][2] = {
-        {"default", "@default"},         {"extended", "@extended"},
-        {"fast", "@fast"},               {"source", "@source"},
-        {"warpstate", "@warpstate"},     {"WarpStateStats", "@warpstate"},
-        {"SourceCounters", "@source"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(value, names[i][0]) == 0)
-            return gpl_append(sets, len, names[i][1], ',') == 0 ? 0 : 2;
-    gpl_say("--%s '%s': gpuprof's sets are 'default' (the counters its report needs), "
-                "'fast' (the same without the instrumented pass), 'extended' (more, in more "
-                "passes), 'source' (Nsight Compute's SourceCounters: the SASS pass's "
-                "per-instruction counts with stall sampling, no hardware counters) and "
-                "'warpstate' (Nsight Compute's WarpStateStats, added to the default set); "
-                "Nsight Compute's other sets and sections (basic, full, SpeedOfLight, ...) are "
-                "not gpuprof's (--list-sets)",
-            opt, value);
-    return 2;
-}
-
-static void gpl_list_sets(void)
-{
-    printf("default   the counters gpuprof-report needs for its metrics, roofline and verdicts\n"
-           "          (metrics/catalog/counters.def, set \"default\"): on GH100 one hardware pass, one\n"
-           "          pass instrumented by CUPTI (Nsight Compute's SASS metrics) and one SASS\n"
-           "          pass (gpuprof's own per-instruction metrics)\n"
-           "fast      default without its instrumented pass: the SASS pass counts the FP\n"
-           "          operations and sectors, Nsight Compute's instrumented efficiencies are\n"
-           "          left out; one hardware pass, batched across launches (cheaper)\n"
-           "extended  default plus request, pipe, bank-conflict and hit-rate counters (set\n"
-           "          \"extended\"): more passes\n"
-           "source    Nsight Compute's SourceCounters: the SASS pass's per-instruction counts\n"
-           "          (one replay a launch) and warp-stall sampling of the program's own\n"
-           "          launches; no hardware counters, so sampling can run beside it\n"
-           "warpstate Nsight Compute's WarpStateStats (stall reasons per issued instruction,\n"
-           "          issue-slot use, eligible warps), added to the default set: 7 more passes\n"
-           "          on GH100 (metrics/catalog/counters.def, set \"warpstate\")\n");
-}
-
 /* The library: --lib, else next to this executable. */
 static int gpl_find_lib(const char *given, char *out, size_t len)
 {
@@ -475,10 +440,10 @@ int main(int argc, char **argv)
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const snaps[] = {"auto", "device", "host", "none"};
     static const char *const qmodes[] = {"base", "suffix", "all"};
-    char sets[64] = "", metrics[4096] = "", nvtx_inc[8192] = "", nvtx_exc[8192] = "";
+    char sets[4096] = "", metrics[8192] = "", nvtx_inc[8192] = "", nvtx_exc[8192] = "";
     char lib[PATH_MAX], preload[2 * PATH_MAX + 2], err[4096], chip[64] = "";
     const char *lib_given = NULL, *metrics_arg = NULL;
-    int c, rc, force = 0, query = 0, query_mode = GP_QUERY_BASE, dry_run = 0;
+    int c, rc, force = 0, query = 0, query_mode = GP_QUERY_BASE, dry_run = 0, list = 0, verbose = 0;
     gp_config cfg;
     struct option options[GPL_N_OPTS + GPL_N_NCU + 1];
 
@@ -526,10 +491,10 @@ int main(int argc, char **argv)
                 metrics_arg = optarg;
             break;
         case O_SET:
-            rc = gpl_set_name("set", optarg, sets, sizeof sets);
+            rc = gpl_set_option(optarg, sets, sizeof sets);
             break;
         case O_SECTION:
-            rc = gpl_set_name("section", optarg, sets, sizeof sets);
+            rc = gpl_section_option(optarg, sets, sizeof sets);
             break;
         case O_REPLAY:
             if (strcmp(optarg, "application") == 0 || strcmp(optarg, "range") == 0 ||
@@ -591,6 +556,7 @@ int main(int argc, char **argv)
             break;
         case O_VERBOSE:
             gpl_set("GPUPROF_LOG_LEVEL", "info");
+            verbose = 1;
             break;
         case 'q':
             gpl_set("GPUPROF_LOG_LEVEL", "error");
@@ -620,8 +586,9 @@ int main(int argc, char **argv)
             }
             return 0;
         case O_LIST_SETS:
-            gpl_list_sets();
-            return 0;
+        case O_LIST_SECTIONS:
+            list = c; /* after every option: --list-sections --verbose */
+            break;
         case O_LIB:
             lib_given = optarg;
             break;
@@ -649,6 +616,14 @@ int main(int argc, char **argv)
             return rc;
     }
 
+    if (list == O_LIST_SETS) {
+        gp_ncu_list_sets(stdout);
+        return 0;
+    }
+    if (list == O_LIST_SECTIONS) {
+        gp_ncu_list_sections(stdout, verbose);
+        return 0;
+    }
     if (query) {
         const char *names[256];
         size_t n = 0;

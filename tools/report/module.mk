@@ -1,5 +1,5 @@
 # tools/report/module.mk - the gpuprof-report command.
-GP_REPORT_TOOL_OBJS := $(patsubst %,$(BUILD)/tools/report/%.o,main disasm srctext against_cmd)
+GP_REPORT_TOOL_OBJS := $(patsubst %,$(BUILD)/tools/report/%.o,main disasm srctext against_cmd pages)
 $(BUILD)/gpuprof-report: $(GP_REPORT_TOOL_OBJS) $(GP_METRICS_LIB)
 	$(CC) $(CFLAGS) $^ -o $@ -lm
 $(BUILD)/tools/report/%.o: CPPFLAGS +=

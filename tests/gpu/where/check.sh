@@ -3,7 +3,7 @@
 # data (--set source: the SASS pass's counts and stall sampling of the
 # program's own run of the profiled launches, --sampling profiled, so that
 # both tools' samples come from the same launches) and warp-state
-# statistics (--section WarpStateStats) against Nsight Compute's source page and raw page, on code
+# statistics (--set warpstate: the default set and the warp-state ratios) against Nsight Compute's source page and raw page, on code
 # gpuprof did not write (cuBLAS, cuFFT, Thrust, Triton, PyTorch) and on the
 # stall kernels; outputs unchanged; then what it costs.
 #   sh tests/gpu/where/check.sh [program...]   (default: all; BENCH=0: no costs;
@@ -70,8 +70,8 @@ sys.exit(0 if got == want and want > 0 else 1)" "$O/$name.src.jsonl"; then
         ok "$name: --sampling profiled sampled the profiled launches alone"
     else bad "$name: --sampling profiled sampled other launches than the profiled ones"; fi
     grep -h "stall sampling\|NOT VALID" "$O/$name.prof.err" | head -3
-    timeout 300 $B/gpuprof --section WarpStateStats -c "$n" -o "$O/$name.ws" sh -c "$cmd" \
-        >"$O/$name.ws.out" 2>"$O/$name.ws.err" || bad "$name: gpuprof --section WarpStateStats failed"
+    timeout 300 $B/gpuprof --set warpstate -c "$n" -o "$O/$name.ws" sh -c "$cmd" \
+        >"$O/$name.ws.out" 2>"$O/$name.ws.err" || bad "$name: gpuprof --set warpstate failed"
     if [ $have_ncu = 0 ]; then skipped "$name: against ncu: ncu not installed"; continue; fi
     t=$(date +%s%N)
     timeout 400 ncu --clock-control none --section SourceCounters --section WarpStateStats \
@@ -226,7 +226,7 @@ if [ "${BENCH:-1}" = 1 ]; then
     paste "$O/timed.native" "$O/timed.sampled" "$O/timed.sampled6" | awk '{printf "%-14s %9s %9s (%+.2f%%) %9s (%+.2f%%)\n", $1, $2, $8, 100*($8/$2-1), $14, 100*($14/$2-1)}'
     grep -h "stall sampling" "$O/timed.sampled.err" "$O/timed.sampled6.err"
     echo "-- per profiled launch (REPS=10 of 5 stall kernels): profiler ms / launch from the summary"
-    for s in default "default --section WarpStateStats" source; do
+    for s in default "default --set warpstate" source; do
         set -- $s
         extra=""; [ $# -gt 1 ] && extra="$2 $3"
         [ "$1" = source ] && extra="--set source"
@@ -240,7 +240,7 @@ for l in open('$O/cost.jsonl'):
     if r.get('type')=='summary': print('gpuprof %-36s %6.1f ms/launch (%d launches, %d passes, wall %d ms)' % ('$s', r['profiler_ms']/max(1,r['launches_profiled']), r['launches_profiled'], r['passes'], $w))"
     done
     echo "-- replay mode none, every launch profiled (REPS=200 of 5 stall kernels): profiler ms / launch beyond its set-up"
-    for s in default "default --section WarpStateStats"; do
+    for s in default "default --set warpstate"; do
         set -- $s
         extra=""; [ $# -gt 1 ] && extra="$2 $3"
         REPS=200 $B/gpuprof --replay-mode none --max-overhead 100 $extra -o "$O/cost-none" -f $P work \
