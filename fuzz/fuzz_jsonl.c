@@ -9,6 +9,7 @@
 
 #include "fuzz.h"
 #include "metrics/model/baseline.h"
+#include "metrics/report/details.h"
 #include "metrics/report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_baseline b;
     gp_report_init(r, NULL);
     r->keep_launches = 1;
+    r->keep_reasons = 1;
     gp_report_load_stream(r, in, "fuzz.jsonl", NULL);
     fclose(in);
     /* source and SASS text as the report tool gives them, so the source
@@ -41,14 +43,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gp_source_text_set_sass(&r->source->funcs[i], pc, pc % 32 ? "@!P0 BRA 0x40" : "EXIT");
     gp_report_finish(r);
     gp_report_text(r, gp_fuzz_sink());
+    gp_report_text_details(r, gp_fuzz_sink());
     gp_report_csv(r, gp_fuzz_sink());
     gp_report_html(r, gp_fuzz_sink());
+    gp_report_html_details(r, gp_fuzz_sink());
     gp_report_json(r, gp_fuzz_sink());
     gp_report_source_csv(r, gp_fuzz_sink());
     gp_report_ncu_source_csv(r, gp_fuzz_sink());
     gp_report_ncu_csv(r, gp_fuzz_sink());
     gp_report_ncu_raw_csv(r, gp_fuzz_sink());
     gp_report_summary(r, gp_fuzz_sink(), 5);
+    {
+        /* Nsight Compute's pages: the records' own sections, and every one */
+        gp_details_opts o = {0};
+        gp_report_details_text(r, &o, gp_fuzz_sink());
+        gp_report_details_csv(r, &o, gp_fuzz_sink());
+        gp_report_summary_text(r, &o, gp_fuzz_sink());
+        o.sections = gp_ncu_mask_all();
+        o.base_units = 1;
+        gp_report_details_csv(r, &o, gp_fuzz_sink());
+        gp_report_summary_csv(r, &o, gp_fuzz_sink());
+        gp_report_raw_text(r, &o, gp_fuzz_sink());
+    }
     if (gp_baseline_compare(r, r, &b) == 0) {
         gp_baseline_text(&b, gp_fuzz_sink());
         gp_baseline_csv(&b, gp_fuzz_sink());

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         gp_report_finish(r);
         gp_report_text(r, gp_fuzz_sink());
+        gp_report_text_details(r, gp_fuzz_sink());
         gp_report_html(r, gp_fuzz_sink());
         gp_report_free(r);
         free(r);

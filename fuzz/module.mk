@@ -19,7 +19,7 @@ GP_FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_OUT     := $(BUILD)-fuzz
 
 FUZZ_REPORT_SRCS := $(GP_METRICS_SRCS:%=metrics/%.c) \
-                    $(patsubst %,util/%.c,textio num safefile regex_safe strindex gp_uthash kname strutil)
+                    $(patsubst %,util/%.c,textio num safefile regex_safe strindex gp_uthash strhash kname strutil)
 FUZZ_SRCS_jsonl  := fuzz/fuzz_jsonl.c $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_peaks  := fuzz/fuzz_peaks.c $(FUZZ_REPORT_SRCS)
 # characterize's modules but the database (study_db.c, which needs the
@@ -29,8 +29,8 @@ FUZZ_SRCS_suite  := fuzz/fuzz_suite.c $(FUZZ_GPC_SRCS:%=tools/characterize/%.c) 
 FUZZ_SRCS_result := fuzz/fuzz_result.c $(FUZZ_GPC_SRCS:%=tools/characterize/%.c) $(FUZZ_REPORT_SRCS)
 FUZZ_SRCS_listing := fuzz/fuzz_listing.c metrics/instructions/sass_listing.c util/strutil.c
 FUZZ_SRCS_ncu    := fuzz/fuzz_ncu.c $(FUZZ_REPORT_SRCS)
-FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c preload/filter.c preload/nvtx_expr.c \
-                    $(patsubst %,util/%.c,strutil log regex_safe kname)
+FUZZ_SRCS_config := fuzz/fuzz_config.c preload/config.c metrics/ncu/sections.c metrics/catalog/expr.c preload/filter.c preload/nvtx_expr.c \
+                    $(patsubst %,util/%.c,strutil log regex_safe kname textio)
 FUZZ_CPPFLAGS := $(CPPFLAGS) -Itools/characterize -Ifuzz
 
 # replay objects: $(CC) with the sanitizers

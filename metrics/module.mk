@@ -13,15 +13,17 @@ GP_METRICS_SRCS := records/json records/textfile records/device records/record r
                    verdicts/verdict_list verdicts/verdict_stall verdicts/verdict_where verdicts/verdict \
                    model/estimate model/estimate_load model/aggregate model/devices model/load \
                    model/baseline \
-                   ncu/ncu_names ncu/ncu_raw ncu/against
+                   ncu/ncu_names ncu/ncu_raw ncu/against ncu/sections ncu/sections_eval
 # The report writers (metrics/report/): they read the model; no file of the
 # model includes one of theirs.
 GP_REPORT_SRCS  := cells report_text report_csv report_html report_json report_ncu report_baseline \
                    where_text where_json where_csv where_ncu where_html \
-                   report_api svg_roofline against_out
+                   report_api svg_roofline against_out \
+                   report_missing text_head report_brief svg_memory svg_sol \
+                   details_common details_text details_csv details_summary
 GP_METRICS_SRCS += $(GP_REPORT_SRCS:%=report/%)
 # the util/ modules the tools share ride along in the same archive
-GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash kname strutil)
+GP_UTIL_OBJS    := $(patsubst %,$(BUILD)/util/%.o,textio num safefile regex_safe strindex gp_uthash strhash kname strutil)
 GP_METRICS_OBJS := $(GP_METRICS_SRCS:%=$(BUILD)/metrics/%.o) $(GP_UTIL_OBJS)
 GP_METRICS_LIB  := $(BUILD)/libgpmetrics.a
 GP_METRICS_GEN  := $(BUILD)/gen/gp-metrics-gen
@@ -31,7 +33,7 @@ GP_METRICS_HDR  := $(BUILD)/gen/gp_derived_checked.h
 # the report uses, run on derived.def before anything includes it.
 GP_METRICS_GEN_SRCS := metrics/catalog/gen.c metrics/catalog/expr.c metrics/catalog/facts.c metrics/records/record.c metrics/records/guard.c util/num.c \
                        metrics/records/json.c metrics/records/device.c metrics/catalog/occupancy.c metrics/catalog/peaks.c \
-                       metrics/records/textfile.c util/textio.c
+                       metrics/records/textfile.c util/textio.c util/strhash.c
 $(GP_METRICS_GEN): $(GP_METRICS_GEN_SRCS) metrics/catalog/derived.def metrics/catalog/facts.def metrics/catalog/counters.def \
                    metrics/records/guards.def metrics/catalog/gpupeak.def \
                    $(wildcard metrics/*/*.h)
@@ -55,7 +57,7 @@ ALL_TARGETS += $(GP_METRICS_LIB) docs/metrics-list.md
 
 # Unit tests (no GPU).
 GP_METRICS_TESTS := test_json test_expr test_derived test_occupancy test_report test_report_io test_roofs \
-                    test_ncu_names \
+                    test_ncu_names test_sections \
                     test_textfile test_where test_against test_estimate
 $(BUILD)/tests/report/%.o: CPPFLAGS += -Itests/unit
 $(BUILD)/tests/report/%.o: $(GP_METRICS_HDR)
@@ -69,7 +71,8 @@ TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh
                 tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
                 tests/report/test_where_html.sh tests/report/test_no_access.sh \
-                tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh
+                tests/report/test_roofline_selfcheck.sh tests/report/test_against_cli.sh \
+                tests/report/test_brief.sh tests/report/test_details_cli.sh
 
 # The record format, one table (record_fields.def): the generator checks it and
 # rewrites the field tables of docs/output-format.md; test_record_fields writes

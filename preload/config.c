@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/ncu/sections.h"
 #include "preload/nvtx_expr.h"
 #include "util/log.h"
 #include "util/regex_safe.h"
 #include "util/strutil.h"
+#include "util/textio.h"
 
 /* how much of a malformed value a message repeats */
 #define GP_ECHO_MAX 80
@@ -35,25 +37,31 @@ static void bad_value(struct parse_state *st, const char *var, const char *val, 
      * whole: its start and its length say which one is meant, and the
      * message after it names the bad item */
     size_t vlen = strlen(val);
+    char cut[GP_ECHO_MAX + 1], shown[4 * GP_ECHO_MAX + 16];
+    /* escaped: a value must not move the terminal's cursor or reverse the
+     * text of the message that names it */
+    snprintf(cut, sizeof(cut), "%.*s", GP_ECHO_MAX, val);
+    gp_text_plain_buf(shown, sizeof(shown), cut);
     int n = vlen > GP_ECHO_MAX
                 ? snprintf(st->err + st->used, st->errlen - st->used,
-                           "%s%s='%.*s...' (%zu characters) is not valid: ", st->used ? "\n" : "",
-                           var, GP_ECHO_MAX, val, vlen)
+                           "%s%s='%s...' (%zu characters) is not valid: ", st->used ? "\n" : "",
+                           var, shown, vlen)
                 : snprintf(st->err + st->used, st->errlen - st->used, "%s%s='%s' is not valid: ",
-                           st->used ? "\n" : "", var, val);
+                           st->used ? "\n" : "", var, shown);
     if (n < 0)
         return;
     st->used += (size_t)n;
     if (st->used >= st->errlen)
         return;
+    /* the reason may quote the value too (a regex's or an expression's
+     * fault): escaped the same way */
+    char why[1024];
     va_list ap;
     va_start(ap, fmt);
-    n = vsnprintf(st->err + st->used, st->errlen - st->used, fmt, ap);
+    vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
-    if (n > 0)
-        st->used += (size_t)n;
-    if (st->used > st->errlen)
-        st->used = st->errlen;
+    gp_text_plain_buf(st->err + st->used, st->errlen - st->used, why);
+    st->used += strlen(st->err + st->used);
 }
 
 static void parse_long_in(struct parse_state *st, gp_env_lookup env, const char *var, long min,
@@ -181,8 +189,8 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
     if (n == 0 || n == (size_t)-1) {
         bad_value(st, "GPUPROF_METRICS", v,
                   "expected a comma-separated list of PerfWorks metric names, '+name' to add to "
-                  "the default set, or the groups @default, @extended, @fast, @warpstate and "
-                  "@source");
+                  "the default set, the groups @default, @extended, @fast, @warpstate and "
+                  "@source, or Nsight Compute's @set:NAME and @section:NAME");
         free(items);
         free(copy);
         free(cfg->metrics);
@@ -194,6 +202,24 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
         char *name = items[i];
         if (*name == '+')
             name++;
+        /* Nsight Compute's sets and sections (metrics/ncu/sections.def); a
+         * set of gpuprof's own under @set: is its group */
+        if (strncmp(name, "@section:", 9) == 0 || strncmp(name, "@set:", 5) == 0) {
+            char why[1024];
+            const char *group = NULL;
+            gp_ncu_mask m = 0;
+            int rc = strncmp(name, "@section:", 9) == 0
+                         ? gp_ncu_select_section(name + 9, &m, why, sizeof why)
+                         : gp_ncu_select_set(name + 5, &m, &group, why, sizeof why);
+            if (rc != 0) {
+                bad_value(st, "GPUPROF_METRICS", v, "item %zu: %s", i + 1, why);
+                continue;
+            }
+            cfg->ncu_sections |= m;
+            if (!group)
+                continue;
+            name = (char *)group;
+        }
         if (strcmp(name, "@default") == 0) {
             replace = 0;
             continue;
@@ -222,7 +248,8 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
                       "item %zu, '%.*s', is not a metric name (letters, digits, '_' and '.'); "
                       "accepted: "
                       "PerfWorks names such as dram__bytes_read.sum, '+name', @default, @extended, "
-                      "@fast, @warpstate, @source",
+                      "@fast, @warpstate, @source, @set:NAME, @section:NAME (gpuprof "
+                      "--list-sets, --list-sections)",
                       i + 1, (int)(strlen(name) > GP_ECHO_MAX ? GP_ECHO_MAX : strlen(name)), name);
             continue;
         }
@@ -231,6 +258,11 @@ static void parse_metrics(struct parse_state *st, gp_env_lookup env, gp_config *
             cfg->n_metrics++;
     }
     cfg->metrics_replace = replace;
+    /* Nsight Compute's SourceCounters is also the per-instruction data:
+     * gpuprof's SASS pass (the source_instr records) */
+    int src = gp_ncu_section_find("SourceCounters");
+    if (src >= 0 && (cfg->ncu_sections >> src & 1))
+        cfg->metrics_source = 1;
     if (cfg->n_metrics == 0) { /* only groups, or nothing valid */
         free(cfg->metrics);
         cfg->metrics = NULL;
@@ -511,7 +543,9 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
         describe_add(buf, len, &used, "counting launches only (GPUPROF_ENABLE=0)");
         return;
     }
-    if (cfg->metrics_replace)
+    if (cfg->metrics_replace && cfg->ncu_sections && !cfg->n_metrics)
+        describe_add(buf, len, &used, "metrics: ");
+    else if (cfg->metrics_replace)
         describe_add(buf, len, &used, "metrics: %zu named", cfg->n_metrics);
     else
         describe_add(buf, len, &used, "metrics: %s%s%s%s",
@@ -523,6 +557,12 @@ void gp_config_describe(const gp_config *cfg, char *buf, size_t len)
                      cfg->metrics_warpstate ? " + warp state" : "");
     if (!cfg->metrics_replace && cfg->n_metrics)
         describe_add(buf, len, &used, " + %zu named", cfg->n_metrics);
+    if (cfg->ncu_sections) {
+        char names[1024];
+        describe_add(buf, len, &used, "%sNsight Compute's sections %s",
+                     cfg->metrics_replace && !cfg->n_metrics ? "" : " + ",
+                     gp_ncu_mask_format(cfg->ncu_sections, names, sizeof names));
+    }
     describe_add(buf, len, &used, "; kernels (%s names): %s", bases[cfg->name_base],
                  cfg->have_include ? "include regex" : "all");
     if (cfg->have_exclude)

@@ -5,6 +5,7 @@
 
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "replay/cache_control.h"
 
@@ -91,6 +92,8 @@ typedef struct gp_config {
     char sass_dump[1024];       /* GPUPROF_SASS_DUMP: per-instruction SASS data, "" = none */
     int metrics_warpstate;      /* @warpstate named: Nsight Compute's warp-state statistics */
     int metrics_source;         /* @source named: the SASS pass's counts, no hardware counters */
+    uint64_t ncu_sections;      /* @section:NAME and @set:NAME: Nsight Compute's sections named
+                                 * (bit i: gp_ncu_sections[i], metrics/ncu/sections.h) */
     int sampling;               /* GPUPROF_SAMPLING: warp-stall sampling of the program's launches
                                  * (GP_SAMPLING_OFF, _ON: every launch, _PROFILED: profiled ones) */
     long sampling_interval;     /* GPUPROF_SAMPLING_INTERVAL: a sample every 2^(5+n) cycles */

@@ -11,6 +11,7 @@
 
 #include "metrics/records/guard.h"
 #include "metrics/report/report_api.h"
+#include "preload/metric_set.h"
 #include "preload/output.h"
 #include "preload/sampling.h"
 #include "preload/source.h"
@@ -102,6 +103,7 @@ static void write_record(gp_launch_state *ls, const gp_launch_event *ev, const d
     }
     /* 2: L2 alone (GPUPROF_CACHE_CONTROL=l2), the GPCs' caches left warm */
     r.caches_flushed = !ls->rs.flushed ? 0 : gp_core.cfg.flush_caches == GP_CACHE_L2 ? 2 : 1;
+    r.sections = gp_metric_set_sections();
     r.n_metrics = gp_core.n_metrics;
     r.metric_names = gp_core.metric_names;
     r.metric_units = gp_core.metric_units;
@@ -269,11 +271,17 @@ void gp_finish_close(void)
     char why[1400];
     pthread_mutex_lock(&gp_core.state_lock);
     int have_source = gp_src_n_functions(gp_core.src) > 0;
+    int broke = gp_core.summary.invalid_from != 0;
     pthread_mutex_unlock(&gp_core.state_lock);
     if (have_source) { /* instruction-level data, also of a run that profiled no launch */
         open_outputs();
         gp_source_write(gp_core.json);
     }
+    /* a run whose results the profiler broke says so in its file even when
+     * no launch got a record (the first one faulted): a tool reading the
+     * files must not take an absent file for a run that went well */
+    if (broke)
+        open_outputs();
     if (gp_core.json) {
         gp_summary_write_json(&gp_core.summary, gp_core.json, summary_extra);
         if (gp_safefile_commit(&gp_core.json_file, why, sizeof(why)) != 0)

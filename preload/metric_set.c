@@ -9,6 +9,7 @@
 #include "metrics/catalog/expr.h"
 #include "metrics/catalog/facts.h"
 #include "metrics/ncu/ncu_names.h"
+#include "metrics/ncu/sections.h"
 #include "preload/core_state.h"
 #include "util/log.h"
 
@@ -48,6 +49,7 @@ static const char *counter_unit(const char *name)
 }
 
 static size_t metric_cap;
+static char *sections_text; /* gp_metric_set_sections() */
 
 static void metric_add(const char *name)
 {
@@ -68,6 +70,64 @@ static void metric_add(const char *name)
     gp_core.metric_names[gp_core.n_metrics] = name;
     gp_core.metric_units[gp_core.n_metrics] = counter_unit(name);
     gp_core.n_metrics++;
+}
+
+/* ---- Nsight Compute's sections (metrics/ncu/sections.def) ----------------- */
+
+static void section_metric(void *ctx, const char *name)
+{
+    (void)ctx;
+    if (gp_metric_set_index(name) < gp_core.n_metrics)
+        return;
+    char *copy = strdup(name); /* kept for the process: the list points at it */
+    if (copy)
+        metric_add(copy);
+}
+
+typedef struct {
+    char names[1536];
+    size_t used, n;
+} cannot_list;
+
+static void section_cannot(void *ctx, const gp_ncu_row *r)
+{
+    cannot_list *c = ctx;
+    /* a metric some other chosen section names too is said once */
+    if (strstr(c->names, r->metric))
+        return;
+    c->n++;
+    gp_info("section %s: %s%s%s is not collected: %s", r->section, r->label[0] ? r->label : "",
+            r->label[0] ? " " : "", r->metric, r->value + 1);
+    if (c->used < sizeof(c->names)) {
+        int k = snprintf(c->names + c->used, sizeof(c->names) - c->used, "%s%s",
+                         c->used ? ", " : "", r->metric);
+        if (k > 0)
+            c->used += (size_t)k;
+    }
+}
+
+/* The sections' metrics added to the list; what they show that gpuprof
+ * cannot collect said once, each with its reason at GPUPROF_LOG_LEVEL=info. */
+static void sections_add(uint64_t mask)
+{
+    char ids[1024];
+    cannot_list c;
+    memset(&c, 0, sizeof(c));
+    gp_ncu_collect(mask, section_metric, NULL);
+    gp_ncu_mask_format(mask, ids, sizeof(ids));
+    free(sections_text);
+    sections_text = strdup(ids);
+    gp_ncu_cannot(mask, section_cannot, &c);
+    if (c.n)
+        gp_warn("sections %s: %zu of their metrics cannot be collected by gpuprof (%s%s); "
+                "gpuprof --list-sections --verbose or GPUPROF_LOG_LEVEL=info says why, and "
+                "gpuprof-report --page details shows each with its reason",
+                ids, c.n, c.names, c.used >= sizeof(c.names) ? "..." : "");
+}
+
+const char *gp_metric_set_sections(void)
+{
+    return sections_text;
 }
 
 /* GPUPROF_SASS_EFFICIENCY=check: beside each instrumented name of the list
@@ -136,6 +196,8 @@ int gp_metric_set_build(void)
     }
     for (size_t i = 0; i < cfg->n_metrics; i++)
         metric_add(cfg->metrics[i]);
+    if (cfg->ncu_sections)
+        sections_add(cfg->ncu_sections);
     if (cfg->sass_efficiency == GP_SASS_EFF_CHECK)
         own_beside();
     /* replay mode none: the counters every configuration carries, which

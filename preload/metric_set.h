@@ -1,6 +1,7 @@
 /* metric_set.h - the metrics every profiled launch collects: the default or
- * extended counters of metrics/catalog/counters.def plus GPUPROF_METRICS, checked
- * once against the first chip seen. */
+ * extended counters of metrics/catalog/counters.def plus GPUPROF_METRICS (its
+ * names, and the metrics of the Nsight Compute sections it names,
+ * metrics/ncu/sections.def), checked once against the first chip seen. */
 #ifndef GP_METRIC_SET_H
 #define GP_METRIC_SET_H
 
@@ -26,5 +27,8 @@ int gp_metric_set_wants_sass(void);
  * counters, Nsight Compute's instrumented metrics): stall sampling then
  * cannot share the context (sampling.h). */
 int gp_metric_set_needs_counters(void);
+/* The identifiers of the Nsight Compute sections collected, comma-separated
+ * (every launch record's "sections"), NULL when none were named. */
+const char *gp_metric_set_sections(void);
 
 #endif

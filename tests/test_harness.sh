@@ -71,6 +71,10 @@ if [ -x "$b/gpuprof-report" ] && [ -x "$b/gpuprof" ]; then
        grep -q "^#1 one_block$" "$tmp/demo.out" && grep -q "recorded run" "$tmp/demo.out" &&
        grep -q "<svg" "$tmp/demo/report.html" 2>/dev/null; then ok
     else ko "demo without a GPU: rc $rc, $(head -5 "$tmp/demo.out")"; fi
+    # read by a newcomer: short (10 kernels), no wall of n/a, the memory chart on the page
+    lines=$(wc -l <"$tmp/demo.out"); nas=$(grep -c 'n/a' "$tmp/demo.out")
+    if [ "$lines" -le 250 ] && [ "$nas" -le 10 ] && grep -q 'class="memchart"' "$tmp/demo/report.html" 2>/dev/null; then ok
+    else ko "demo without a GPU: $lines lines, $nas with n/a (at most 250 and 10), or no memory chart"; fi
 else
     ko "$b/gpuprof-report or $b/gpuprof not built"
 fi

@@ -1,9 +1,16 @@
 /* gp_uthash.h - the one place uthash is included.  Out of memory is not fatal:
- * the failed insert is dropped and the caller sees it through gp_uthash_oom. */
+ * the failed insert is dropped and the caller sees it through gp_uthash_oom.
+ * Every table hashes its keys with gp_strhash (keyed per process), never
+ * uthash's fixed Jenkins hash: names from an input file cannot be chosen to
+ * fall in one bucket. */
 #ifndef GP_UTHASH_H
 #define GP_UTHASH_H
 
+#include "util/strhash.h"
+
 extern __thread int gp_uthash_oom;
+#define HASH_FUNCTION(keyptr, keylen, hashv)                                                       \
+    ((hashv) = (unsigned)gp_strhash((keyptr), (size_t)(keylen)))
 #define HASH_NONFATAL_OOM 1
 #define uthash_nonfatal_oom(elt) (gp_uthash_oom = 1)
 #include <uthash.h>

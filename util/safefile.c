@@ -144,6 +144,26 @@ out:
     return rc;
 }
 
+int gp_safefile_create(gp_safefile *sf, const char *path, char *err, size_t errlen)
+{
+    struct stat lst;
+    memset(sf, 0, sizeof *sf);
+    if (!*path || path[strlen(path) - 1] == '/' ||
+        (lstat(path, &lst) == 0 && S_ISDIR(lst.st_mode))) {
+        snprintf(err, errlen, "cannot write %s: it names a directory", path);
+        return -1;
+    }
+    if (safefile_temp(sf, path, path, err, errlen) < 0) {
+        if (sf->f)
+            fclose(sf->f);
+        free(sf->path);
+        free(sf->tmp);
+        memset(sf, 0, sizeof *sf);
+        return -1;
+    }
+    return 0;
+}
+
 int gp_safefile_commit(gp_safefile *sf, char *err, size_t errlen)
 {
     int rc = 0;

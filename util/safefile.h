@@ -27,6 +27,13 @@ typedef struct {
  * naming path in err (sf is then empty). */
 int gp_safefile_open(gp_safefile *sf, const char *path, char *err, size_t errlen);
 
+/* The same for a file in a folder that others can write to (the folders
+ * of gpuprof-characterize, where the programs it runs write too): whatever
+ * is at path (a symbolic link, whoever owns it, root included; a pipe, a
+ * socket, a device) is never opened or followed, only replaced by the
+ * rename at commit; a directory there is refused. */
+int gp_safefile_create(gp_safefile *sf, const char *path, char *err, size_t errlen);
+
 /* Closes the file and renames it to its final name.  Returns 0, or -1 with
  * the reason in err (a write or rename failure; the temporary file is
  * removed).  sf is empty afterwards either way. */

@@ -56,8 +56,12 @@ void gp_text_json_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            /* controls, and the separators JavaScript takes for line ends */
-            if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029)
+            /* controls (C0, DEL, C1), the separators JavaScript takes for
+             * line ends, bidirectional overrides and isolates: escaped, the
+             * same string to a JSON reader, and nothing a terminal or an
+             * editor acts on when the file is shown */
+            if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 || cp == 0x2029 ||
+                (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
                 fprintf(f, "\\u%04x", cp);
             else if (n == 1)
                 fputc(*p, f);
@@ -75,16 +79,32 @@ static int csv_formula(const char *s)
     return s[0] && strchr("=+-@\t\r", s[0]);
 }
 
+static size_t plain_next(const unsigned char *p, char out[16]);
+
+/* The cell's text: every character as gp_text_plain shows it but tabs
+ * (indentation of a source line), and '"' doubled when quoted. */
+static void csv_text(FILE *f, const char *s, int quoted)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    char one[16];
+    while (*p) {
+        if (*p == '\t' || (*p == '"' && quoted)) {
+            if (*p == '"')
+                fputc('"', f);
+            fputc(*p++, f);
+            continue;
+        }
+        p += plain_next(p, one);
+        fputs(one, f);
+    }
+}
+
 static void csv_quoted(FILE *f, const char *s, int formula)
 {
     fputc('"', f);
     if (formula)
         fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
+    csv_text(f, s, 1);
     fputc('"', f);
 }
 
@@ -93,7 +113,7 @@ void gp_text_csv_field(FILE *f, const char *s)
     if (!s)
         return;
     if (!csv_formula(s) && !strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
+        csv_text(f, s, 0);
         return;
     }
     csv_quoted(f, s, csv_formula(s));
@@ -104,7 +124,32 @@ void gp_text_csv_quoted(FILE *f, const char *s)
     csv_quoted(f, s ? s : "", s && csv_formula(s));
 }
 
-static size_t plain_next(const unsigned char *p, char out[16]);
+/* A SASS predicate guard: @P0, @!P1, @PT, @UP2, @!UPT, followed by a blank
+ * or the end. */
+static int sass_predicate(const char *s)
+{
+    const char *p = s + 1;
+    if (*p == '!')
+        p++;
+    if (*p == 'U')
+        p++;
+    if (*p++ != 'P')
+        return 0;
+    if (*p == 'T')
+        p++;
+    else if (*p >= '0' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return 0;
+    return *p == ' ' || *p == '\t' || *p == 0;
+}
+
+void gp_text_csv_quoted_sass(FILE *f, const char *s)
+{
+    int formula = s && csv_formula(s) && !(s[0] == '@' && sass_predicate(s));
+    csv_quoted(f, s ? s : "", formula);
+}
 
 void gp_text_html(FILE *f, const char *s)
 {
@@ -117,8 +162,7 @@ void gp_text_html(FILE *f, const char *s)
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\t':
-        case '\n':
-        case '\r': fputc(*p, f); break; /* white space of the text (a source file's lines) */
+        case '\n': fputc(*p, f); break; /* white space of the text (a source file's lines) */
         default: /* any other character as gp_text_plain shows it */
             p += plain_next(p, one);
             fputs(one, f);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,25 @@ long gp_source_function_at(const gp_source *s, long ordinal, const char *module,
     at = gp_strindex_find(s->func_index, k, len);
     free(k);
     return at;
+}
+
+long gp_source_walk_next(const gp_source_func *f, gp_source_walk *w)
+{
+    /* slots of the code the record holds (the SASS text, when there is
+     * some, is of that code: never more slots) */
+    long slots = f->code && f->code_bytes > 0 ? f->code_bytes / 16 : 0;
+    long rec = LONG_MAX, slot = LONG_MAX, pc;
+    while (w->ins < f->n_ins && f->ins[w->ins].pc < w->from)
+        w->ins++;
+    if (w->ins < f->n_ins)
+        rec = f->ins[w->ins].pc;
+    if (w->from <= 16 * (slots - 1))
+        slot = (w->from + 15) / 16 * 16;
+    pc = rec < slot ? rec : slot;
+    if (pc == LONG_MAX)
+        return -1;
+    w->from = pc + 1;
+    return pc;
 }
 
 /* The instruction at pc among the sorted ins[0..n). */

@@ -202,6 +202,20 @@ typedef struct {
 /* 1 when type is a record this module reads. */
 int gp_source_is_record(const char *type);
 
+/* A walk over the instructions present in a function, in pc order. */
+typedef struct {
+    size_t ins;  /* the next instruction record to look at */
+    long from;   /* the lowest pc still to give */
+} gp_source_walk;
+
+/* The next pc of f's walk (start with *w zeroed), or -1 at its end: every
+ * 16-byte slot of its machine code when the record holds the code (f->code),
+ * and every pc an instruction record names (f's instructions sorted), each
+ * once.  Never a range that code_bytes or a pc alone claims: a record can
+ * say 2^40 bytes of code, or hold one instruction at pc 2^40, and the walk
+ * still costs what the records hold. */
+long gp_source_walk_next(const gp_source_func *f, gp_source_walk *w);
+
 /* The instruction at pc (f's instructions sorted, as they are after
  * gp_source_group_finish), NULL when none; _in looks among ins[0..n). */
 gp_source_instr *gp_source_find(gp_source_func *f, long pc);

@@ -8,6 +8,7 @@
 #include "metrics/instructions/source_instr.h"
 #include "util/strindex.h"
 #include "metrics/instructions/where.h"
+#include "util/num.h"
 
 static int gp_source_group_pc_cmp(const void *a, const void *b)
 {
@@ -76,8 +77,9 @@ static void gp_source_group_merge(gp_source_func *a, gp_source_func *b)
     b->n_ins = 0;
     if (appended)
         qsort(a->ins, a->n_ins, sizeof *a->ins, gp_source_group_pc_cmp);
-    a->sass_launches += b->sass_launches;
-    a->sampled_launches += b->sampled_launches;
+    /* checked: records of many processes may not wrap a count */
+    a->sass_launches = gp_num_add_sat(a->sass_launches, b->sass_launches);
+    a->sampled_launches = gp_num_add_sat(a->sampled_launches, b->sampled_launches);
     a->samples = gp_source_group_add(a->samples, b->samples);
     a->samples_not_issued = gp_source_group_add(a->samples_not_issued, b->samples_not_issued);
     a->dropped += b->dropped;

@@ -118,47 +118,61 @@ static int gp_source_instr_stalls(gp_source *s, const gp_json *obj, gp_source_in
 
 /* The invariants of one instruction's counts: a defect is described into
  * f's first message and flagged, never fatal. */
+/* A count as a message shows it: "absent" for one the record does not have
+ * (NaN), never "nan". */
+static const char *gp_si_num(char buf[32], double v)
+{
+    if (isnan(v))
+        return "absent";
+    snprintf(buf, 32, "%.15g", v);
+    return buf;
+}
+
 static void gp_source_instr_check(gp_source_instr *in, char *msg, size_t len)
 {
     const double *v = in->v;
     double sum = 0;
     unsigned k;
+    char b[3][32];
     msg[0] = 0;
     if (v[GP_SI_SECTORS_IDEAL] > v[GP_SI_SECTORS]) {
         in->defects |= GP_SRC_BAD_SECTORS;
-        snprintf(msg, len, "pc +0x%lx: sectors_global_ideal %.15g > sectors_global %.15g", in->pc,
-                 v[GP_SI_SECTORS_IDEAL], v[GP_SI_SECTORS]);
+        snprintf(msg, len, "pc +0x%lx: sectors_global_ideal %s > sectors_global %s", in->pc,
+                 gp_si_num(b[0], v[GP_SI_SECTORS_IDEAL]), gp_si_num(b[1], v[GP_SI_SECTORS]));
     }
     if (v[GP_SI_WAVEFRONTS_IDEAL] > v[GP_SI_WAVEFRONTS]) {
         in->defects |= GP_SRC_BAD_WAVEFRONTS;
-        snprintf(msg, len, "pc +0x%lx: wavefronts_shared_ideal %.15g > wavefronts_shared %.15g",
-                 in->pc, v[GP_SI_WAVEFRONTS_IDEAL], v[GP_SI_WAVEFRONTS]);
+        snprintf(msg, len, "pc +0x%lx: wavefronts_shared_ideal %s > wavefronts_shared %s",
+                 in->pc, gp_si_num(b[0], v[GP_SI_WAVEFRONTS_IDEAL]), gp_si_num(b[1], v[GP_SI_WAVEFRONTS]));
     }
     if (v[GP_SI_PRED_ON] > v[GP_SI_THREAD] || v[GP_SI_THREAD] > 32 * v[GP_SI_INST] ||
         v[GP_SI_PRED_ON] > 32 * v[GP_SI_INST]) {
         in->defects |= GP_SRC_BAD_THREADS;
         snprintf(msg, len,
-                 "pc +0x%lx: thread_inst_executed_pred_on %.15g, thread_inst_executed %.15g, "
-                 "inst_executed %.15g (at most 32 threads each, pred-on among them)",
-                 in->pc, v[GP_SI_PRED_ON], v[GP_SI_THREAD], v[GP_SI_INST]);
+                 "pc +0x%lx: thread_inst_executed_pred_on %s, thread_inst_executed %s, "
+                 "inst_executed %s (at most 32 threads each, pred-on among them)",
+                 in->pc, gp_si_num(b[0], v[GP_SI_PRED_ON]), gp_si_num(b[1], v[GP_SI_THREAD]),
+                 gp_si_num(b[2], v[GP_SI_INST]));
     }
     for (k = 0; k < in->n_stall; k++) {
         sum += in->stall[k].all;
         if (in->stall[k].not_issued > in->stall[k].all && !(in->defects & GP_SRC_BAD_SAMPLES)) {
             in->defects |= GP_SRC_BAD_SAMPLES;
             snprintf(msg, len,
-                     "pc +0x%lx: a reason's not-issued samples (%.15g) above its "
-                     "samples (%.15g)",
-                     in->pc, in->stall[k].not_issued, in->stall[k].all);
+                     "pc +0x%lx: a reason's not-issued samples (%s) above its "
+                     "samples (%s)",
+                     in->pc, gp_si_num(b[0], in->stall[k].not_issued),
+                     gp_si_num(b[1], in->stall[k].all));
         }
     }
     if (v[GP_SI_SAMPLES_NOT_ISSUED] > v[GP_SI_SAMPLES] ||
         (in->n_stall && !isnan(v[GP_SI_SAMPLES]) && sum != v[GP_SI_SAMPLES])) {
         in->defects |= GP_SRC_BAD_SAMPLES;
         snprintf(msg, len,
-                 "pc +0x%lx: samples %.15g, not issued %.15g, reasons adding up to "
-                 "%.15g",
-                 in->pc, v[GP_SI_SAMPLES], v[GP_SI_SAMPLES_NOT_ISSUED], sum);
+                 "pc +0x%lx: samples %s, not issued %s, reasons adding up to "
+                 "%s",
+                 in->pc, gp_si_num(b[0], v[GP_SI_SAMPLES]), gp_si_num(b[1], v[GP_SI_SAMPLES_NOT_ISSUED]),
+                 gp_si_num(b[2], sum));
     }
 }
 

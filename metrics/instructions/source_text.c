@@ -55,7 +55,9 @@ int gp_source_text_set_sass(gp_source_func *f, long pc, const char *text)
     long i = pc / 16;
     size_t n = strlen(text);
     char *t;
-    if (pc < 0 || pc % 16 || pc >= f->code_bytes)
+    /* text only for the code the record holds: its table is as long as
+     * that code, never as long as code_bytes alone claims (2^40) */
+    if (!f->code || pc < 0 || pc % 16 || pc >= f->code_bytes)
         return -1;
     if (!f->sass) {
         f->n_sass = f->code_bytes / 16;

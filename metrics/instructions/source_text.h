@@ -18,8 +18,9 @@ const char *gp_source_text_line(const gp_source *s, int file, long line);
 void gp_source_text_set_file(gp_source *s, int file, char *text, size_t len, const char *why);
 
 /* Sets the SASS text of the instruction at pc of f (copied, at most 200
- * bytes); 0, or -1 when pc is not an instruction of its code (beyond
- * code_bytes, not a multiple of 16) or memory ran out. */
+ * bytes); 0, or -1 when f's record holds no code (f->code), pc is not an
+ * instruction of that code (beyond code_bytes, not a multiple of 16) or
+ * memory ran out. */
 int gp_source_text_set_sass(gp_source_func *f, long pc, const char *text);
 /* The SASS text at pc, NULL when none. */
 const char *gp_source_text_sass(const gp_source_func *f, long pc);

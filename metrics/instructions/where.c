@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/num.h"
 
 static const char *const gp_where_q_labels[GP_WQ_COUNT] = {"stall samples",
                                                            "not-issued samples",
@@ -138,9 +139,9 @@ int gp_where_build(const gp_source *s, gp_where *w)
     for (i = 0; i < w->n_funcs; i++) {
         const gp_source_func *f = &s->funcs[w->funcs[i]];
         n += f->n_ins;
-        w->sass_launches += f->sass_launches;
-        w->sampled_launches += f->sampled_launches;
-        w->dropped += f->dropped;
+        w->sass_launches = gp_num_add_sat(w->sass_launches, f->sass_launches);
+        w->sampled_launches = gp_num_add_sat(w->sampled_launches, f->sampled_launches);
+        w->dropped = gp_num_add_sat(w->dropped, f->dropped);
         if (f->defects && !w->defects)
             snprintf(w->defect, sizeof w->defect, "%s", f->defect);
         w->defects += f->defects;

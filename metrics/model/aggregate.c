@@ -89,15 +89,19 @@ void gp_aggregate_add(gp_kernel_agg *k, const gp_launch *l, const gp_derived_row
 void gp_aggregate_add_estimated(gp_kernel_agg *k, const double *v, long m,
                                 const gp_agg_shape *s)
 {
-    if (m <= 0)
+    long launches, estimated;
+    /* checked (the report bounds the estimates' launches as it reads them,
+     * so this never refuses one; a count must never wrap to a negative) */
+    if (m <= 0 || __builtin_add_overflow(k->launches, m, &launches) ||
+        __builtin_add_overflow(k->estimated, m, &estimated))
         return;
     double t = v[GP_M_DURATION];
     double w = isnan(t) ? 0 : t * (double)m;
     /* the variant's m launches together, as one configuration: a kernel seen
      * only through estimates still has its grid, block and occupancy */
     take_shape(k, w, s);
-    k->launches += m;
-    k->estimated += m;
+    k->launches = launches;
+    k->estimated = estimated;
     for (size_t i = 0; i < GP_DERIVED_COUNT; i++) {
         if (isnan(v[i])) {
             if (!k->first_why[i])

@@ -73,14 +73,26 @@ int gp_estimate_load(gp_report *r, const gp_json *obj, char *err, size_t errlen)
     gp_report_estimate e;
     memset(&e, 0, sizeof(e));
     double n = gp_json_number(gp_json_get(obj, "launches"));
+    long total;
     if (!isfinite(n) || n < 1 || n > 1e18) {
         snprintf(err, errlen, "variant_estimate without a launch count of at least 1");
+        return -1;
+    }
+    /* every count added is checked: the estimates' launches, and the launch
+     * records beside them, must fit a kernel's count (a sum past 2^63 was
+     * printed as a negative number of launches) */
+    if (__builtin_add_overflow(r->est_launches, (long)n, &total) || total > GP_EST_LAUNCHES_MAX) {
+        snprintf(err, errlen,
+                 "variant_estimate of %.0f launches: with the estimates before it, more than "
+                 "%.0f launches, which no run makes; left out",
+                 n, (double)GP_EST_LAUNCHES_MAX);
         return -1;
     }
     /* the variant's fields are a launch record's (kernel, shape, metrics) */
     if (gp_record_launch(obj, &l, err, errlen) < 0)
         return -1;
     e.launches = (long)n;
+    r->est_launches = total;
     double ex = gp_json_number(gp_json_get(obj, "exact_launches"));
     e.exact = isfinite(ex) && ex >= 0 && ex <= n ? (long)ex : 0;
     double un = gp_json_number(gp_json_get(obj, "unprofiled_launches")); /* absent: none */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "metrics/model/devices.h"
 #include "metrics/model/estimate_load.h"
@@ -15,6 +16,7 @@
 #include "metrics/records/textfile.h"
 #include "util/kname.h"
 #include "util/num.h"
+#include "util/strhash.h"
 #include "util/strindex.h"
 #include "util/textio.h"
 
@@ -27,9 +29,12 @@ void gp_report_init(gp_report *r, const gp_peaks *peaks)
 }
 
 /* A kept launch: its metric names are the report's pooled strings (only
- * the array is its own) and its reasons were dropped when it was kept. */
+ * the array is its own) and its reasons were dropped when it was kept
+ * unless keep_reasons. */
 static void gp_load_row_free(gp_report_launch *row)
 {
+    for (size_t i = 0; row->l.missing && i < row->l.n_metrics; i++)
+        free(row->l.missing[i]);
     free(row->l.names);
     row->l.names = NULL;
     row->l.n_metrics = 0;
@@ -57,6 +62,8 @@ void gp_report_free(gp_report *r)
         free(r->pool[i]);
     free(r->pool);
     gp_strindex_free(&r->pool_index);
+    gp_digestset_free(&r->seen);
+    gp_strindex_free(&r->file_ids);
     free(r->files);
     free(r->kernels);
     free(r->devices);
@@ -227,11 +234,14 @@ static int gp_load_keep(gp_report *r, gp_launch *l, long dev, const gp_derived_r
     for (i = 0; i < l->n_metrics; i++) {
         free(l->names[i]);
         l->names[i] = pooled[i];
-        free(l->missing[i]);
+        if (!r->keep_reasons)
+            free(l->missing[i]);
     }
     free(pooled);
-    free(l->missing);
-    l->missing = NULL;
+    if (!r->keep_reasons) {
+        free(l->missing);
+        l->missing = NULL;
+    }
     gp_record_launch_unindex(l);
     x = &r->launch_rows[r->n_launch_rows];
     memset(x, 0, sizeof *x);
@@ -334,6 +344,30 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, long lineno,
         return -1;
     }
     type = gp_json_string(gp_json_get(obj, "type"));
+    if (type && (strcmp(type, "launch") == 0 || strcmp(type, "variant_estimate") == 0)) {
+        /* a launch names its process and launch id, an estimate its process
+         * and variant: the same line again is the same record read twice (a
+         * file given twice, lines copied), counted once.  Records of other
+         * values under the same ids are another run's (a process id used
+         * again) and kept. */
+        int again = gp_digestset_add(&r->seen, gp_strhash(line, len));
+        if (again) {
+            gp_json_free(obj);
+            if (again < 0) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            r->repeats++;
+            r->proc_repeats++;
+            return 0;
+        }
+        r->proc_new++;
+    } else if (type && gp_source_is_record(type) && r->proc_repeats && !r->proc_new) {
+        /* the instruction-level records of a process read before */
+        gp_json_free(obj);
+        r->repeats++;
+        return 0;
+    }
     if (!type) {
         snprintf(err, errlen, "record without a \"type\" string");
         rc = -1;
@@ -343,8 +377,15 @@ static int gp_load_line(gp_report *r, const char *line, size_t len, long lineno,
     } else if (strcmp(type, "launch") == 0) {
         rc = gp_load_launch(r, obj, row, lineno, err, errlen);
     } else if (strcmp(type, "summary") == 0) {
+        if (r->proc_repeats && !r->proc_new) { /* the end of a process read before */
+            r->proc_repeats = 0;
+            gp_json_free(obj);
+            r->repeats++;
+            return 0;
+        }
         rc = gp_source_summary(&r->source, obj, r->n_files - 1, err, errlen);
         r->summaries += rc == 0;
+        r->proc_new = r->proc_repeats = 0;
     } else if (gp_source_is_record(type)) {
         rc = gp_load_source(r, type, obj, err, errlen);
     } else if (strcmp(type, "variant_estimate") == 0) {
@@ -367,8 +408,9 @@ static long gp_load_lines(gp_report *r, gp_textfile *t, FILE *warn)
 {
     char *line, err[320];
     size_t len;
-    long before = r->launches;
+    long before = r->launches, repeats = r->repeats;
     int got, failed = 0;
+    r->proc_new = r->proc_repeats = 0; /* a file starts a process */
     gp_derived_row *row = malloc(sizeof *row);
     if (!row) {
         if (warn)
@@ -393,7 +435,39 @@ static long gp_load_lines(gp_report *r, gp_textfile *t, FILE *warn)
         }
     }
     free(row);
+    if (warn && r->repeats > repeats)
+        fprintf(warn,
+                "%s: %s: %ld record%s repeat%s what was read before (a launch or variant of "
+                "the same process with the same values, and the rest of that process's "
+                "records): counted once\n",
+                r->tool, t->name, r->repeats - repeats, r->repeats - repeats == 1 ? "" : "s",
+                r->repeats - repeats == 1 ? "s" : "");
     return failed ? -1 : r->launches - before;
+}
+
+/* 1 when the file open in t is one read before (the same device and inode:
+ * a path given twice, a link to it): said, and not read again. */
+static int gp_load_same_file(gp_report *r, gp_textfile *t, const char *path, FILE *warn)
+{
+    struct stat st;
+    uint64_t id[2];
+    long at;
+    if (!t->f || fstat(fileno(t->f), &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    id[0] = (uint64_t)st.st_dev;
+    id[1] = (uint64_t)st.st_ino;
+    if ((at = gp_strindex_find(r->file_ids, id, sizeof id)) >= 0) {
+        if (warn) {
+            fprintf(warn, "%s: ", r->tool);
+            gp_text_plain(warn, path);
+            fputs(" is the file ", warn);
+            gp_text_plain(warn, r->files[at]);
+            fputs(" again: read once\n", warn);
+        }
+        return 1;
+    }
+    gp_strindex_add(&r->file_ids, id, sizeof id, r->n_files);
+    return 0;
 }
 
 /* Registers the file's name before reading: device records and kept
@@ -435,6 +509,10 @@ long gp_report_load(gp_report *r, const char *path, FILE *warn)
         if (warn)
             fprintf(warn, "%s: %s\n", r->tool, err);
         return -1;
+    }
+    if (gp_load_same_file(r, &t, path, warn)) {
+        gp_textfile_close(&t);
+        return 0;
     }
     if (gp_load_register(r, strcmp(path, "-") == 0 ? "<stdin>" : path, warn) < 0) {
         gp_textfile_close(&t);
@@ -567,6 +645,8 @@ static void gp_load_fold_estimates(gp_report *r)
     for (size_t i = r->n_folded; i < r->n_estimates; i++) {
         gp_report_estimate *e = &r->estimates[i];
         gp_kernel_report *k = gp_load_kernel(r, e->kernel, e->device, e->dev, NULL);
+        /* the total is checked as each estimate is read (estimate_load.c):
+         * no sum here can overflow */
         if (k)
             gp_aggregate_add_estimated(&k->agg, e->derived, e->launches - e->exact, &e->shape);
     }

@@ -17,6 +17,7 @@
 #include "metrics/model/aggregate.h"
 #include "metrics/records/device.h"
 #include "metrics/verdicts/verdict.h"
+#include "util/strhash.h"
 
 /* The limits on a record file (docs/report.md): a line (one record) of at
  * most 32 MiB, which holds some 500,000 metrics where the profiler writes a
@@ -121,6 +122,8 @@ struct gp_report {
     size_t n_files;
     int name_base;     /* GP_REPORT_NAME_*, how the writers name kernels */
     int keep_launches; /* set before loading to keep every launch (launch_rows) */
+    int keep_reasons;  /* ... and set with it: the kept launches keep the reasons of their
+                        * null values (the details page says them) */
     gp_report_launch *launch_rows;
     size_t n_launch_rows, cap_launch_rows;
     const char *tool;          /* prefix of the warnings ("gpuprof-report") */
@@ -138,6 +141,18 @@ struct gp_report {
     int skip_source; /* set before loading: instruction-level records written as the
                         library writes them ({"type":"source_...) are passed over unread
                         (the library's exit summary needs none and must be quick) */
+    /* the rule for a record read twice: a launch or variant_estimate line
+     * read before (its digest here) is counted once, and said per file */
+    gp_digestset seen;
+    long repeats;                  /* such lines left out, all files */
+    struct gp_strindex *file_ids;  /* (device, inode) of the files read: one file named
+                                      twice is read once */
+    long est_launches;             /* launches of every variant_estimate, checked */
+    /* launch and estimate records of the process being read (since the
+     * file's start or its last summary record): new, and read before.  A
+     * process all of whose records were read before is read again, and its
+     * instruction-level records (which name no process) are left out too */
+    long proc_new, proc_repeats;
     gp_report_record_fn on_record; /* set before loading: each valid record streamed */
     void *on_record_arg;
     int stopped; /* on_record asked to stop: the loads read nothing more */

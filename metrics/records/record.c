@@ -10,6 +10,7 @@
 
 #include "metrics/records/guard.h"
 #include "util/num.h"
+#include "util/strhash.h"
 
 /* The validity checks of every record (record_fields.def): what CUDA allows
  * for a launch's shape, and for sizes and device facts bounds far beyond any
@@ -138,11 +139,7 @@ static char *gp_record_strdup(const char *s)
  * metrics' lookups nor a record of 40,000 metrics costs a scan per name. */
 static uint64_t gp_record_hash(const char *s, size_t len)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    size_t i;
-    for (i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return gp_strhash(s, len); /* keyed: names cannot be chosen to collide */
 }
 
 static long gp_record_find(const gp_launch *l, const char *name, size_t len)

@@ -17,9 +17,19 @@
 #include "metrics/report/cells.h"
 
 /* Each returns 0, or -1 when writing failed. */
+/* The short text report (report_brief.c): per kernel its verdicts, "where"
+ * and key figures, only what was measured; what the run did not collect in
+ * one line of the header. */
 int gp_report_text(const gp_report *r, FILE *out);
+/* The full one (gpuprof-report --details, report_text.c): every derived
+ * metric of every kernel, each n/a with its reason. */
+int gp_report_text_details(const gp_report *r, FILE *out);
 int gp_report_csv(const gp_report *r, FILE *out);
+/* The HTML page: only the charts and panels the records can fill, each
+ * kernel's table of its measured metrics (report_html.c); details: every
+ * derived metric in each kernel's table, n/a ones with their reasons. */
 int gp_report_html(const gp_report *r, FILE *out);
+int gp_report_html_details(const gp_report *r, FILE *out);
 /* One JSON document: devices, kernels (metrics, verdicts, roofline) and, when
  * the report kept them (keep_launches), every launch with its derived
  * metrics (report_json.c). */
@@ -38,6 +48,9 @@ int gp_report_ncu_raw_csv(const gp_report *r, FILE *out);
  * where_ncu.c). */
 void gp_report_where_text_head(const gp_report *r, FILE *out);
 void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *out);
+/* The same with at most rows source lines (gp_report_where_text: 5). */
+void gp_report_where_text_rows(const gp_report *r, const gp_kernel_report *k, size_t rows,
+                               FILE *out);
 void gp_report_where_json(const gp_report *r, const gp_kernel_report *k, FILE *out);
 void gp_report_where_json_head(const gp_report *r, FILE *out);
 void gp_report_where_html(const gp_report *r, const gp_kernel_report *k, FILE *out);

@@ -1,6 +1,7 @@
 /* report_csv.c - one CSV row per kernel (RFC 4180); a missing value is an
  * empty cell and its reason is in the last column, never 0. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics/report/report.h"
@@ -53,17 +54,25 @@ int gp_report_csv(const gp_report *r, FILE *out)
             fputs(k->roof.measured_compute_binds ? "compute" : gp_roofline_level_name((gp_level)b),
                   out);
         gp_report_csv_num(out, b >= 0 ? k->roof.level[b].measured.pct : NAN);
-        fputs(",\"", out);
-        for (j = 0; j < GP_DERIVED_COUNT; j++) {
-            const char *c;
-            if (!isnan(a->row.v[j]))
-                continue;
-            fprintf(out, "%s%s: ", first ? "" : "; ", gp_derived_defs[j].name);
-            for (c = a->row.why[j]; *c; c++)
-                fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, out);
-            first = 0;
+        fputc(',', out);
+        {
+            /* the reasons (they may quote a record) as one cell, escaped
+             * as every cell is */
+            char *why = NULL;
+            size_t wlen = 0;
+            FILE *w = open_memstream(&why, &wlen);
+            for (j = 0; w && j < GP_DERIVED_COUNT; j++) {
+                if (!isnan(a->row.v[j]))
+                    continue;
+                fprintf(w, "%s%s: %s", first ? "" : "; ", gp_derived_defs[j].name, a->row.why[j]);
+                first = 0;
+            }
+            if (w)
+                fclose(w);
+            gp_text_csv_quoted(out, why ? why : "(out of memory)");
+            free(why);
         }
-        fprintf(out, "\",%ld\n", a->estimated);
+        fprintf(out, ",%ld\n", a->estimated);
     }
     return ferror(out) ? -1 : 0;
 }

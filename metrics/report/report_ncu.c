@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/report/details.h"
 #include "metrics/report/report.h"
 #include "util/strindex.h"
 #include "util/textio.h"
@@ -115,8 +116,8 @@ static double gp_ncu_launch_value(const gp_launch *l, int i)
     }
 }
 
-/* The first eleven columns of a launch. */
-static void gp_ncu_prefix(const gp_report *r, size_t id, const gp_report_launch *x, FILE *out)
+/* The first eleven columns of a launch (details.h). */
+void gp_report_ncu_prefix(const gp_report *r, size_t id, const gp_report_launch *x, FILE *out)
 {
     char buf[128];
     const gp_kernel_report *k = x->kernel >= 0 ? &r->kernels[x->kernel] : NULL;
@@ -163,7 +164,7 @@ int gp_report_ncu_csv(const gp_report *r, FILE *out)
     for (i = 0; i < r->n_launch_rows; i++) {
         const gp_report_launch *x = &r->launch_rows[i];
         for (j = 0; j < x->l.n_metrics; j++) {
-            gp_ncu_prefix(r, i, x, out);
+            gp_report_ncu_prefix(r, i, x, out);
             gp_ncu_field(out, gp_ncu_section, 0);
             gp_ncu_field(out, x->l.names[j], 0);
             gp_ncu_field(out, gp_ncu_unit(units, x->l.names[j]), 0);
@@ -171,7 +172,7 @@ int gp_report_ncu_csv(const gp_report *r, FILE *out)
             fputc('\n', out);
         }
         for (j = 0; j < GP_NCU_N_LAUNCH; j++) {
-            gp_ncu_prefix(r, i, x, out);
+            gp_report_ncu_prefix(r, i, x, out);
             gp_ncu_field(out, gp_ncu_launch_section, 0);
             gp_ncu_field(out, gp_ncu_launch[j].name, 0);
             gp_ncu_field(out, gp_ncu_launch[j].unit, 0);
@@ -246,7 +247,7 @@ int gp_report_ncu_raw_csv(const gp_report *r, FILE *out)
     fputc('\n', out);
     for (i = 0; i < r->n_launch_rows; i++) {
         const gp_report_launch *x = &r->launch_rows[i];
-        gp_ncu_prefix(r, i, x, out);
+        gp_report_ncu_prefix(r, i, x, out);
         for (j = 0; j < GP_NCU_N_LAUNCH; j++)
             gp_ncu_number(out, gp_ncu_launch_value(&x->l, (int)j));
         for (c = 0; c < cols.n; c++)

@@ -1,72 +1,17 @@
-/* report_text.c - the text report and the terminal summary; see report.h. */
+/* report_text.c - the full text report (gpuprof-report --details: every
+ * derived metric of every kernel, each n/a with its reason) and the
+ * terminal summary; see report.h.  The default, short report is
+ * report_brief.c's; both begin with text_head.c's header. */
 #include <math.h>
 #include <string.h>
 
 #include "metrics/catalog/format.h"
 #include "metrics/report/report.h"
+#include "metrics/report/text_head.h"
 #include "util/textio.h"
-
-static void gp_report_text_device(const gp_device *d, size_t inputs, void *arg)
-{
-    /* names from the input are shown escaped: a kernel or device name must
-     * not be able to move the cursor or forge a line of the report */
-    char name[sizeof d->name * 4], chip[sizeof d->chip * 4];
-    fprintf(arg, "device %d: %s (%s, sm_%d%d, %d SMs)", d->ordinal,
-            gp_text_plain_buf(name, sizeof name, d->name),
-            gp_text_plain_buf(chip, sizeof chip, d->chip), d->cc_major, d->cc_minor, d->sm_count);
-    if (inputs > 1)
-        fprintf(arg, ", in %zu processes", inputs);
-    fputc('\n', arg);
-}
-
-static void gp_report_text_header(const gp_report *r, FILE *out)
-{
-    gp_fmtbuf fb = {.next = 0};
-    char why[512];
-    long est = 0;
-    for (size_t i = 0; i < r->n; i++)
-        est += r->kernels[i].agg.estimated;
-    char more[64] = "";
-    if (est > 0)
-        snprintf(more, sizeof more, " (and %ld estimated)", est);
-    fprintf(out, "gpuprof report: %zu file%s, %ld launches%s of %zu kernels, %s of kernel time\n",
-            r->n_files, r->n_files == 1 ? "" : "s", r->launches, more, r->n,
-            gp_fmt(&fb, gp_report_total_time(r), "s"));
-    gp_report_each_device(r, gp_report_text_device, out);
-    if (!r->n_devices)
-        fprintf(out, "device: no device record in the input; H100 SXM limits assumed\n");
-    if (r->peaks.source[0]) {
-        char src[sizeof r->peaks.source * 4], dev[sizeof r->peaks.device * 4];
-        fprintf(out, "measured ceilings: %s%s%s\n",
-                gp_text_plain_buf(src, sizeof src, r->peaks.source),
-                r->peaks.device[0] ? ", measured on " : "",
-                gp_text_plain_buf(dev, sizeof dev, r->peaks.device));
-    }
-    else
-        fprintf(out, "measured ceilings: none (give a gpupeak file with --peaks); "
-                     "architectural ceilings only\n");
-    if (gp_report_peaks_mismatch(r, why, sizeof why)) {
-        fputs("warning: ", out);
-        gp_text_plain(out, why); /* names the devices of the inputs */
-        fputc('\n', out);
-    }
-    if (r->bad_lines)
-        fprintf(out, "warning: %ld malformed input line%s skipped\n", r->bad_lines,
-                r->bad_lines == 1 ? "" : "s");
-    gp_report_where_text_head(r, out);
-}
 
 /* several: the report has several GPU models, so "device 0" alone is
  * ambiguous (counted once per report, not per kernel) */
-
-/* " (N of them estimated: replay mode none)", or "" */
-static const char *estimated_note(const gp_kernel_agg *a, char *buf, size_t len)
-{
-    if (a->estimated <= 0)
-        return "";
-    snprintf(buf, len, " (~: %ld of them estimated, replay mode none)", a->estimated);
-    return buf;
-}
 
 static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k, size_t rank,
                                   int several, FILE *out)
@@ -89,7 +34,7 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
             "   %s of kernel time, %s in %ld launch%s%s; device %d%s%s%s; main launch: %ld "
             "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
-            a->launches, a->launches == 1 ? "" : "es", estimated_note(a, note, sizeof note),
+            a->launches, a->launches == 1 ? "" : "es", gp_report_text_estimated(a, note, sizeof note),
             a->device, several ? " (" : "",
             several ? gp_text_plain_buf(dev, sizeof dev, gp_report_kernel_device(r, k)->name) : "",
             several ? ")" : "", a->blocks, a->threads_per_block, a->regs_per_thread,
@@ -161,48 +106,9 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
  * estimate ("~") with its bound, the duration also over all N launches. */
 static void gp_report_text_estimates(const gp_report *r, FILE *out)
 {
-    if (!r->n_estimates)
-        return;
-    fprintf(out, "\nestimated over repeated launches (replay mode none): %zu kernel variant%s\n",
-            r->n_estimates, r->n_estimates == 1 ? "" : "s");
-    fprintf(out, "  values are estimates (~) for the mean launch, each with its error bound "
-                 "(about two standard errors)\n");
     for (size_t i = 0; i < r->n_estimates; i++) {
         const gp_report_estimate *e = &r->estimates[i];
-        gp_fmtbuf fb = {.next = 0};
-        fputs("\n  ", out);
-        gp_text_plain(out, e->kernel);
-        fprintf(out,
-                "\n     grid [%ld,%ld,%ld] block [%ld,%ld,%ld], %ld bytes dynamic shared; "
-                "%ld launches, %ld in kernel replay",
-                e->grid[0], e->grid[1], e->grid[2], e->block[0], e->block[1], e->block[2],
-                e->dynamic_smem, e->launches, e->exact);
-        if (e->unprofiled)
-            fprintf(out, ", %ld profiled once, %ld counted only (outside the profiler's share)",
-                    e->launches - e->exact - e->unprofiled, e->unprofiled);
-        fputc('\n', out);
-        fputs("     configurations:", out);
-        for (size_t c = 0; c < e->n_configs; c++)
-            if (e->cfg_passes[c] > 1) /* stepped: collections over successive launches */
-                fprintf(out, "%s %zu (%s, %ld passes over successive launches) %ld collections",
-                        c ? "," : "", c + 1, e->cfg_kind[c], e->cfg_passes[c],
-                        e->cfg_launches[c]);
-            else
-                fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, e->cfg_kind[c],
-                        e->cfg_launches[c]);
-        fputc('\n', out);
-        for (size_t v = 0; v < e->n_verdicts; v++) {
-            fprintf(out, "     %zu. (on estimates) ", v + 1);
-            gp_text_plain(out, e->verdicts[v].title);
-            fputs(": ", out);
-            gp_text_plain(out, e->verdicts[v].evidence);
-            fputc('\n', out);
-        }
-        double dur = e->derived[GP_M_DURATION];
-        if (!isnan(dur))
-            fprintf(out, "     all %ld launches: ~%s +- %s of kernel time\n", e->launches,
-                    gp_fmt(&fb, dur * (double)e->launches, "s"),
-                    gp_fmt(&fb, e->bound[GP_M_DURATION] * (double)e->launches, "s"));
+        gp_report_text_estimate_head(r, i, out);
         for (size_t d = 0; d < GP_DERIVED_COUNT; d++) {
             char val[48], bnd[48];
             if (isnan(e->derived[d])) {
@@ -220,11 +126,11 @@ static void gp_report_text_estimates(const gp_report *r, FILE *out)
     }
 }
 
-int gp_report_text(const gp_report *r, FILE *out)
+int gp_report_text_details(const gp_report *r, FILE *out)
 {
     size_t i;
     int several = gp_report_n_models(r) > 1;
-    gp_report_text_header(r, out);
+    gp_report_text_head(r, 0, out);
     if (!r->n)
         fprintf(out, "\nno profiled launches in the input\n");
     for (i = 0; i < r->n; i++)

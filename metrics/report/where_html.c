@@ -211,7 +211,8 @@ static void gp_whtml_file(const gp_source *s, const gp_where *w, int file, size_
 /* One function's SASS, by offset. */
 static void gp_whtml_sass(const gp_source *s, const gp_where *w, const gp_source_func *f, FILE *out)
 {
-    long pc, end = f->code_bytes, shown = 0;
+    long pc, shown = 0;
+    gp_source_walk walk = {0, 0};
     size_t next = 0;
     double max = 0;
     int by_samples = w->by == GP_WHERE_BY_SAMPLES;
@@ -221,8 +222,6 @@ static void gp_whtml_sass(const gp_source *s, const gp_where *w, const gp_source
         if (!isnan(v) && v > max)
             max = v;
     }
-    if (f->n_ins && f->ins[f->n_ins - 1].pc >= end)
-        end = f->ins[f->n_ins - 1].pc + 16;
     fputs("<details class=\"sassfn\"><summary>SASS of <code>", out);
     gp_whtml_text(out, f->mangled, 300);
     fprintf(out, "</code> (%ld bytes", f->code_bytes);
@@ -235,7 +234,8 @@ static void gp_whtml_sass(const gp_source *s, const gp_where *w, const gp_source
             "<th>line</th><th>%s</th><th>inst/launch</th><th>excess sectors</th>"
             "<th>conflict wavefronts</th><th>stall reasons</th></tr>\n",
             by_samples ? "stall samples" : "instructions/launch");
-    for (pc = 0, next = 0; pc < end && shown < GP_WHTML_MAX_SASS; pc += 16) {
+    /* the instructions present (never a pc range a record merely claims) */
+    for (next = 0; shown < GP_WHTML_MAX_SASS && (pc = gp_source_walk_next(f, &walk)) >= 0;) {
         const gp_source_instr *in = NULL;
         const char *t = gp_source_text_sass(f, pc);
         while (next < f->n_ins && f->ins[next].pc < pc)

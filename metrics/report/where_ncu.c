@@ -181,7 +181,7 @@ static long gp_ncu_src_last_exit(const gp_source_func *f)
 {
     long pc, last = -1;
     char op[48];
-    for (pc = 0; f->sass && pc < f->code_bytes; pc += 16) {
+    for (pc = 0; f->sass && pc / 16 < f->n_sass; pc += 16) {
         const char *t = gp_source_text_sass(f, pc);
         if (t && strcmp(gp_where_opcode(t, op, sizeof op), "EXIT") == 0)
             last = pc;
@@ -192,7 +192,8 @@ static long gp_ncu_src_last_exit(const gp_source_func *f)
 static void gp_ncu_src_function(const gp_report *r, const gp_kernel_report *k,
                                 const gp_source_func *f, FILE *out)
 {
-    long pc, end = f->code_bytes, last_exit = gp_ncu_src_last_exit(f);
+    long pc, last_exit = gp_ncu_src_last_exit(f);
+    gp_source_walk walk = {0, 0};
     size_t i, next = 0;
     double prev_unexec = 0;
     int sass = f->sass_launches > 0, sampled = f->sampled_launches > 0, first_row = 1;
@@ -210,27 +211,26 @@ static void gp_ncu_src_function(const gp_report *r, const gp_kernel_report *k,
         if (gp_stall_defs[i].ncu_not_issued)
             gp_ncu_src_field(out, gp_stall_defs[i].ncu_not_issued, 0);
     fputc('\n', out);
-    if (f->n_ins && f->ins[f->n_ins - 1].pc >= end)
-        end = f->ins[f->n_ins - 1].pc + 16;
-    /* every instruction of the code (16 bytes each), those with a record
-     * carrying its counts: without a record, the SASS pass saw it run 0
-     * times and sampling caught no warp on it */
-    for (pc = 0; pc < end; pc += 16) {
+    /* every instruction of the code the record holds (16 bytes each), and
+     * every one with a record carrying its counts: without a record, the
+     * SASS pass saw it run 0 times and sampling caught no warp on it */
+    while ((pc = gp_source_walk_next(f, &walk)) >= 0) {
         const gp_source_instr *in = NULL;
         double inst, thr, pred, avg_t, avg_p, unexec, z = sass ? 0 : NAN, zs = sampled ? 0 : NAN;
         char text[256], op[48], bits[16];
         const char *t = gp_source_text_sass(f, pc), *space, *oper;
         int memory;
         while (next < f->n_ins && f->ins[next].pc < pc)
-            next++; /* records between two 16-byte slots: shown at their own pc below */
+            next++;
         if (next < f->n_ins && f->ins[next].pc == pc)
             in = &f->ins[next];
-        if (!in && !t && f->n_ins && f->code_bytes == 0)
-            continue;
         snprintf(text, sizeof text, "0x%lx", pc);
         gp_ncu_src_field(out, text, 1);
         gp_ncu_src_text(t, text, sizeof text);
-        gp_ncu_src_field(out, text, 0);
+        /* the disassembler's text: escaped, and guarded unless it opens
+         * with a predicate (@P0), as ncu's page writes it */
+        fputc(',', out);
+        gp_text_csv_quoted_sass(out, text);
         gp_ncu_src_num(out, in && !isnan(in->v[GP_SI_SAMPLES]) ? in->v[GP_SI_SAMPLES] : zs);
         gp_ncu_src_num(out, in && !isnan(in->v[GP_SI_SAMPLES_NOT_ISSUED])
                                 ? in->v[GP_SI_SAMPLES_NOT_ISSUED]

@@ -188,6 +188,12 @@ void gp_report_where_reasons(const gp_source *s, const gp_where *w, const gp_whe
 
 void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *out)
 {
+    gp_report_where_text_rows(r, k, GP_WHERE_TEXT_ROWS, out);
+}
+
+void gp_report_where_text_rows(const gp_report *r, const gp_kernel_report *k, size_t rows,
+                               FILE *out)
+{
     const gp_source *s = r->source;
     const gp_where *w = k->where;
     size_t i, n;
@@ -220,7 +226,7 @@ void gp_report_where_text(const gp_report *r, const gp_kernel_report *k, FILE *o
         fprintf(out, "      %8s %6s %-40s %10s %10s %10s\n", "", "", "", "/launch", "sectors",
                 "wavefronts");
     }
-    n = w->n_rows < GP_WHERE_TEXT_ROWS ? w->n_rows : GP_WHERE_TEXT_ROWS;
+    n = w->n_rows < rows ? w->n_rows : rows;
     for (i = 0; i < n; i++) {
         const gp_where_row *row = &w->rows[i];
         double rank = by_samples ? row->q[GP_WQ_SAMPLES] : row->q[GP_WQ_INST];

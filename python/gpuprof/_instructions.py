@@ -1,10 +1,11 @@
 """Reading the instruction-level records of gpuprof's JSON-lines files ("source_function" and
 "source_instr", docs/output-format.md): one row per SASS instruction with data."""
 
+import collections
 import warnings
 
 from . import _sqlite
-from ._load import _as_frame, _paths, _records
+from ._load import _Seen, _as_frame, _distinct, _launch_key, _estimate_key, _paths, _records, _say_skipped, _scalar
 
 # Fields of the function joined to each of its instructions.
 _FUNCTION_FIELDS = ("kernel", "mangled", "module", "code_bytes", "lineinfo", "sass_launches",
@@ -21,21 +22,55 @@ def _minus(a, b):
     return None if a is None or b is None else a - b
 
 
-def _rows_of_file(path):
+def _number(v):
+    return v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
+def _malformed(rec):
+    """Why an instruction-level record cannot be used, or None (a hostile
+    line is skipped and counted, never an exception)."""
+    for k in ("device", "module", "mangled", "kernel", "file", "line", "access", "pc"):
+        if not _scalar(rec.get(k)):
+            return "a malformed record (%s)" % k
+    for k in _COUNTS + ("sass_launches",):
+        if not _number(rec.get(k)):
+            return "a malformed record (%s)" % k
+    for k in ("stall", "stall_not_issued"):
+        v = rec.get(k)
+        if v is not None and (not isinstance(v, dict) or not all(map(_number, v.values()))):
+            return "a malformed record (%s)" % k
+    return None
+
+
+def _rows_of_file(path, seen):
     devices, functions, rows = {}, {}, []
-    for lineno, rec in _records(path):
+    bad = collections.Counter()
+    seen.new_process()
+    for lineno, rec, line in _records(path, raw=True):
         kind = rec.get("type")
+        if kind in ("device", "source_function", "source_instr") and _malformed(rec):
+            bad[_malformed(rec)] += 1
+            continue
+        # the report's rule for a process read twice: its launch records
+        # repeat earlier ones, and its instruction-level records (which name
+        # no process) are left out with them
+        if kind in ("launch", "variant_estimate") and _scalar(rec.get("host")):
+            seen.first(path, _launch_key(rec) if kind == "launch" else _estimate_key(rec), line)
+            continue
+        if kind in ("source_function", "source_instr") and seen.process_repeated():
+            seen.repeats[path] += 1
+            continue
         if kind == "device":
             devices[rec.get("device")] = rec.get("name")
         elif kind == "summary":
+            seen.new_process()
             functions = {}  # the next process's functions are its own
         elif kind == "source_function":
             functions[(rec.get("device"), rec.get("module"), rec.get("mangled"))] = rec
         elif kind == "source_instr":
             fn = functions.get((rec.get("device"), rec.get("module"), rec.get("mangled")))
             if fn is None:
-                warnings.warn("%s:%d: source_instr without its source_function; skipped"
-                              % (path, lineno))
+                bad["a source_instr without its source_function"] += 1
                 continue
             row = {"file": path, "device": rec.get("device"),
                    "device_name": devices.get(rec.get("device"))}
@@ -61,6 +96,7 @@ def _rows_of_file(path):
             for reason, v in (rec.get("stall_not_issued") or {}).items():
                 row["stall_not_issued_" + reason] = v
             rows.append(row)
+    _say_skipped(path, bad, "record")
     return rows
 
 
@@ -81,11 +117,13 @@ def load_instructions(paths, as_frame=None):
 
     as_frame: None: a pandas DataFrame when pandas is installed, else a list of dicts;
     True: a DataFrame (ImportError without pandas); False: a list of dicts."""
-    files = _paths(paths)
+    files = _distinct(_paths(paths))
     if any(_sqlite.is_db(f) for f in files):  # databases: _sqlite.py
         return _as_frame(_sqlite.merge(files, _sqlite.instruction_rows,
                                        lambda fs: load_instructions(fs, False)), as_frame)
     rows = []
+    seen = _Seen()
     for path in files:
-        rows.extend(_rows_of_file(path))
+        rows.extend(_rows_of_file(path, seen))
+    seen.say("launch, variant_estimate or instruction-level")
     return _as_frame(rows, as_frame)

@@ -13,6 +13,7 @@ sqlite3 module reads them; nothing else is needed.
 import json
 import os
 import sqlite3
+import stat
 import urllib.parse
 
 # The first bytes of every SQLite database file.
@@ -32,12 +33,38 @@ class DatabaseError(ValueError):
 
 
 def is_db(path):
-    """True when path is an SQLite database file (by its first bytes, whatever its name)."""
+    """True when path is an SQLite database file (by its first bytes, whatever its name).
+    Only a regular file is looked into, without waiting: a named pipe or a device is left to
+    the JSON-lines reader, which says what it makes of it."""
     try:
-        with open(path, "rb") as f:
-            return f.read(len(_MAGIC)) == _MAGIC
+        if not stat.S_ISREG(os.stat(path).st_mode):  # never opened: a FIFO's writer would see it
+            return False
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        return os.read(fd, len(_MAGIC)) == _MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _txt(v):
+    """A value as the JSON-lines loader reads it: a string whose bytes were not UTF-8 (kept
+    as a BLOB of those bytes) decoded as that loader decodes its lines, U+FFFD for a bad
+    sequence."""
+    return v.decode("utf-8", errors="replace") if isinstance(v, bytes) else v
+
+
+def _tuple_row(cursor, row):
+    return tuple(_txt(v) for v in row)
+
+
+def _dict_row(cursor, row):
+    return {d[0]: _txt(v) for d, v in zip(cursor.description, row)}
 
 
 def _connect(path):
@@ -45,6 +72,7 @@ def _connect(path):
     try:
         con = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)),
                               uri=True)
+        con.row_factory = _tuple_row
         meta = dict(con.execute("SELECT key, value FROM meta"))
     except sqlite3.Error as e:
         raise DatabaseError("%s: not a gpuprof database (%s)" % (path, e))
@@ -246,12 +274,12 @@ def instruction_rows(path):
     """One row per SASS instruction with data, as load_instructions() makes them."""
     con = _connect(path)
     try:
-        con.row_factory = sqlite3.Row
-        files = dict(con.execute("SELECT id, path FROM files"))
+        con.row_factory = _dict_row
+        files = {r["id"]: r["path"] for r in con.execute("SELECT id, path FROM files")}
         functions = {r["id"]: r for r in con.execute("SELECT * FROM source_functions")}
         stalls = {}
         for r in con.execute("SELECT function_id, pc, reason, samples, not_issued FROM stalls"):
-            stalls.setdefault((r[0], r[1]), []).append(r)
+            stalls.setdefault((r["function_id"], r["pc"]), []).append(r)
         rows = []
         for r in con.execute("SELECT * FROM source_instructions ORDER BY function_id, pc"):
             fn = functions[r["function_id"]]
@@ -259,7 +287,7 @@ def instruction_rows(path):
                               "line < ? ORDER BY line DESC LIMIT 1",
                               (fn["file_id"], fn["device"], fn["line"])).fetchone()
             row = {"file": files.get(fn["file_id"]), "device": fn["device"],
-                   "device_name": dev[0] if dev else None}
+                   "device_name": dev["name"] if dev else None}
             for k in _FUNCTION_FIELDS:
                 row[k] = fn[k] if k != "lineinfo" or fn[k] is None else bool(fn[k])
             row["pc"] = r["pc"]

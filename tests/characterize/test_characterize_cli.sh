@@ -21,9 +21,15 @@ status_of() { sed -n 's/^  "status": "\(.*\)",$/\1/p' "$out/$1/result.json"; }
 # 1. the whole fixture suite
 "$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" 2>"$tmp/run1.err"; rc=$?
 check '[ "$rc" -eq 3 ]' "exit status $rc, want 3 (profiler defects found)"
-for p in echo timing env file-ok kernels-planted kernels-second; do
+for p in kernels-planted kernels-second; do
     s=$(status_of $p); check '[ "$s" = ok ]' "$p: status '$s', want ok"
 done
+# the same outputs but no launch record: nothing measured is never ok
+for p in echo timing env file-ok; do
+    s=$(status_of $p); check '[ "$s" = no_records ]' "$p: status '$s', want no_records"
+done
+check 'grep -q "echo: the profiled run wrote no profiler file (gpuprof-\*.jsonl)" "$tmp/run1.err"' \
+    "no message for a run without records: $(grep -A1 "echo:" "$tmp/run1.err" | head -3)"
 for p in native-fail timeout; do
     s=$(status_of $p); check '[ "$s" = native_failed ]' "$p: status '$s', want native_failed"
 done
@@ -65,7 +71,7 @@ check '[ "$(stat -c %Y.%y "$out/echo/result.json")" = "$stamp" ]' "a kept result
 sstamp=$(stat -c %Y.%y "$out/summary/summary.txt")
 sleep 0.02
 "$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" --force --only echo 2>"$tmp/run3.err"; rc=$?
-check '[ "$rc" -eq 0 ] && grep -q "^\[1/1\] echo: ok" "$tmp/run3.err"' "--force --only echo did not rerun echo (rc $rc)"
+check '[ "$rc" -eq 4 ] && grep -q "^\[1/1\] echo: no_records" "$tmp/run3.err"' "--force --only echo did not rerun echo (rc $rc)"
 check '[ "$(stat -c %Y.%y "$out/echo/result.json")" != "$stamp" ]' "--force did not rewrite the result"
 check '[ "$(stat -c %Y.%y "$out/summary/summary.txt")" = "$sstamp" ]' "--only rewrote the summary"
 "$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" --force --only native-fail 2>/dev/null; rc=$?
@@ -73,7 +79,7 @@ check '[ "$rc" -eq 4 ]' "a native failure alone: exit status $rc, want 4"
 # a suite file newer than the results: everything runs again
 sleep 0.02; touch "$tmp/fixture.suite"
 "$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" --only env 2>"$tmp/run4.err"
-check '! grep -q "kept" "$tmp/run4.err" && grep -q "env: ok" "$tmp/run4.err"' "an edited suite did not rerun"
+check '! grep -q "kept" "$tmp/run4.err" && grep -q "env: no_records" "$tmp/run4.err"' "an edited suite did not rerun"
 
 # 3. merge of shards = the single run's summary, byte for byte
 "$tool" run --no-gpu-check "$tmp/fixture.suite" -o "$out" 2>/dev/null # summary of the current results
@@ -114,7 +120,7 @@ S
 t0=$(date +%s.%N)
 CUDA_VISIBLE_DEVICES=4,7 "$tool" run --no-gpu-check "$tmp/gpus.suite" -o "$tmp/gout" --gpus 2 2>"$tmp/g.err"; rc=$?
 t1=$(date +%s.%N)
-check '[ "$rc" -eq 0 ]' "--gpus 2 run failed ($rc): $(head -3 "$tmp/g.err")"
+check '[ "$rc" -eq 4 ] && [ "$(grep -c ": no_records," "$tmp/g.err")" -eq 4 ]' "--gpus 2 run failed ($rc): $(head -3 "$tmp/g.err")"
 used=$(cat "$tmp"/gout/g*/native.stdout | sort -u | tr "\n" " ")
 check '[ "$used" = "gpu=4 gpu=7 " ]' "programs saw '$used', want gpu=4 and gpu=7"
 check 'awk "BEGIN{exit !($t1 - $t0 < 2.3)}"' "4 x 0.6 s over 2 GPUs took $(awk "BEGIN{print $t1 - $t0}") s: not parallel"
@@ -133,7 +139,7 @@ check '[ "$("$tool" list "$tmp/fixture.suite" | wc -l)" -eq 11 ]' "list does not
 check '"$tool" --version | grep -q "^gpuprof-characterize [0-9]"' "--version"
 check '[ "$("$tool" list - <"$tmp/fixture.suite" | wc -l)" -eq 11 ]' "list - does not read the suite from standard input"
 (cd "$tmp" && "$tool" run - --only=echo --no-gpu-check --output "$tmp/stdin-out" <"$tmp/fixture.suite" 2>"$tmp/stdin.err"); rc=$?
-check '[ "$rc" -eq 0 ] && grep -q "^hello$" "$tmp/stdin-out/echo/native.stdout"' "run - (rc $rc): $(head -2 "$tmp/stdin.err")"
+check '[ "$rc" -eq 4 ] && grep -q "^hello$" "$tmp/stdin-out/echo/native.stdout"' "run - (rc $rc): $(head -2 "$tmp/stdin.err")"
 "$tool" run --no-gpu-check "$tmp/fixture.suite" --bogus 2>"$tmp/bogus.err"; rc=$?
 check '[ "$rc" -eq 2 ] && grep -q "unknown option .--bogus." "$tmp/bogus.err"' "an unknown option: rc $rc"
 
@@ -206,7 +212,7 @@ check 'grep -q "differs under the profiler only; the profiler also reports broke
     "differs-too: $(grep message "$bo/differs-too/result.json")"
 check 'grep -q "^\*\*\* PROFILER BROKE RESULTS in broke: " "$tmp/broken.err" && grep -q "^    results broken from launch 17 (kernel copy_coalesced(const float4\*, float4\*, long)) in gpuprof-1.jsonl: a replay pass" "$tmp/broken.err"' \
     "no loud block on stderr: $(grep -i -A2 broke "$tmp/broken.err" | head -5)"
-check 'grep -q "(2 ok, 0 failed natively, 1 PROFILER DEFECT, 3 PROFILER BROKE RESULTS, 0 not run)" "$bo/summary/summary.txt" && grep -q "^  PROFILER BROKE RESULTS in legacy$" "$bo/summary/summary.txt" && grep -q "^    results broken from launch 17 (kernel copy_coalesced" "$bo/summary/summary.txt"' \
+check 'grep -q "(2 ok, 0 failed natively, 1 PROFILER DEFECT, 3 PROFILER BROKE RESULTS, 0 without records, 0 not run)" "$bo/summary/summary.txt" && grep -q "^  PROFILER BROKE RESULTS in legacy$" "$bo/summary/summary.txt" && grep -q "^    results broken from launch 17 (kernel copy_coalesced" "$bo/summary/summary.txt"' \
     "summary.txt: $(head -1 "$bo/summary/summary.txt")"
 check 'grep -q "results broken in gpuprof-2.jsonl: context lost \\\\x1b\[2J" "$bo/summary/summary.txt" && ! grep -q "$(printf "\033")" "$bo/summary/summary.txt" "$tmp/broken.err"' \
     "the library's reason is not escaped"

@@ -56,11 +56,12 @@ cmd = echo "result 7" > out.txt
 compare = out.txt
 S
 "$tool" run --no-gpu-check "$tmp/writes.suite" -o "$tmp/out3" 2>"$tmp/err3"; rc=$?
-check '[ "$rc" -eq 0 ] && [ ! -e "$tmp/work/out.txt" ]' "writes: exit $rc, or out.txt left in the program's directory"
+check '[ "$rc" -eq 4 ] && [ "$(status_of "$tmp/out3/writes")" = no_records ] && [ ! -e "$tmp/work/out.txt" ]' \
+    "writes: exit $rc, status $(status_of "$tmp/out3/writes"), or out.txt left in the program's directory"
 check 'grep -qx "result 7" "$tmp/out3/writes/native.1.out.txt" && grep -qx "result 7" "$tmp/out3/writes/profiled.1.out.txt"' \
     "the compared files are not kept in the result folder"
 "$tool" run --no-gpu-check "$tmp/writes.suite" -o "$tmp/out3" --force 2>"$tmp/err3b"; rc=$?
-check '[ "$rc" -eq 0 ]' "a re-run of a compare program fails (exit $rc)"
+check '[ "$rc" -eq 4 ]' "a re-run of a compare program fails (exit $rc)"
 
 # 4. a library path with a space: refused, not run unprofiled as "ok"
 mkdir "$tmp/my tools"
@@ -102,16 +103,18 @@ ln -s "$tmp/victimdir" "$tmp/out6b/echo"
 "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out6b" 2>"$tmp/err6b"; rc=$?
 check '[ -z "$(ls "$tmp/victimdir")" ] && grep -q "echo is a symbolic link" "$tmp/err6b"' \
     "a linked program folder was written into: $(cat "$tmp/err6b")"
-# a link someone else owns, in a folder the summary writes: refused (needs root to plant)
-mkdir -p "$tmp/out6c/summary"
-ln -s "$tmp/victim" "$tmp/out6c/summary/summary.txt"
-if chown -h 12345 "$tmp/out6c/summary/summary.txt" 2>/dev/null; then
+# a link in a folder the summary writes, whoever owns it (the user, root,
+# another user): replaced by the file, never written through
+for owner in self 0 12345; do
+    rm -rf "$tmp/out6c"; mkdir -p "$tmp/out6c/summary"
+    ln -s "$tmp/victim" "$tmp/out6c/summary/summary.txt"
+    if [ $owner != self ] && ! chown -h $owner "$tmp/out6c/summary/summary.txt" 2>/dev/null; then
+        skip=$((skip + 1)); echo "SKIP a link owned by $owner: chown needs root" >&2; continue
+    fi
     "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out6c" 2>"$tmp/err6c"; rc=$?
-    check '[ "$rc" -eq 1 ] && grep -qx victim "$tmp/victim" && grep -q "owned by another user" "$tmp/err6c"' \
-        "another user's link in the summary folder: exit $rc, $(cat "$tmp/err6c")"
-else
-    skip=$((skip + 1)); echo "SKIP another user's link: chown needs root" >&2
-fi
+    check '[ "$rc" -eq 4 ] && grep -qx victim "$tmp/victim" && [ -f "$tmp/out6c/summary/summary.txt" ] && [ ! -L "$tmp/out6c/summary/summary.txt" ]' \
+        "a link owned by $owner in the summary folder: exit $rc, victim $(head -c 40 "$tmp/victim"), $(cat "$tmp/err6c")"
+done
 
 # 7. modes: nothing world-writable even with umask 0
 (umask 0; "$tool" run --no-gpu-check "$tmp/echo.suite" -o "$tmp/out7" >/dev/null 2>&1)
@@ -332,6 +335,67 @@ printf '{"format":"gpuprof-characterize-result/1","name":"e","status":"ok","json
 "$tool" merge "$tmp/m21" -o "$tmp/out21" >/dev/null 2>"$tmp/err21"; rc=$?
 check '[ "$rc" -eq 1 ] && grep -q "jsonl entries are the profiler.s file names" "$tmp/err21" && [ -z "$(raw_ctl "$tmp/err21")" ]' \
     "a result naming another file: exit $rc, $(cat "$tmp/err21")"
+
+# 21. the profiled program plants links at characterize's own names (the
+# summary, its result file, the profiled run's captured output): each is
+# replaced, the file it points to stays as it was; as root and, where setpriv
+# can drop to nobody, as an ordinary user (whose links the older rule followed)
+plant21() {
+    d=$1; rm -rf "$d"; mkdir -p "$d/w"; printf 'precious user file\n' >"$d/decoy.txt"
+    cat >"$d/plant.suite" <<'S'
+[plant]
+dir = w
+cmd = if [ -n "$GPUPROF_OUTPUT" ]; then d=${GPUPROF_OUTPUT%/*}; mkdir -p "$d/../summary"; ln -sf "$(pwd)/../decoy.txt" "$d/../summary/summary.txt"; ln -sf "$(pwd)/../decoy.txt" "$d/result.json"; else ln -sf "$(pwd)/../decoy.txt" "$(pwd)/../out/plant/profiled.stdout"; fi; echo same
+S
+}
+plant21 "$tmp/p21"
+"$tool" run --no-gpu-check "$tmp/p21/plant.suite" -o "$tmp/p21/out" >/dev/null 2>"$tmp/err21a"
+check 'grep -qx "precious user file" "$tmp/p21/decoy.txt" && [ ! -L "$tmp/p21/out/summary/summary.txt" ] && [ ! -L "$tmp/p21/out/plant/result.json" ] && [ ! -L "$tmp/p21/out/plant/profiled.stdout" ] && grep -q "^gpuprof-characterize summary" "$tmp/p21/out/summary/summary.txt"' \
+    "characterize wrote through a planted link (root): decoy now '$(head -c 60 "$tmp/p21/decoy.txt")'"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+    plant21 "$tmp/p21n"; chmod 755 "$tmp"; chown -R nobody "$tmp/p21n"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups \
+        "$tool" run --no-gpu-check "$tmp/p21n/plant.suite" -o "$tmp/p21n/out" --lib "$lib" >/dev/null 2>"$tmp/err21n"
+    check 'grep -qx "precious user file" "$tmp/p21n/decoy.txt" && [ ! -L "$tmp/p21n/out/summary/summary.txt" ]' \
+        "characterize wrote through a planted link (nobody): decoy now '$(head -c 60 "$tmp/p21n/decoy.txt")'"
+else
+    skip=$((skip + 1)); echo "SKIP planted links as another user: needs root and setpriv" >&2
+fi
+
+# 22. a result that names one profiler file 1,000 times: read once and said,
+# not 1,000 times the launches
+mkdir -p "$tmp/m22/p"
+cp tests/data/report/h100-planted.jsonl "$tmp/m22/p/gpuprof-1.jsonl"
+{ printf '{"format":"gpuprof-characterize-result/1","name":"p","status":"ok","jsonl":['
+  i=0; while [ $i -lt 1000 ]; do [ $i -gt 0 ] && printf ','; printf '"gpuprof-1.jsonl"'; i=$((i + 1)); done
+  printf ']}\n'; } >"$tmp/m22/p/result.json"
+"$tool" merge "$tmp/m22" -o "$tmp/out22" >/dev/null 2>"$tmp/err22"; rc=$?
+want=$("$b/gpuprof-report" --format json tests/data/report/h100-planted.jsonl | sed -n 's/.*"launches": *\([0-9]*\).*/\1/p' | head -1)
+got=$(tail -n 1 "$tmp/out22/programs.csv" | cut -d, -f7)
+check '[ "$rc" -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] && grep -q "999 entries of jsonl name a file named before: each file read once" "$tmp/err22"' \
+    "a jsonl entry repeated 1,000 times: exit $rc, $got launches (want $want), $(cat "$tmp/err22")"
+
+# 23. never ok when nothing was measured or the profiler says the results are
+# not valid: a summary record with valid false and no launch record (the first
+# launch's replay faulted), and the library's stderr line with no file at all
+mkdir -p "$tmp/w23"
+printf '{"type":"summary","schema":1,"launches_seen":1,"launches_profiled":0,"launches_estimated":0,"results":{"valid":false,"from_launch":1,"kernel":"k","reason":"a replay pass of launch 1 faulted"}}\n' \
+    >"$tmp/w23/sum.jsonl"
+cat >"$tmp/s23.suite" <<'S'
+[sumonly]
+dir = w23
+cmd = [ -z "$GPUPROF_OUTPUT" ] || cp sum.jsonl "${GPUPROF_OUTPUT%/*}/gpuprof-1.jsonl"; echo same
+[stderronly]
+dir = w23
+cmd = [ -z "$GPUPROF_OUTPUT" ] || echo "[gpuprof 42] THE PROGRAM'S RESULTS ARE NOT VALID from launch 1 on (k): a replay pass of launch 1 faulted" >&2; echo same
+[nothing]
+dir = w23
+cmd = echo same
+S
+"$tool" run --no-gpu-check "$tmp/s23.suite" -o "$tmp/out23" >/dev/null 2>"$tmp/err23"; rc=$?
+check '[ "$rc" -eq 3 ] && [ "$(status_of "$tmp/out23/sumonly")" = profiler_broke_results ] && [ "$(status_of "$tmp/out23/stderronly")" = profiler_broke_results ] && [ "$(status_of "$tmp/out23/nothing")" = no_records ]' \
+    "not valid or nothing measured: exit $rc, statuses $(status_of "$tmp/out23/sumonly") $(status_of "$tmp/out23/stderronly") $(status_of "$tmp/out23/nothing")"
+check 'grep -q "from launch 1" "$tmp/out23/stderronly/result.json"' "stderronly: $(grep message "$tmp/out23/stderronly/result.json")"
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -38,8 +38,10 @@ cmd = [ -z "$GPUPROF_OUTPUT" ] || cp h100-second.jsonl "${GPUPROF_OUTPUT%/*}/gpu
 [quiet]
 cmd = echo "<b>not html</b> & more"
 S
+# exit 4: quiet profiles nothing (no_records)
 CUDA_VISIBLE_DEVICES=0 "$b/gpuprof-characterize" run --no-gpu-check "$tmp/s.suite" -o "$tmp/out" \
-    --peaks "$rep/peaks-h100.json" 2>"$tmp/run.err" || ko "run failed: $(tail -n 2 "$tmp/run.err")"
+    --peaks "$rep/peaks-h100.json" 2>"$tmp/run.err"
+[ $? -eq 4 ] || ko "run failed: $(tail -n 2 "$tmp/run.err")"
 page=$tmp/out/summary/summary.html
 kernels=$(( $("$b/gpuprof-report" --format csv "$rep/h100-planted.jsonl" | tail -n +2 | wc -l) + \
             $("$b/gpuprof-report" --format csv "$rep/h100-second.jsonl" | tail -n +2 | wc -l) ))

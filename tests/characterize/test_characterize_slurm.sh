@@ -171,8 +171,11 @@ sleep 1
 scancel "${job}_$cancel_index"
 wait "$pid"; rc=$?
 check '[ "$rc" -eq 3 ]' "the cluster run: exit $rc, want 3 (the fixture's profiler defects); $(tail -3 "$tmp/run1.out")"
-for p in echo timing env file-ok kernels-planted kernels-second; do
+for p in kernels-planted kernels-second; do
     s=$(status_of "$st/out" $p); check '[ "$s" = ok ]' "$p: status '$s', want ok"
+done
+for p in echo timing env file-ok; do
+    s=$(status_of "$st/out" $p); check '[ "$s" = no_records ]' "$p: status '$s', want no_records"
 done
 for p in native-fail timeout; do
     s=$(status_of "$st/out" $p); check '[ "$s" = native_failed ]' "$p: status '$s', want native_failed"
@@ -187,8 +190,8 @@ check 'grep -q "\"message\": \"its Slurm job ${job}_[0-9]* reached its time limi
     "slow-timeout: $(grep -E "message|slurm" "$st/out/slow-timeout/result.json")"
 check 'grep -q "\"message\": \"its Slurm job ${job}_$cancel_index was cancelled (CANCELLED) before the program finished" "$st/out/slow-cancel/result.json"' \
     "slow-cancel: $(grep -E "message|slurm" "$st/out/slow-cancel/result.json")"
-check 'grep -q "\"slurm\": {\"job\": \"${job}_[0-9]*\", \"state\": null, \"reason\": null, \"node\": \"$host\"}" "$st/out/echo/result.json"' \
-    "a finished program's result names its job: $(grep slurm "$st/out/echo/result.json")"
+check 'grep -q "\"slurm\": {\"job\": \"${job}_[0-9]*\", \"state\": null, \"reason\": null, \"node\": \"$host\"}" "$st/out/kernels-planted/result.json"' \
+    "a finished program's result names its job: $(grep slurm "$st/out/kernels-planted/result.json")"
 check '[ "$(grep -c "^\[[0-9]*/13\] " "$tmp/run1.out")" -eq 13 ] && grep -q "^\[[0-9]*/13\] slow-timeout: not_finished" "$tmp/run1.out" && grep -q "^    slow-timeout: its Slurm job .* (TIMEOUT)" "$tmp/run1.out" && grep -q "slurm: [0-9]* pending.*, [0-9]* running, [0-9]* of 13 ended" "$tmp/run1.out"' \
     "progress: $(grep -c "^\[" "$tmp/run1.out") lines; $(grep slow "$tmp/run1.out" | head -3)"
 check 'grep -q "^2 programs not finished (their cluster jobs ended first; run again with --resume)" "$st/out/summary/summary.txt" && grep -q "^slow-timeout,not_finished," "$st/out/summary/programs.csv"' \
@@ -207,7 +210,8 @@ touch "$st/work/fast"
 check '[ "$rc" -eq 3 ] && grep -q "11 finished results kept (--resume)" "$tmp/run2.out" && grep -q "2 programs submitted to Slurm as job" "$tmp/run2.out" && [ "$(grep -c "^\[[0-9]*/13\] .*: kept, " "$tmp/run2.out")" -eq 11 ]' \
     "--resume: exit $rc, $(grep -v "^\[\|^  \|^$" "$tmp/run2.out" | head -4)"
 for p in slow-timeout slow-cancel; do
-    s=$(status_of "$st/out" $p); check '[ "$s" = ok ]' "$p after --resume: status '$s', want ok"
+    s=$(status_of "$st/out" $p)
+    check '[ "$s" = no_records ]' "$p after --resume: status '$s', want no_records (it ran, and profiled nothing)"
 done
 
 # 4b. interrupted: the jobs are cancelled, no result is written

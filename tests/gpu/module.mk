@@ -44,6 +44,7 @@ GPU_TESTS += $(GT)/ranges
 # three levels deep, below the top Makefile's */*/module.mk
 include tests/gpu/xcheck/module.mk
 include tests/gpu/where/module.mk
+include tests/gpu/details/module.mk
 # the snapshot's chunk hash kernel and incremental store, driven directly
 $(GT)/chunk_hash_check: tests/gpu/chunk_hash_check.c replay/chunk_hash.c replay/chunk_hash_dev.c \
                         replay/snap_plan.c replay/snapshot.c replay/driver.c util/log.c \

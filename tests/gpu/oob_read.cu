@@ -10,8 +10,12 @@
  * "first" (the first allocation of the process); "after", "after-big" and
  * "after-free": the buffer (256 KB, 64 MB, 256 KB) is allocated after a
  * first kernel ran on another one (freed first with after-free), so a
- * profiler's own allocations made at that first launch can lie before it.  BYTES: how far before the
- * buffer the kernel reads (default 4096).  Prints where the buffers are,
+ * profiler's own allocations made at that first launch can lie before it;
+ * "past-end": the buffer is the process's only allocation and the kernel
+ * reads BYTES past its end, in the padding of the driver's granule (the
+ * read a profiler's instrumented replay must survive as the native run
+ * does).  BYTES: how far before the buffer (after its end with past-end) the
+ * kernel reads (default 4096).  Prints where the buffers are,
  * then the checksum of five later kernels' results, then the first CUDA
  * error seen (if any); exits 0 either way, as such programs do. */
 #include <cstdio>
@@ -51,7 +55,7 @@ int main(int argc, char **argv)
             pre = NULL;
         }
         cudaMalloc(&buf, strcmp(mode, "after-big") == 0 ? (64 << 20) : n * sizeof(float));
-    } else if (strcmp(mode, "first") == 0) {
+    } else if (strcmp(mode, "first") == 0 || strcmp(mode, "past-end") == 0) {
         cudaMalloc(&buf, n * sizeof(float));
         cudaMalloc(&pre, n * sizeof(float));
     } else {
@@ -67,19 +71,25 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         h[i] = (float)(i % 17);
     cudaMemcpy(buf, h, n * sizeof(float), cudaMemcpyHostToDevice);
-    fprintf(stderr, "oob_read %s: buffer at %p, reading %ld bytes before it (%p); allocation "
+    int past = strcmp(mode, "past-end") == 0;
+    char *addr = past ? (char *)(buf + n) + bytes : (char *)buf - bytes;
+    fprintf(stderr, "oob_read %s: buffer at %p, reading %ld bytes %s it (%p); allocation "
                     "before it at %p\n",
-            mode, (void *)buf, bytes, (void *)((char *)buf - bytes), (void *)pre);
+            mode, (void *)buf, bytes, past ? "past the end of" : "before", (void *)addr,
+            (void *)pre);
     CUdeviceptr base = 0;
     size_t size = 0;
-    CUresult ar = cuMemGetAddressRange(&base, &size, (CUdeviceptr)((char *)buf - bytes));
+    CUresult ar = cuMemGetAddressRange(&base, &size, (CUdeviceptr)addr);
     fprintf(stderr, "oob_read: the address read %s\n",
             ar == CUDA_SUCCESS ? "lies in a live allocation" : "lies in no allocation");
     /* on stdout, compared with the native run: the buffers' places relative to
      * each other, which a profiler's own allocations must not move */
     printf("layout: buffer - earlier %lld, out - buffer %lld\n",
            pre ? (long long)((char *)buf - (char *)pre) : 0LL, (long long)((char *)out - (char *)buf));
-    read_before<<<n / 256, 256>>>(buf, bytes / (long)sizeof(float), out, n);
+    /* past-end: buf[-before] is buf[n + bytes / 4], past the end */
+    long before = strcmp(mode, "past-end") == 0 ? -(n + bytes / (long)sizeof(float))
+                                                : bytes / (long)sizeof(float);
+    read_before<<<n / 256, 256>>>(buf, before, out, n);
     for (int k = 0; k < 5; k++)
         scale<<<n / 256, 256>>>(out, 0.5f, n);
     cudaMemcpy(h, out, n * sizeof(float), cudaMemcpyDeviceToHost);

@@ -58,7 +58,7 @@ if has tests; then
 fi
 if has details && [ -f tests/gpu/details/check.sh ]; then
     stamp details
-    timeout ${DETAILS_S:-240} sh tests/gpu/details/check.sh 2>&1 | tail -25
+    DT_OUT=$L/details timeout ${DETAILS_S:-240} sh tests/gpu/details/check.sh 2>&1 | grep -v "^PASS" | tail -40
 fi
 if has setup && [ -f tests/gpu/bench/setup_cache.sh ]; then
     stamp setup

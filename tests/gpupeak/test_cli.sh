@@ -60,5 +60,14 @@ if [ -d "$tmp/there" ] && [ -z "$(ls -A "$tmp/there")" ]; then ok
 else no "--out existing: changed it"; fi
 # a folder that cannot be made is said before anything is measured
 check 1 "" "cannot create $tmp/no/such" --out "$tmp/no/such"
+# values echoed back are escaped: no raw ESC or U+202E on the terminal
+for a in "--only=$(printf '\342\200\256')x" "--bogus$(printf '\033[2J')" "--quick=$(printf '\033[31m')" \
+         "extra$(printf '\033[2J')"; do
+    CUDA_VISIBLE_DEVICES= "$bin" "$a" >"$tmp/out" 2>"$tmp/err"
+    if [ "$(LC_ALL=C grep -c "$(printf '\033')\|$(printf '\342\200\256')" "$tmp/err")" -eq 0 ] &&
+       grep -q '\\x1b\|\\u{202e}' "$tmp/err"; then ok
+    else no "$(printf '%s' "$a" | od -c | head -1): raw control characters on stderr"; fi
+done
+
 echo "$suite: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

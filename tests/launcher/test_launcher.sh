@@ -56,8 +56,34 @@ check 0 "GPUPROF_METRICS=dram__bytes_read.sum,gpu__time_duration.sum" --dry-run 
 check 0 "GPUPROF_METRICS=@extended" --dry-run --set extended ./app
 check 0 "GPUPROF_METRICS=@fast" --dry-run --set fast ./app
 check 0 "GPUPROF_METRICS=@source" --dry-run --set source ./app
-check 0 "GPUPROF_METRICS=@source" --dry-run --section SourceCounters ./app
-check 0 "GPUPROF_METRICS=@warpstate" --dry-run --section WarpStateStats ./app
+check 0 "GPUPROF_METRICS=@warpstate" --dry-run --set warpstate ./app
+# Nsight Compute's sets and sections (metrics/ncu/sections.def)
+check 0 "GPUPROF_METRICS=@set:full" --dry-run --set full ./app
+check 0 "GPUPROF_METRICS=@set:basic" --dry-run --set basic ./app
+check 0 "GPUPROF_METRICS=@section:SpeedOfLight" --dry-run --section SpeedOfLight ./app
+check 0 "GPUPROF_METRICS=@section:SourceCounters" --dry-run --section SourceCounters ./app
+check 0 "GPUPROF_METRICS=@section:WarpStateStats,@section:Occupancy" --dry-run --section WarpStateStats --section Occupancy ./app
+# regex: searched in the identifiers, resolved to them here
+check 0 "GPUPROF_METRICS=@section:MemoryWorkloadAnalysis,@section:MemoryWorkloadAnalysis_Chart,@section:MemoryWorkloadAnalysis_Tables" --dry-run --section 'regex:^Memory' ./app
+check 0 "GPUPROF_METRICS=@set:detailed,@section:WarpStateStats,gpu__time_duration.sum" --dry-run --set detailed --section WarpStateStats --metrics gpu__time_duration.sum ./app
+check 0 "GPUPROF_METRICS=@warpstate,@section:LaunchStats" --dry-run --set warpstate --section LaunchStats ./app
+# the listings, as Nsight Compute prints them
+check 0 "Identifier Sections" --list-sets
+check 0 "basic      LaunchStats, Occupancy, SpeedOfLight, WorkloadDistribution" --list-sets
+check 0 "warpstate  (gpuprof's own)" --list-sets
+check 0 "Identifier                                   Display Name" --list-sections
+check 0 "SpeedOfLight                                 GPU Speed Of Light Throughput" --list-sections
+check 0 "metrics/ncu/sections.def:" --list-sections
+check 0 "Stack Size: launch__stack_size [-] NOT COLLECTED: the context's stack size" --list-sections --verbose
+check 0 "Duration: gpu__time_duration.sum [ns] collected" --verbose --list-sections
+"$gp" --list-sections >"$tmp/ls" 2>&1
+n=$(grep -c "sections.def:" "$tmp/ls")
+if [ "$n" -eq "$(grep -c '^GP_NCU_SECTION(' metrics/ncu/sections.def)" ] && ! grep -q "NOT COLLECTED" "$tmp/ls"; then ok
+else ko "--list-sections: $n sections listed"; fi
+"$gp" --list-sets >"$tmp/lsets" 2>&1
+# the listing's columns: Enabled is yes for the set collected when none is chosen
+if [ "$(grep -c ' yes ' "$tmp/lsets")" -eq 1 ] && grep -q "^default .* yes " "$tmp/lsets"; then ok
+else ko "--list-sets: Enabled"; cat "$tmp/lsets" >&2; fi
 check 0 "GPUPROF_SAMPLING=off" --dry-run --sampling off ./app
 check 0 "GPUPROF_SAMPLING=profiled" --dry-run --sampling profiled ./app
 check 0 "GPUPROF_SAMPLING_INTERVAL=4" --dry-run --warp-sampling-interval 4 ./app
@@ -91,8 +117,13 @@ if grep -q "GPUPROF_KERNEL_INCLUDE" "$tmp/out"; then ko "options after the progr
 check 2 "leaves the GPU's settings alone" --clock-control base ./app
 check 2 "does not replay applications or ranges" --replay-mode application ./app
 check 2 "use --replay-mode none" --replay-mode application ./app
-check 2 "gpuprof's sets are 'default'" --set full ./app
-check 2 "gpuprof's sets are 'default'" --section SpeedOfLight ./app
+check 2 "--set 'ful': no such set; Nsight Compute's sets are basic, detailed, full, nvlink, pmsampling, roofline; gpuprof's own are default, fast, extended, source, warpstate" --set ful ./app
+check 2 "--section 'speedoflight': no such section; the sections are SpeedOfLight, SpeedOfLight_RooflineChart" --section speedoflight ./app
+check 2 "WorkloadDistribution, SourceCounters (gpuprof --list-sections)" --section Bogus ./app
+check 2 "--section regex:^Nope: no section's identifier matches" --section 'regex:^Nope' ./app
+GPUPROF_METRICS=@section:Bogus "$gp" ./app >"$tmp/out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -qF "GPUPROF_METRICS='@section:Bogus' is not valid: item 1: --section 'Bogus': no such section" "$tmp/out"; then ok
+else ko "GPUPROF_METRICS=@section:Bogus: rc $rc"; head -3 "$tmp/out" >&2; fi
 check 2 "gpuprof-report --format ncu-csv" --csv ./app
 check 2 "ncu-raw-csv (--page raw)" --page raw ./app
 check 2 "CUDA_VISIBLE_DEVICES" --devices 0 ./app
@@ -153,6 +184,24 @@ else
 fi
 check 0 "extended" --list-sets
 check 0 "without its instrumented pass" --list-sets
+
+# values echoed back are escaped: no raw ESC or bidirectional override reaches
+# the terminal from an option, a variable, a chip or the program's name
+esc=$(printf '\033[2J\033[31m')
+rlo=$(printf '\342\200\256')
+rawctl() { LC_ALL=C grep -c "$(printf '\033')\|$rlo" "$1"; }
+for args in "--set ${esc}X" "--chip $esc --query-metrics" "--replay-mode ${rlo}x ./app" "-k regex:${esc}( ./app" \
+            "-s ${esc}1 ./app" "--bogus$esc ./app" "--cache-control $esc ./app" "./no-such-$esc"; do
+    # shellcheck disable=SC2086
+    "$gp" $args >"$tmp/esc" 2>&1
+    if [ "$(rawctl "$tmp/esc")" -eq 0 ] && grep -q '\\x1b\|\\u{202e}' "$tmp/esc"; then ok
+    else ko "gpuprof $(printf '%s' "$args" | od -c | head -1): raw control characters or no escape in: $(od -c "$tmp/esc" | head -3)"; fi
+done
+for v in GPUPROF_VARIANTS_MAX GPUPROF_METRICS GPUPROF_KERNEL_INCLUDE GPUPROF_FORMAT; do
+    env "$v=$esc$rlo(" "$gp" /bin/true >"$tmp/esc" 2>&1
+    if [ "$(rawctl "$tmp/esc")" -eq 0 ] && grep -q "$v" "$tmp/esc"; then ok
+    else ko "$v with ESC and U+202E: raw control characters in: $(od -c "$tmp/esc" | head -3)"; fi
+done
 
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -28,7 +28,7 @@ test_gen() {
             cp "metrics/$d" "$tmp/metrics/$d"
         fi
     done
-    srcs="$tmp/gen.c metrics/catalog/expr.c metrics/catalog/facts.c metrics/records/record.c metrics/records/guard.c metrics/records/json.c metrics/records/device.c metrics/catalog/occupancy.c metrics/catalog/peaks.c metrics/records/textfile.c util/num.c util/textio.c"
+    srcs="$tmp/gen.c metrics/catalog/expr.c metrics/catalog/facts.c metrics/records/record.c metrics/records/guard.c metrics/records/json.c metrics/records/device.c metrics/catalog/occupancy.c metrics/catalog/peaks.c metrics/records/textfile.c util/num.c util/textio.c util/strhash.c"
     if $CC -std=gnu11 -I"$tmp" -I. -Iinclude $srcs -o "$tmp/gen" -lm 2>"$tmp/cc.log"; then
         return 0
     fi

@@ -138,4 +138,145 @@ else:
     check(got[0] == "frame" and len(got[1]) == 12, "the rows become a DataFrame when pandas is there")
     skip("a real pandas DataFrame", "pandas is not installed")
 
+# hostile input: the loader is as strict and as bounded as the report; a bad
+# line is skipped with a count (one warning per file saying how many and
+# why), never an exception
+import json  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+
+TMP = tempfile.mkdtemp()
+with open(PLANTED, "rb") as f:
+    planted_lines = f.read().splitlines(True)
+device_line = [l for l in planted_lines if b'"type":"device"' in l.replace(b" ", b"")][0]
+launch_line = [l for l in planted_lines if b'"type":"launch"' in l.replace(b" ", b"")][0]
+
+
+def write(name, lines):
+    path = os.path.join(TMP, name)
+    with open(path, "wb") as f:
+        f.write(b"".join(lines))
+    return path
+
+
+def loaded(fn, *args, **kw):
+    """(result or the exception, the warnings' texts)"""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            got = fn(*args, **kw)
+        except Exception as e:  # noqa: BLE001
+            got = e
+    return got, [str(x.message) for x in w]
+
+
+bad_lines = {
+    "null": b"null\n",
+    "deep": b'{"type":"launch","x":' + b"[" * 100 + b"]" * 100 + b"}\n",
+    "very deep": b'{"type":"launch","x":' + b"[" * 200000 + b"]" * 200000 + b"}\n",
+    "Infinity": launch_line.replace(b'"launch_id":', b'"inf":Infinity,"launch_id":'),
+    "NaN": launch_line.replace(b'"launch_id":', b'"nan":NaN,"launch_id":'),
+    "1e999": launch_line.replace(b'"launch_id":', b'"big":-1e999,"launch_id":'),
+    "huge int": launch_line.replace(b'"launch_id":', b'"big":1' + b"0" * 400 + b',"launch_id":'),
+    "repeated key": launch_line.replace(b'"launch_id":', b'"pid":1,"pid":2,"launch_id":'),
+    "not json": b"{\xff\n",
+    "list": b"[1,2]\n",
+    "metrics a list": b'{"type":"launch","launch_id":99,"metrics":[1]}\n',
+    "pid a list": b'{"type":"launch","launch_id":99,"pid":[1],"metrics":{}}\n',
+}
+for what, line in bad_lines.items():
+    path = write("bad.jsonl", [device_line, line, launch_line])
+    got, w = loaded(gpuprof.load, path, as_frame=False, derived=False)
+    check(isinstance(got, list) and len(got) == 1 and any("1 line skipped" in x or "1 record skipped" in x
+                                                          for x in w),
+          "a %s line: %r, warnings %r" % (what, got if not isinstance(got, list) else len(got), w))
+# bytes that are not UTF-8 in a name are kept as the report keeps them (U+FFFD)
+got, w = loaded(gpuprof.load, os.path.join(FIX, "hostile", "utf8_bad.jsonl"), as_frame=False, derived=False)
+check(isinstance(got, list) and len(got) == 1 and "\ufffd" in got[0]["kernel"], "invalid UTF-8 in a name: %r" % (got,))
+got, w = loaded(gpuprof.load_instructions, os.path.join(ROOT, "tests", "data", "where", "where-bytes.jsonl"),
+                as_frame=False)
+check(isinstance(got, list) and len(got) > 0, "load_instructions of names with stray bytes: %r" % (got,))
+# a line over the limit is dropped without being held (the limit made small here)
+import gpuprof._load as L2  # noqa: E402
+old = L2.MAX_LINE
+try:
+    L2.MAX_LINE = 4096
+    path = write("long.jsonl", [device_line, b'{"type":"launch","x":"' + b"a" * 100000 + b'"}\n', launch_line])
+    got, w = loaded(gpuprof.load, path, as_frame=False, derived=False)
+    check(isinstance(got, list) and len(got) == 1 and any("longer than 4096 bytes" in x for x in w),
+          "a line over the limit: %r %r" % (got, w))
+finally:
+    L2.MAX_LINE = old
+# only regular files and pipes: /dev/zero refused, a FIFO nobody writes does
+# not block, a FIFO with a writer is read
+got, w = loaded(gpuprof.load, "/dev/zero", as_frame=False, derived=False)
+check(isinstance(got, OSError) and "character device" in str(got), "/dev/zero: %r" % (got,))
+fifo = os.path.join(TMP, "fifo.jsonl")
+os.mkfifo(fifo)
+result = []
+t = threading.Thread(target=lambda: result.append(loaded(gpuprof.load, fifo, as_frame=False)))
+t.daemon = True
+t.start()
+t.join(20)
+check(not t.is_alive() and result and result[0][0] == [], "a FIFO without a writer: %r" % (result,))
+
+
+def feed():
+    with open(fifo, "wb") as f:
+        f.write(device_line + launch_line)
+
+
+writer = threading.Thread(target=feed)
+writer.daemon = True
+writer.start()
+import time  # noqa: E402
+time.sleep(0.3)  # the writer waits in open() for a reader
+got, w = loaded(gpuprof.load, fifo, as_frame=False, derived=False)
+writer.join(20)
+check(isinstance(got, list) and len(got) == 1, "a FIFO with a writer: %r" % (got,))
+
+# two runs whose processes had the same id: each launch joined to its own
+# file's derived metrics, never the other's
+a = write("runA.jsonl", [device_line, launch_line])
+b = write("runB.jsonl", [device_line, launch_line.replace(b'"gpu__time_duration.sum":', b'"gpu__time_duration.sum":9')
+                         .replace(b'"gpu__time_duration.sum": ', b'"gpu__time_duration.sum": 9')])
+got, w = loaded(gpuprof.load, [a, b], as_frame=False)
+check(isinstance(got, list) and len(got) == 2 and
+      all(abs(r["duration"] - r["gpu__time_duration.sum"] * 1e-9) < 1e-15 for r in got),
+      "same pid, two runs: %r" % ([(r.get("gpu__time_duration.sum"), r.get("duration")) for r in got]
+                                  if isinstance(got, list) else got))
+# a record read twice (the same file twice, a line copied) is counted once
+# and said; the report's rule
+got, w = loaded(gpuprof.load, [PLANTED, PLANTED], as_frame=False)
+check(isinstance(got, list) and len(got) == 12 and any("again: read once" in x for x in w)
+      and all("achieved_occupancy" in r for r in got),
+      "the same file twice: %r rows, %r" % (len(got) if isinstance(got, list) else got, w))
+copy = write("copy.jsonl", planted_lines)
+got, w = loaded(gpuprof.load, [PLANTED, copy], as_frame=False, derived=False)
+check(isinstance(got, list) and len(got) == 12 and any("12 launch records repeat" in x for x in w),
+      "a copy of a file: %r rows, %r" % (len(got) if isinstance(got, list) else got, w))
+where = os.path.join(ROOT, "tests", "data", "where", "where-stall.jsonl")
+with open(where, "rb") as f:
+    wcopy = write("where-copy.jsonl", [f.read()])
+one, _ = loaded(gpuprof.load_instructions, where, as_frame=False)
+two, w = loaded(gpuprof.load_instructions, [where, wcopy], as_frame=False)
+check(isinstance(two, list) and len(two) == len(one) > 0 and any("repeat" in x for x in w),
+      "instruction records of a process read twice: %r rows, want %r" % (
+          len(two) if isinstance(two, list) else two, len(one)))
+other = write("where-other.jsonl", [open(where, "rb").read().replace(b'"pid":5151', b'"pid":5152')])
+two, w = loaded(gpuprof.load_instructions, [where, other], as_frame=False)
+check(isinstance(two, list) and len(two) == 2 * len(one), "two processes' instruction records: %r"
+      % (len(two) if isinstance(two, list) else two))
+path = write("twice.jsonl", [device_line, launch_line, launch_line])
+got, w = loaded(gpuprof.load, path, as_frame=False)
+check(isinstance(got, list) and len(got) == 1 and any("1 launch record repeats" in x for x in w),
+      "a launch line repeated: %r %r" % (got if not isinstance(got, list) else len(got), w))
+with open(NONE, "rb") as f:
+    none_lines = f.read().splitlines(True)
+est_line = [l for l in none_lines if b"variant_estimate" in l][0]
+path = write("est3.jsonl", none_lines + [est_line, est_line])
+got, w = loaded(gpuprof.load_estimates, path, as_frame=False)
+check(isinstance(got, list) and len(got) == 1 and got[0]["launches"] == 200 and
+      any("2 variant_estimate records repeat" in x for x in w), "a variant estimate three times: %r" % (got,))
+
 finish("python")

@@ -76,7 +76,7 @@ def run(queries, report, tmp):
         close(got[p][0], want[p][0] / want[p][1]) and got[p][1] == want[p][2] for p in want),
         "query 2 (a program's DRAM utilization) against kernels.json: %s / %s" % (got, want))
     prog = dict(scon.execute("SELECT name, status FROM programs"))
-    check(prog.get("defect") == "profiler_defect" and prog.get("echo") == "ok" and len(prog) == 11,
+    check(prog.get("defect") == "profiler_defect" and prog.get("kernels-planted") == "ok" and len(prog) == 11,
           "study.db's programs table: %s" % prog)
     scon.close()
 

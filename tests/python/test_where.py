@@ -43,8 +43,18 @@ check(stream and all(r["samples"] is None and r["line"] is None for r in stream)
       "absent counts and lines are None")
 check(all(r["conflict_wavefronts"] is None for r in chase), "no shared access: None")
 # a second process's functions are its own: records are kept apart, both joined
-twice = gpuprof.load_instructions([STALL, STALL], as_frame=False)
-check(len(twice) == 2 * len(rows), "two files, twice the rows")
+import tempfile  # noqa: E402
+other = os.path.join(tempfile.mkdtemp(), "other.jsonl")
+with open(STALL, "rb") as f, open(other, "wb") as g:
+    g.write(f.read().replace(b'"pid":5151', b'"pid":5152'))
+twice = gpuprof.load_instructions([STALL, other], as_frame=False)
+check(len(twice) == 2 * len(rows), "two processes' files, twice the rows")
+# the same file twice is read once (the report's rule)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    once = gpuprof.load_instructions([STALL, STALL], as_frame=False)
+check(len(once) == len(rows) and any("read once" in str(x.message) for x in w),
+      "the same file twice: read once")
 # a record without its function: a warning, skipped
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")

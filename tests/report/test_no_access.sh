@@ -16,7 +16,7 @@ t() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL
 if [ ! -x "$rep" ]; then
     echo "FAIL: $rep not built" >&2; echo "$suite: 0 passed, 1 failed, 0 skipped"; exit 1
 fi
-"$rep" "$in" >"$tmp/text" 2>&1
+"$rep" --details "$in" >"$tmp/text" 2>&1
 t 'grep -q "shared_efficiency  *smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct: no shared-memory accesses (0 shared wavefronts)" "$tmp/text"' \
   "text: shared_efficiency's reason"
 t 'grep -q "shared_efficiency_nvprof  *no shared-memory accesses" "$tmp/text"' "text: nvprof's shared efficiency's reason"
@@ -24,6 +24,10 @@ t 'grep -q "shared_bank_efficiency  *no shared-memory accesses" "$tmp/text"' "te
 t 'grep -q "gld_efficiency  *smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct: no global loads" "$tmp/text"' \
   "text: gld_efficiency's reason"
 t '! grep -q "division by zero" "$tmp/text"' "text: a division by zero where a count is 0"
+# the short report: nothing done is no gap, so no n/a line for it; the real 0 stays
+"$rep" "$in" >"$tmp/brief" 2>&1
+t '! grep -q "^   n/a" "$tmp/brief" && grep -q "efficiency: global load 0.0%" "$tmp/brief"' \
+  "short text: an n/a for an access the kernel did not make, or the real 0 lost"
 "$rep" -f json "$in" >"$tmp/json" 2>/dev/null
 t 'python3 - "$tmp/json" <<PY
 import json, sys

@@ -5,14 +5,16 @@
  * writers (preload/output.c) and read back by the report's reader
  * (record.c), field by field as the table lists them, so a field that one
  * side drops or misspells fails here.  The CSV row is read back the same
- * way, column by column. */
+ * way, column by column (its strings escaped as every CSV cell is). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gp_test.h"
 #include "metrics/records/json.h"
 #include "preload/output.h"
 #include "metrics/records/record.h"
+#include "util/textio.h"
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -211,7 +213,26 @@ static void csv_field(char **head, char **row, size_t n, const char *key, const 
 #define CSV_INT(key, m, unit) CSV_NUM(key, unit, "%d", w->m)
 #define CSV_DBL(key, m, unit) CSV_NUM(key, unit, "%.3f", w->m)
 #define CSV_FLAG(key, m, unit) CSV_NUM(key, unit, "%s", w->m ? "flushed" : "not-flushed")
-#define CSV_STR(key, m, unit) CSV_NUM(key, unit, "%s", w->m)
+/* a string cell as the CSV writer shows it: escaped as plain text, tabs kept */
+static const char *csv_shown(const char *s, char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = 0;
+    while (*s && o + 1 < len) {
+        size_t seg = strcspn(s, "\t");
+        char part[400], piece[1600];
+        snprintf(part, sizeof part, "%.*s", (int)seg, s);
+        gp_text_plain_buf(piece, sizeof piece, part);
+        o += (size_t)snprintf(out + o, len - o, "%s%s", piece, s[seg] == '\t' ? "\t" : "");
+        s += seg + (s[seg] == '\t');
+    }
+    return out;
+}
+#define CSV_STR(key, m, unit)                                                                      \
+    do {                                                                                           \
+        char shown_[1600];                                                                         \
+        CSV_NUM(key, unit, "%s", csv_shown(w->m, shown_, sizeof shown_));                          \
+    } while (0)
 #define CSV_DIM3(key, m, unit)                                                                     \
     do {                                                                                           \
         static const char *const axis[] = {"_x", "_y", "_z"};                                      \

@@ -102,13 +102,13 @@ check '[ "$rc" -eq 1 ] && [ ! -e "$tmp/none.db" ] && grep -q "cannot load /bin/t
 
 # killed in the middle: nothing under the final name; the temporary file
 # says it is unfinished, and a new run writes the database
-python3 tests/bench/report_records.py 100 10000 "$tmp/huge.jsonl" 2>/dev/null ||
+python3 tests/bench/report_records.py 100 50000 "$tmp/huge.jsonl" 2>/dev/null ||
     { for i in $(seq 1 12); do cat "$tmp/big.jsonl"; done >"$tmp/huge.jsonl"; }
 "$report" --format sqlite -o "$tmp/killed.db" "$tmp/huge.jsonl" >/dev/null 2>&1 &
 pid=$!
 n=0
 while [ "$n" -lt 100 ] && [ "$(ls -A "$tmp" | grep -c "^\.killed.db\.")" -eq 0 ]; do sleep 0.05; n=$((n + 1)); done
-sleep 0.5
+sleep 0.3
 kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 left=$(ls -A "$tmp" | grep "^\.killed.db\." | head -1)
 check '[ ! -e "$tmp/killed.db" ] && [ -n "$left" ]' "after a kill: killed.db exists or no temporary file ($left)"

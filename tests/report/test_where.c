@@ -2,11 +2,13 @@
  * (make-where.py: stall_chase with Nsight Compute's own counts, four kernels
  * with one planted problem each, and a hostile file): loading and its
  * messages, the checks of the counts (defects), per-line aggregation and
- * per-launch values, ranking, processes summed, the limits, stall verdicts
+ * per-launch values, ranking, processes summed (and a process read twice
+ * counted once), the limits, stall verdicts
  * and their thresholds, "where" evidence, the nvdisasm listing parser on
  * the recorded listings, and each writer's output. */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "gp_test.h"
@@ -169,12 +171,72 @@ out:
     done(r);
 }
 
+/* The rule for a record read twice: the same file named twice is read
+ * once; a copy of it (another file, the same process's records) counts its
+ * launches once and leaves out its instruction-level records and summary,
+ * saying how many records repeated what was read before. */
+static void test_repeats(void)
+{
+    char copy[] = "/tmp/gp-test-where-XXXXXX", cmd[600];
+    int fd = mkstemp(copy);
+    const char *twice[] = {FIX "where-stall.jsonl", FIX "where-stall.jsonl", NULL};
+    const char *copied[] = {FIX "where-stall.jsonl", copy, NULL};
+    char *warn = NULL, *warn1, *warn2;
+    snprintf(cmd, sizeof cmd, "cat %swhere-stall.jsonl > %s", FIX, copy);
+    if (fd < 0 || (close(fd), system(cmd)) != 0) {
+        GP_CHECK(!"a temporary file");
+        return;
+    }
+    gp_report *one = load1(FIX "where-stall.jsonl", &warn), *r1 = load_files(twice, &warn1),
+              *r2 = load_files(copied, &warn2);
+    unlink(copy);
+    const gp_kernel_report *k = kernel(one, "stall_chase"), *k1 = kernel(r1, "stall_chase"),
+                           *k2 = kernel(r2, "stall_chase");
+    GP_CHECK(k && k1 && k2 && k->where && k1->where && k2->where);
+    if (k && k1 && k2 && k->where && k1->where && k2->where) {
+        GP_CHECK_MSG(r1->n_files == 1 && strstr(warn1, "again: read once"), "%s", warn1);
+        GP_CHECK(k1->agg.launches == k->agg.launches &&
+                 k1->where->total[GP_WQ_SAMPLES] == k->where->total[GP_WQ_SAMPLES]);
+        GP_CHECK_MSG(k2->agg.launches == k->agg.launches && r2->launches == one->launches &&
+                         k2->where->total[GP_WQ_SAMPLES] == k->where->total[GP_WQ_SAMPLES] &&
+                         k2->where->sass_launches == k->where->sass_launches,
+                     "a copy: %ld launches (want %ld), %g samples (want %g)", k2->agg.launches,
+                     k->agg.launches, k2->where->total[GP_WQ_SAMPLES],
+                     k->where->total[GP_WQ_SAMPLES]);
+        GP_CHECK_MSG(strstr(warn2, "repeat what was read before") && r2->summaries == one->summaries,
+                     "%s", warn2);
+    }
+    free(warn);
+    free(warn1);
+    free(warn2);
+    done(one);
+    done(r1);
+    done(r2);
+}
+
+/* A copy of FIX/where-stall.jsonl as another process's file (its pid
+ * changed) in path; 0 or -1. */
+static int other_process(const char *path)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "sed 's/\"pid\":5151/\"pid\":5152/' %swhere-stall.jsonl > %s", FIX,
+             path);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
 /* The same function from two processes: summed, per launch unchanged. */
 static void test_processes_summed(void)
 {
-    const char *files[] = {FIX "where-stall.jsonl", FIX "where-stall.jsonl", NULL};
+    char other[] = "/tmp/gp-test-where-XXXXXX";
+    int fd = mkstemp(other);
+    const char *files[] = {FIX "where-stall.jsonl", other, NULL};
     char *warn, *warn1;
+    if (fd < 0 || (close(fd), other_process(other)) != 0) {
+        GP_CHECK(!"a temporary file");
+        return;
+    }
     gp_report *r = load_files(files, &warn), *one = load1(FIX "where-stall.jsonl", &warn1);
+    unlink(other);
     const gp_kernel_report *k = kernel(r, "stall_chase"), *k1 = kernel(one, "stall_chase");
     GP_CHECK(k && k->where && k1 && k1->where);
     if (k && k->where && k1 && k1->where) {
@@ -582,6 +644,7 @@ int main(void)
 {
     test_load_and_rank();
     test_processes_summed();
+    test_repeats();
     test_hostile();
     test_limits();
     test_stall_verdicts();

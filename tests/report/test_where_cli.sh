@@ -38,9 +38,12 @@ if [ -n "$py" ]; then dis="--nvdisasm $fake"; else dis=""; sk "fake nvdisasm: py
 # 1. every fixture in every format; its .expect lines
 for f in "$fix"/*.jsonl; do
     name=$(basename "$f" .jsonl)
-    for fmt in text csv html json source-csv ncu-source-csv; do
+    for fmt in text details csv html json source-csv ncu-source-csv; do
+        # "details": the full text report (--details)
+        opt="-f $fmt"
+        [ "$fmt" = details ] && opt="-f text --details"
         # shellcheck disable=SC2086
-        "$report" $dis -f "$fmt" "$f" >"$tmp/$name.$fmt" 2>"$tmp/$name.$fmt.err"
+        "$report" $dis $opt "$f" >"$tmp/$name.$fmt" 2>"$tmp/$name.$fmt.err"
         rc=$?
         t '[ "$rc" -eq 0 ]' "$name --format $fmt: exit $rc ($(head -2 "$tmp/$name.$fmt.err"))"
     done
@@ -66,7 +69,7 @@ for f in "$fix"/*.jsonl; do
     done <"$fix/$name.expect"
 done
 # no terminal control or bidi override reaches the text report
-for f in "$tmp"/*.text; do
+for f in "$tmp"/*.text "$tmp"/*.details; do
     t '! LC_ALL=C grep -q "$(printf "\033")" "$f" && ! grep -q "$(printf "\342\200\256")" "$f"' \
       "$(basename "$f"): raw control or bidi characters"
 done
@@ -103,7 +106,10 @@ if [ -n "$py" ]; then
              "empty:printed no instruction"; do
         mode=${c%%:*}; want=${c#*:}
         start=$(date +%s)
-        FAKE_NVDISASM=$mode timeout 120 "$report" --nvdisasm "$fake" --nvdisasm-timeout 1 \
+        # 1 s for the one that never ends; the others must not be cut by a
+        # Python start-up that takes over a second on a loaded machine
+        lim=1; [ "$mode" = sleep ] || lim=20
+        FAKE_NVDISASM=$mode timeout 120 "$report" --nvdisasm "$fake" --nvdisasm-timeout $lim \
             "$fix/where-stall.jsonl" >"$tmp/out" 2>"$tmp/err"
         rc=$?; took=$(( $(date +%s) - start ))
         t '[ "$rc" -eq 0 ] && grep -q "$want" "$tmp/err" && [ "$(grep -c fake-nvdisasm "$tmp/err")" -eq 1 ]' \
@@ -159,6 +165,24 @@ for c in "fifo.cu:not a regular file" "big.cu:over 4194304 bytes" "nul.cu:not te
     t '[ "$rc" -eq 0 ] && grep -qF "(source not shown: $want)" "$tmp/src.html"' \
       "source $file: exit $rc, not '$want'"
 done
+
+# a source file that is a link (kernel.cu -> a secret): never followed, in
+# any format, at its recorded path or under --source-folders
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do echo "root:x:0:0:secret-line:/root:/bin/bash"; done >"$tmp/secret"
+mkdir "$tmp/lnk"
+ln -s "$tmp/secret" "$tmp/lnk/stall_kernels.cu"
+sed "s|tests/gpu/where/stall_kernels.cu|$tmp/lnk/stall_kernels.cu|" "$fix/where-stall.jsonl" >"$tmp/src.jsonl"
+sed "s|tests/gpu/where/stall_kernels.cu|moved/stall_kernels.cu|" "$fix/where-stall.jsonl" >"$tmp/src2.jsonl"
+cp "$tmp/secret" "$tmp/lnk/plain.cu"
+sed "s|tests/gpu/where/stall_kernels.cu|$tmp/lnk/plain.cu|" "$fix/where-stall.jsonl" >"$tmp/src3.jsonl"
+for f in text html json; do
+    "$report" -f $f "$tmp/src.jsonl" >"$tmp/lnk.$f" 2>&1
+    "$report" -f $f --source-folders "$tmp/lnk" "$tmp/src2.jsonl" >>"$tmp/lnk.$f" 2>&1
+    "$report" -f $f "$tmp/src3.jsonl" >"$tmp/plain.$f" 2>&1
+    t '! grep -q "secret-line" "$tmp/lnk.$f" && grep -q "secret-line" "$tmp/plain.$f"' \
+      "a source file that is a link was read ($f), or the same file as a regular file not shown"
+done
+t 'grep -qF "(source not shown: not read: a symbolic link)" "$tmp/lnk.html"' "no reason for a linked source file"
 
 # a file the user may not read (root reads every file: then a SKIP)
 cp tests/gpu/where/stall_kernels.cu "$tmp/locked.cu"

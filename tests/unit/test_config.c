@@ -4,6 +4,7 @@
 #include "preload/config.h"
 #include "preload/filter.h"
 #include "tests/unit/fake_env.h"
+#include "metrics/ncu/sections.h"
 #include "tests/unit/gp_test.h"
 #include "util/kname.h"
 #include "util/strutil.h"
@@ -145,6 +146,31 @@ int main(void)
     static const char *const src[] = {"GPUPROF_METRICS", "@source", NULL};
     GP_CHECK(parse(src, &c, err, sizeof(err)) == 0 && c.metrics_source && c.metrics_replace &&
              c.n_metrics == 0);
+    gp_config_free(&c);
+
+    /* Nsight Compute's sets and sections: what they name replaces the
+     * default set (as ncu collects only what is chosen) unless it is named
+     * too; SourceCounters brings the SASS pass's per-instruction counts */
+    static const char *const full[] = {"GPUPROF_METRICS", "@set:full", NULL};
+    GP_CHECK(parse(full, &c, err, sizeof(err)) == 0 && c.metrics_replace && c.n_metrics == 0 &&
+             c.ncu_sections == gp_ncu_set_mask(gp_ncu_set_find("full")) && c.metrics_source);
+    gp_config_describe(&c, err, sizeof(err));
+    GP_CHECK_MSG(strstr(err, "metrics: Nsight Compute's sections SpeedOfLight,") != NULL, "%s", err);
+    gp_config_free(&c);
+    static const char *const sol[] = {"GPUPROF_METRICS", "+@section:SpeedOfLight,@section:regex:^Launch,x__y.sum", NULL};
+    GP_CHECK(parse(sol, &c, err, sizeof(err)) == 0 && !c.metrics_replace && c.n_metrics == 1 &&
+             c.ncu_sections == (((uint64_t)1 << gp_ncu_section_find("SpeedOfLight")) |
+                                ((uint64_t)1 << gp_ncu_section_find("LaunchStats"))) &&
+             !c.metrics_source);
+    gp_config_free(&c);
+    static const char *const own[] = {"GPUPROF_METRICS", "@set:warpstate,@section:Occupancy", NULL};
+    GP_CHECK(parse(own, &c, err, sizeof(err)) == 0 && c.metrics_warpstate && !c.metrics_replace &&
+             c.ncu_sections == (uint64_t)1 << gp_ncu_section_find("Occupancy"));
+    gp_config_free(&c);
+    static const char *const badsec[] = {"GPUPROF_METRICS", "@section:Nope,@set:fulll", NULL};
+    GP_CHECK(parse(badsec, &c, err, sizeof(err)) == 2 && strstr(err, "item 1: --section 'Nope'") &&
+             strstr(err, "WarpStateStats") && strstr(err, "item 2: --set 'fulll'") &&
+             strstr(err, "roofline") && c.ncu_sections == 0);
     gp_config_free(&c);
 
     /* stall sampling: on by default at Nsight Compute's interval, off, bad values named */

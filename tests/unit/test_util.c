@@ -1,8 +1,8 @@
 /* test_util.c - the helpers every reader and writer relies on: the clamped
  * number-to-integer conversion and saturating arithmetic, output files that
  * cannot be redirected (planted links, modes, temporary names), text escapes
- * for terminals and spreadsheets, the regular expression checks, and the
- * name index. */
+ * for terminals and spreadsheets, the regular expression checks, the name
+ * index and the keyed hash every table of outside names uses. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +16,8 @@
 #include "util/num.h"
 #include "util/regex_safe.h"
 #include "util/safefile.h"
+#include "util/gp_uthash.h"
+#include "util/strhash.h"
 #include "util/strindex.h"
 #include "util/strutil.h"
 #include "util/textio.h"
@@ -111,6 +113,25 @@ static void test_safefile(void)
         GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
         GP_CHECK(file_is(victim, "through\n") && lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
     }
+    /* in a folder others write to (gp_safefile_create): the user's own link,
+     * root's link and a FIFO are replaced, never written through or opened */
+    GP_CHECK(file_is(victim, "through\n"));
+    for (int kind = 0; kind < 3; kind++) {
+        unlink(link);
+        if (kind < 2 ? symlink(victim, link) != 0 : mkfifo(link, 0600) != 0)
+            continue;
+        if (kind == 1 && (geteuid() != 0 || lchown(link, 0, 0) != 0))
+            continue;
+        GP_CHECK(gp_safefile_create(&sf, link, err, sizeof err) == 0);
+        if (!sf.f)
+            continue;
+        fputs("replaced\n", sf.f);
+        GP_CHECK(gp_safefile_commit(&sf, err, sizeof err) == 0);
+        GP_CHECK_MSG(file_is(victim, "through\n") && lstat(link, &st) == 0 &&
+                         S_ISREG(st.st_mode) && file_is(link, "replaced\n"),
+                     "gp_safefile_create wrote through a %s", kind == 2 ? "FIFO" : "link");
+    }
+    GP_CHECK(gp_safefile_create(&sf, dir, err, sizeof err) < 0 && strstr(err, "directory"));
     /* a device is written where it is; a directory is refused */
     GP_CHECK(gp_safefile_open(&sf, "/dev/null", err, sizeof err) == 0 && sf.tmp == NULL);
     if (sf.f)
@@ -163,6 +184,25 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "\"'=cmd|' /C calc'!A0\"|\"'+1\"|plain name|\"a,\"\"b\"\"\"");
     free(out);
+    /* no raw control character, override or stray byte in a CSV cell either;
+     * tabs stay; a SASS predicate is not a formula, anything else is */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_csv_field(f, "k\x1b[2J\xe2\x80\xaex\ty\xff");
+    fputc('|', f);
+    gp_text_csv_quoted(f, "a\nb\r\"\xc2\x9b");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "@P0 BRA 0x40");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "@!UPT LDG");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "@SUM(A1)");
+    fputc('|', f);
+    gp_text_csv_quoted_sass(f, "=HYPERLINK(1)");
+    fclose(f);
+    GP_CHECK_STR(out, "k\\x1b[2J\\u{202e}x\ty\\xff|\"a\\x0ab\\x0d\"\"\\x9b\"|\"@P0 BRA 0x40\"|"
+                      "\"@!UPT LDG\"|\"'@SUM(A1)\"|\"'=HYPERLINK(1)\"");
+    free(out);
     out = NULL;
     f = open_memstream(&out, &len);
     gp_text_html(f, "<b a=\"1\">x&y</b> caf\xc3\xa9 'q'");
@@ -176,7 +216,7 @@ static void test_text(void)
     f = open_memstream(&out, &len);
     gp_text_html(f, "\x1b[31mE<\xe2\x80\xaeV\xff\tL\r\n");
     fclose(f);
-    GP_CHECK_STR(out, "\\x1b[31mE&lt;\\u{202e}V\\xff\tL\r\n");
+    GP_CHECK_STR(out, "\\x1b[31mE&lt;\\u{202e}V\\xff\tL\\x0d\n");
     free(out);
     /* JSON strings stay JSON whatever the bytes: not UTF-8 becomes \ufffd
      * (a stray continuation byte, a cut sequence, an overlong form, a
@@ -190,6 +230,13 @@ static void test_text(void)
     fclose(f);
     GP_CHECK_STR(out, "\"ok caf\xc3\xa9 \\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd|"
                       "\\ufffd\\ufffd\\ufffd|\\u001b\\\"\\\\\\u2028\"|null");
+    free(out);
+    /* bidirectional overrides and isolates, C1 controls: escaped too */
+    out = NULL;
+    f = open_memstream(&out, &len);
+    gp_text_json_string(f, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xc2\x9b" "d\xc3\xa9");
+    fclose(f);
+    GP_CHECK_STR(out, "\"a\\u202eb\\u2066c\\u009bd\xc3\xa9\"");
     free(out);
     /* always quoted (Nsight Compute's layouts), with the formula guard */
     out = NULL;
@@ -269,6 +316,88 @@ static void test_strindex(void)
     GP_CHECK(ix == NULL && gp_strindex_find(ix, "kernel_5", 8) == -1);
 }
 
+/* SipHash-2-4 against the paper's vectors (key 00..0f, message 00..len-1) */
+static void test_siphash(void)
+{
+    const uint64_t key[2] = {0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull};
+    unsigned char msg[16];
+    for (int i = 0; i < 16; i++)
+        msg[i] = (unsigned char)i;
+    GP_CHECK(gp_siphash(key, msg, 0, 2, 4) == 0x726fdb47dd0e0e31ull);
+    GP_CHECK(gp_siphash(key, msg, 1, 2, 4) == 0x74f839c593dc67fdull);
+    GP_CHECK(gp_siphash(key, msg, 15, 2, 4) == 0xa129ca6149be45e5ull);
+    GP_CHECK(gp_strhash("kernel", 6) == gp_strhash("kernel", 6) &&
+             gp_strhash("kernel", 6) != gp_strhash("kernel", 5));
+}
+
+/* Keys of 36 bytes that all have one Jenkins hash (uthash's own HASH_JEN):
+ * the third block of each is chosen to bring every key to one state. */
+#define JEN_MIX(a, b, c)                                                                           \
+    do {                                                                                           \
+        a -= b, a -= c, a ^= (c >> 13), b -= c, b -= a, b ^= (a << 8), c -= a, c -= b,             \
+            c ^= (b >> 13);                                                                        \
+        a -= b, a -= c, a ^= (c >> 12), b -= c, b -= a, b ^= (a << 16), c -= a, c -= b,            \
+            c ^= (b >> 5);                                                                         \
+        a -= b, a -= c, a ^= (c >> 3), b -= c, b -= a, b ^= (a << 10), c -= a, c -= b,             \
+            c ^= (b >> 15);                                                                        \
+    } while (0)
+
+static uint32_t le32(const unsigned char *k)
+{
+    return k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 | (uint32_t)k[3] << 24;
+}
+
+static void jen_colliding_key(unsigned char key[36], unsigned long n)
+{
+    uint32_t a = 0x9e3779b9u, b = 0x9e3779b9u, c = 0xfeedbeefu, x, y, z;
+    memset(key, 'k', 24);
+    memcpy(key, &n, sizeof n);
+    a += le32(key), b += le32(key + 4), c += le32(key + 8);
+    JEN_MIX(a, b, c);
+    a += le32(key + 12), b += le32(key + 16), c += le32(key + 20);
+    JEN_MIX(a, b, c);
+    x = 0x41414141u - a, y = 0x42424242u - b, z = 0x43434343u - c;
+    memcpy(key + 24, &x, 4), memcpy(key + 28, &y, 4), memcpy(key + 32, &z, 4);
+}
+
+typedef struct {
+    UT_hash_handle hh;
+    unsigned char key[36];
+} flood_item;
+
+/* Names chosen to collide under a fixed hash spread over the buckets of
+ * every uthash table (gp_uthash.h's HASH_FUNCTION): the longest chain stays
+ * short and the table keeps growing.  Under HASH_JEN they all share one
+ * bucket, a lookup walks 20,000 keys, and the table stops expanding. */
+static void test_hash_flood(void)
+{
+    enum { N = 20000 };
+    flood_item *items = calloc(N, sizeof *items), *head = NULL, *found;
+    unsigned longest = 0, same = 1, h0 = 0;
+    if (!items) {
+        GP_CHECK(!"out of memory");
+        return;
+    }
+    for (unsigned long i = 0; i < N; i++) {
+        unsigned h;
+        jen_colliding_key(items[i].key, i);
+        HASH_JEN(items[i].key, 36, h);
+        same &= i == 0 || h == h0;
+        h0 = i == 0 ? h : h0;
+        HASH_ADD(hh, head, key, 36, &items[i]);
+    }
+    GP_CHECK_MSG(same, "the test keys do not collide under HASH_JEN");
+    for (unsigned b = 0; b < head->hh.tbl->num_buckets; b++)
+        if (head->hh.tbl->buckets[b].count > longest)
+            longest = head->hh.tbl->buckets[b].count;
+    GP_CHECK_MSG(longest < 16 && !head->hh.tbl->noexpand,
+                 "longest chain %u of %d keys (noexpand %u)", longest, N, head->hh.tbl->noexpand);
+    HASH_FIND(hh, head, items[N / 2].key, 36, found);
+    GP_CHECK(found == &items[N / 2]);
+    HASH_CLEAR(hh, head);
+    free(items);
+}
+
 /* gp_strndup copies exactly len bytes (NULs too) and ends them */
 static void test_strndup(void)
 {
@@ -288,6 +417,8 @@ int main(void)
     test_num();
     test_safefile();
     test_text();
+    test_siphash();
+    test_hash_flood();
     test_regex();
     test_strindex();
     test_strndup();

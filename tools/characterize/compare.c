@@ -172,7 +172,7 @@ static void gpc_compare_copy(int dirfd, const char *base, const char *dst)
     if (fd < 0)
         return;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        gp_safefile_open(&f, dst, why, sizeof why) == 0) {
+        gp_safefile_create(&f, dst, why, sizeof why) == 0) {
         while (total <= GPC_COMPARE_MAX && (got = read(fd, buf, sizeof buf)) > 0) {
             fwrite(buf, 1, (size_t)got, f.f);
             total += got;

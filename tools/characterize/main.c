@@ -212,7 +212,7 @@ static int gpc_summarize(char **dirs, size_t n, const gp_peaks *peaks, const cha
             char path[PATH_MAX];
             struct stat st;
             snprintf(path, sizeof path, "%s/%s", dirs[i], GPC_RESULT_FILE);
-            if (stat(path, &st) < 0)
+            if (lstat(path, &st) < 0)
                 continue; /* not run (yet): reported while running */
         }
         if ((got = gpc_summary_add(&s, dirs[i], err, sizeof err)) < 0) {

@@ -127,7 +127,8 @@ int gpc_progress_done(const char *prog_dir, const char *name, size_t done, size_
         gp_text_plain(stderr, r.gpu);
     }
     fprintf(stderr, "; elapsed %s, about %s left\n", el, left);
-    if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR || r.status == GPC_NOT_FINISHED)
+    if (r.status == GPC_NATIVE_FAILED || r.status == GPC_ERROR || r.status == GPC_NO_RECORDS ||
+        r.status == GPC_NOT_FINISHED)
         gpc_progress_say("    %s: %s", name, r.message ? r.message : "");
     if (r.status == GPC_NATIVE_FAILED) {
         char *first = gpc_progress_first_error(prog_dir);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "metrics/records/json.h"
@@ -14,10 +15,12 @@
 #include "metrics/records/textfile.h"
 #include "util/num.h"
 #include "util/safefile.h"
+#include "util/strindex.h"
 #include "util/textio.h"
 
 static const char *const gpc_status_names[GPC_STATUS_COUNT] = {
-    "ok", "native_failed", "profiler_defect", "error", "profiler_broke_results", "not_finished"};
+    "ok",    "native_failed",          "profiler_defect", "error",
+    "profiler_broke_results", "no_records", "not_finished"};
 
 const char *gpc_status_name(gpc_status s)
 {
@@ -187,7 +190,7 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
     FILE *f;
     size_t i;
     snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
-    if (gp_safefile_open(&sf, path, err, errlen) < 0)
+    if (gp_safefile_create(&sf, path, err, errlen) < 0)
         return -1;
     f = sf.f;
     fprintf(f, "{\n  \"format\": \"%s\",\n  \"name\": ", GPC_RESULT_FORMAT);
@@ -310,16 +313,22 @@ int gpc_result_finished(const char *dir)
 
 int gpc_result_load(gpc_result *r, const char *dir, char *err, size_t errlen)
 {
-    char path[4096], why[256];
+    char path[4096];
     char *text;
     size_t len;
     int rc;
+    struct stat st;
     memset(r, 0, sizeof *r);
     snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
-    if (!(text = gp_textfile_read(path, &len, why, sizeof why))) {
-        snprintf(err, errlen, "cannot read %s: %s", path, why);
+    /* written by run in a folder the programs write too: a link or a FIFO
+     * planted there is not ours, never followed or read */
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "cannot read %s: it is %s, not a regular file", path,
+                 S_ISLNK(st.st_mode) ? "a symbolic link" : "something else");
         return -1;
     }
+    if (!(text = gp_textfile_read_max(path, NULL, GPC_RESULT_MAX, &len, err, errlen)))
+        return -1;
     rc = gpc_result_parse(r, text, len, path, err, errlen);
     free(text);
     return rc;
@@ -333,6 +342,7 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
     gp_json *doc;
     const gp_json *a;
     const char *st, *fmt;
+    gp_strindex *seen = NULL;
     int rc = -1, s;
     memset(r, 0, sizeof *r);
     doc = gp_json_parse(text, len, why, sizeof why);
@@ -400,8 +410,17 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
                          path);
                 goto out;
             }
-            if (!(r->jsonl[r->n_jsonl] = strdup(f)))
+            /* a file named twice is read once (and the summary says so):
+             * its launches must not count twice */
+            if (gp_strindex_find(seen, f, strlen(f)) >= 0) {
+                r->jsonl_repeated++;
+                continue;
+            }
+            if (gp_strindex_add(&seen, f, strlen(f), i) < 0 ||
+                !(r->jsonl[r->n_jsonl] = strdup(f))) {
+                snprintf(err, errlen, "out of memory");
                 goto out;
+            }
             r->n_jsonl++;
         }
     }
@@ -422,6 +441,7 @@ int gpc_result_parse(gpc_result *r, const char *text, size_t len, const char *pa
     }
     rc = 0;
 out:
+    gp_strindex_free(&seen);
     gp_json_free(doc);
     if (rc < 0)
         gpc_result_free(r);

@@ -9,6 +9,9 @@
 
 #define GPC_RESULT_FILE "result.json"
 #define GPC_RESULT_FORMAT "gpuprof-characterize-result/1"
+/* The largest result file read (its diffs hold excerpts of at most a few
+ * KiB each; a larger one was not written by run). */
+#define GPC_RESULT_MAX (64L << 20)
 
 /* One run of the command. */
 typedef struct {
@@ -40,6 +43,8 @@ typedef enum {
     GPC_ERROR,                  /* could not be run at all (directory, fork...) */
     GPC_PROFILER_BROKE_RESULTS, /* same outputs, but the profiler says that kernels
                                  * did not run as they would have without it */
+    GPC_NO_RECORDS,             /* same outputs, but the profiled run wrote no launch
+                                 * record: nothing of it can enter the study */
     GPC_NOT_FINISHED,           /* its cluster job ended before the program did (timeout,
                                  * cancelled, node failure, preemption): Slurm's state */
     GPC_STATUS_COUNT
@@ -58,6 +63,9 @@ typedef struct {
     char *reason;     /* one sentence; NULL when valid */
     char *file;       /* the gpuprof-*.jsonl that says so; NULL when valid */
     long n_invalid;   /* processes whose record says the results are broken */
+    long records;     /* launch and variant_estimate records the files hold, as
+                       * their summary records count them (a file without one:
+                       * 1 when a launch record opens it); not saved */
 } gpc_validity;
 
 typedef struct {
@@ -69,6 +77,7 @@ typedef struct {
     size_t n_diffs;
     char **jsonl; /* the profiler's files, names relative to the result's directory, sorted */
     size_t n_jsonl;
+    long jsonl_repeated; /* names the result file listed again (read once); not saved */
     gpc_validity results; /* of the profiled run */
     /* the Slurm job that ran it (slurm.h): NULL when none; state and reason are
      * Slurm's for a job that did not finish the program */

@@ -66,9 +66,9 @@ int gpc_exec_command(const gpc_program *p, const char *const *extra_env,
     gp_safefile out, errf;
     memset(e, 0, sizeof *e);
     /* the captured outputs are created here, safely, and renamed at the end */
-    if (gp_safefile_open(&out, out_path, err, errlen) < 0)
+    if (gp_safefile_create(&out, out_path, err, errlen) < 0)
         return -1;
-    if (gp_safefile_open(&errf, err_path, err, errlen) < 0) {
+    if (gp_safefile_create(&errf, err_path, err, errlen) < 0) {
         gp_safefile_discard(&out);
         return -1;
     }
@@ -437,8 +437,26 @@ int gpc_run_program(const gpc_program *p, const char *prog_dir, const char *lib,
     gpc_run_list_jsonl(prog_dir, &r);
     if (gpc_validity_read(&r.results, prog_dir, r.jsonl, r.n_jsonl) < 0)
         goto oom;
+    snprintf(path, sizeof path, "%s/profiled.stderr", prog_dir);
+    if (gpc_validity_stderr(&r.results, path) < 0)
+        goto oom;
     if (r.results.known && !r.results.valid)
         gpc_run_broken(&r, msg, sizeof msg);
+    if (r.status == GPC_OK && r.results.records == 0) {
+        /* nothing measured is not a success: the study would count the
+         * program as characterized with no kernel */
+        r.status = GPC_NO_RECORDS;
+        if (r.n_jsonl == 0)
+            snprintf(msg, sizeof msg,
+                     "the profiled run wrote no profiler file (gpuprof-*.jsonl): nothing was "
+                     "profiled (a program that launches no kernel, or a profiler that could not "
+                     "start or write: see profiled.stderr)");
+        else
+            snprintf(msg, sizeof msg,
+                     "the profiler's file%s (%zu) hold%s no launch record: nothing was profiled "
+                     "(see profiled.stderr)",
+                     r.n_jsonl == 1 ? "" : "s", r.n_jsonl, r.n_jsonl == 1 ? "s" : "");
+    }
     goto save;
 
 run_failed: /* x from gpc_run_once */

@@ -39,7 +39,7 @@ gpc_study_db *gpc_study_db_start(gpc_summary *s, const char *out_dir, char *err,
         return NULL;
     }
     /* the summary's files are all written again: so is the database */
-    d->w = gp_rdb_create(path, 1, "gpuprof-characterize", err, errlen);
+    d->w = gp_rdb_create(path, 1, 1, "gpuprof-characterize", err, errlen);
     free(path);
     if (!d->w) {
         free(d);

@@ -177,7 +177,8 @@ static int gpc_has_result(const char *dir)
     char path[8192];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, GPC_RESULT_FILE);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    /* a link there is a result the loader refuses, not a directory to scan */
+    return lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
 }
 
 static int gpc_summary_add_one(gpc_summary *s, const char *dir, char *err, size_t errlen)
@@ -286,6 +287,15 @@ int gpc_summary_finish(gpc_summary *s, FILE *warn)
         gpc_prog *p = &s->progs[i];
         if (p->res.status != GPC_OK)
             continue;
+        if (p->res.jsonl_repeated && warn) {
+            fputs("gpuprof-characterize: ", warn);
+            gp_text_plain(warn, p->dir);
+            fprintf(warn,
+                    "/" GPC_RESULT_FILE ": %ld entr%s of jsonl name%s a file named before: each "
+                    "file read once\n",
+                    p->res.jsonl_repeated, p->res.jsonl_repeated == 1 ? "y" : "ies",
+                    p->res.jsonl_repeated == 1 ? "s" : "");
+        }
         if (!(p->rep = malloc(sizeof *p->rep)))
             return -1;
         gp_report_init(p->rep, &s->peaks);
@@ -608,10 +618,10 @@ int gpc_summary_text(const gpc_summary *s, FILE *out)
         st[s->progs[i].res.status]++;
     fprintf(out,
             "gpuprof-characterize summary: %zu program%s (%zu ok, %zu failed natively, %zu "
-            "PROFILER DEFECT, %zu PROFILER BROKE RESULTS, %zu not run), %zu kernels, %s of "
-            "kernel time\n",
+            "PROFILER DEFECT, %zu PROFILER BROKE RESULTS, %zu without records, %zu not run), "
+            "%zu kernels, %s of kernel time\n",
             s->n, s->n == 1 ? "" : "s", st[GPC_OK], st[GPC_NATIVE_FAILED], st[GPC_PROFILER_DEFECT],
-            st[GPC_PROFILER_BROKE_RESULTS], st[GPC_ERROR], s->n_kernels,
+            st[GPC_PROFILER_BROKE_RESULTS], st[GPC_NO_RECORDS], st[GPC_ERROR], s->n_kernels,
             gp_fmt(&fb, s->n_kernels ? s->kernel_time : NAN, "s"));
     if (st[GPC_NOT_FINISHED]) /* cluster runs only: their jobs ended first */
         fprintf(out, "%zu program%s not finished (their cluster jobs ended first; run again "
@@ -727,7 +737,7 @@ int gpc_summary_write(const gpc_summary *s, const char *out_dir, char *err, size
         char path[4096];
         gp_safefile f;
         snprintf(path, sizeof path, "%s/%s", out_dir, outs[i].file);
-        if (gp_safefile_open(&f, path, err, errlen) < 0)
+        if (gp_safefile_create(&f, path, err, errlen) < 0)
             return -1;
         if (outs[i].write(s, f.f) < 0) {
             gp_safefile_discard(&f);

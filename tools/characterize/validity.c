@@ -15,6 +15,7 @@
 
 #define GPC_VALIDITY_KERNEL_MAX 512 /* bytes of a kernel name kept */
 #define GPC_VALIDITY_REASON_MAX 1000
+#define GPC_VALIDITY_HEAD (1L << 20) /* bytes of a file searched for a first record */
 
 /* The last non-empty line of path, a regular file opened without following
  * a link or blocking, when it is at most GPC_VALIDITY_LINE_MAX bytes; NULL
@@ -61,9 +62,10 @@ out:
 }
 
 /* What one process's summary record says: -1 nothing (no record), 0 valid,
- * 1 broken (from, kernel, reason filled; the strings are the caller's). */
+ * 1 broken (from, kernel, reason filled; the strings are the caller's);
+ * *records the launch and variant_estimate records it counts. */
 static int gpc_validity_record(const char *line, size_t len, long *from, char **kernel,
-                               char **reason)
+                               char **reason, long *records)
 {
     gp_json *doc = gp_json_parse(line, len, NULL, 0);
     const gp_json *res, *ok;
@@ -72,11 +74,15 @@ static int gpc_validity_record(const char *line, size_t len, long *from, char **
     int rc = -1;
     *from = -1;
     *kernel = *reason = NULL;
+    *records = 0;
     if (!doc)
         return -1;
     type = gp_json_string(gp_json_get(doc, "type"));
     if (!type || strcmp(type, "summary") != 0)
         goto out;
+    *records = gp_num_add_sat(
+        gp_num_clamp(gp_json_number(gp_json_get(doc, "launches_profiled")), 0, LONG_MAX, 0),
+        gp_num_clamp(gp_json_number(gp_json_get(doc, "launches_estimated")), 0, LONG_MAX, 0));
     res = gp_json_get(doc, "results");
     ok = gp_json_get(res, "valid");
     if (ok && ok->type == GP_JSON_BOOL) {
@@ -113,6 +119,34 @@ out:
     return rc;
 }
 
+/* Whether path (a file without a summary record: its process died before
+ * the end) holds a launch or variant_estimate record in its first
+ * GPC_VALIDITY_HEAD bytes, where the library writes its first records. */
+static int gpc_validity_head_has_record(const char *path)
+{
+    static const char *const kinds[] = {"{\"type\":\"launch\"", "{\"type\":\"variant_estimate\""};
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), found = 0;
+    struct stat st;
+    char *buf = NULL;
+    ssize_t got;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(buf = malloc(GPC_VALIDITY_HEAD + 1)))
+        goto out;
+    if ((got = pread(fd, buf, GPC_VALIDITY_HEAD, 0)) <= 0)
+        goto out;
+    buf[got] = 0;
+    for (char *line = buf; line && !found; line = strchr(line, '\n')) {
+        line += *line == '\n';
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            found |= strncmp(line, kinds[k], strlen(kinds[k])) == 0;
+    }
+out:
+    free(buf);
+    close(fd);
+    return found;
+}
+
 int gpc_validity_read(gpc_validity *v, const char *dir, char *const *jsonl, size_t n)
 {
     size_t i;
@@ -122,20 +156,24 @@ int gpc_validity_read(gpc_validity *v, const char *dir, char *const *jsonl, size
     for (i = 0; i < n; i++) {
         char *path = NULL, *line, *kernel, *reason;
         size_t len = 0;
-        long from;
+        long from, records = 0;
         int oom = 0, x;
         if (asprintf(&path, "%s/%s", dir, jsonl[i]) < 0)
             return -1;
         line = gpc_validity_last_line(path, &len, &oom);
-        free(path);
-        if (oom)
+        if (oom) {
+            free(path);
             return -1;
-        if (!line)
-            continue;
-        x = gpc_validity_record(line, len, &from, &kernel, &reason);
+        }
+        x = line ? gpc_validity_record(line, len, &from, &kernel, &reason, &records) : -1;
         free(line);
-        if (x < 0)
+        if (x < 0) {
+            v->records = gp_num_add_sat(v->records, gpc_validity_head_has_record(path));
+            free(path);
             continue;
+        }
+        free(path);
+        v->records = gp_num_add_sat(v->records, records);
         v->known = 1;
         if (x == 0)
             continue;
@@ -157,4 +195,65 @@ int gpc_validity_read(gpc_validity *v, const char *dir, char *const *jsonl, size
         }
     }
     return 0;
+}
+
+int gpc_validity_stderr(gpc_validity *v, const char *path)
+{
+    static const char mark[] = "] THE PROGRAM'S RESULTS ARE NOT VALID from launch ";
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
+    struct stat st;
+    char *buf = NULL, *at, *line, *end, *rest, *cut;
+    size_t n;
+    long from = -1;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        goto out;
+    n = st.st_size > GPC_VALIDITY_STDERR_TAIL ? (size_t)GPC_VALIDITY_STDERR_TAIL
+                                              : (size_t)st.st_size;
+    if (!(buf = malloc(n + 1))) {
+        rc = -1;
+        goto out;
+    }
+    if (pread(fd, buf, n, st.st_size - (off_t)n) != (ssize_t)n)
+        goto out;
+    buf[n] = 0;
+    for (at = memmem(buf, n, mark, sizeof mark - 1); at;
+         at = memmem(at + 1, n - (size_t)(at + 1 - buf), mark, sizeof mark - 1)) {
+        /* the library's own line: "[gpuprof PID] THE PROGRAM'S ..." */
+        for (line = at; line > buf && line[-1] != '\n'; line--)
+            ;
+        if (strncmp(line, "[gpuprof ", 9) == 0)
+            break;
+    }
+    if (!at)
+        goto out;
+    rest = at + sizeof mark - 1;
+    end = memchr(rest, '\n', n - (size_t)(rest - buf));
+    if (end)
+        *end = 0;
+    from = strtol(rest, &rest, 10);
+    if (from < 1)
+        from = -1;
+    while (*rest == ' ')
+        rest++;
+    if (strncmp(rest, "on ", 3) == 0)
+        rest += 3;
+    v->known = 1;
+    v->n_invalid = v->n_invalid > 0 ? v->n_invalid : 1;
+    if (!v->valid)
+        goto out; /* a summary record said so already, with more */
+    v->valid = 0;
+    v->from_launch = from;
+    cut = gpc_excerpt(rest, strlen(rest), GPC_VALIDITY_REASON_MAX);
+    if (!cut || asprintf(&v->reason, "the profiler said so on the profiled run's stderr: %s",
+                         cut) < 0) {
+        v->reason = NULL;
+        rc = -1;
+    }
+    free(cut);
+out:
+    free(buf);
+    close(fd);
+    return rc;
 }

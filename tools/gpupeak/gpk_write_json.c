@@ -7,6 +7,7 @@
 
 #include "gpk_json.h"
 #include "gpk_write.h"
+#include "util/textio.h"
 
 /* Figures under their names, in order; all null when !valid. */
 typedef struct gpk_json_field {
@@ -127,7 +128,9 @@ int gpk_write_json(const gpk_results *r, const char *path)
     const int sms = r->dev.sm_count;
     const double maxmhz = r->dev.max_clock_khz / 1e3;
     if (!f) {
-        fprintf(stderr, "gpupeak: cannot write %s: %s\n", path, strerror(errno));
+        fputs("gpupeak: cannot write ", stderr);
+        gp_text_plain(stderr, path);
+        fprintf(stderr, ": %s\n", strerror(errno));
         return -1;
     }
     gpk_json_init(&j, f);

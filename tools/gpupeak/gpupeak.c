@@ -13,6 +13,7 @@
  * be used or a file not written, 2 for a usage error. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@
 #include "gpk_measure.h"
 #include "gpk_write.h"
 #include "gpuprof.h"
+#include "util/textio.h"
+
+/* One message on stderr, "gpupeak: ..." and a newline, escaped whole: it
+ * may quote an option's value or a folder, which must not move the
+ * terminal's cursor or reverse the line. */
+static void gpk_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void gpk_say(const char *fmt, ...)
+{
+    char msg[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fputs("gpupeak: ", stderr);
+    gp_text_plain(stderr, msg);
+    fputc('\n', stderr);
+}
 
 static int gpk_usage(FILE *f, int rc)
 {
@@ -56,7 +74,7 @@ static void gpk_bad_option(int c, char **argv)
 {
     const char *arg = argv[optind - 1];
     if (strncmp(arg, "--", 2) != 0) {
-        fprintf(stderr, "gpupeak: unknown option '-%c'\n", optopt);
+        gpk_say("unknown option '-%c'", optopt);
         return;
     }
     const size_t len = strcspn(arg + 2, "=");
@@ -64,14 +82,14 @@ static void gpk_bad_option(int c, char **argv)
         if (strncmp(o->name, arg + 2, len) != 0)
             continue;
         if (c == ':')
-            fprintf(stderr, "gpupeak: --%s needs a value\n", o->name);
+            gpk_say("--%s needs a value", o->name);
         else if (arg[2 + len] == '=' && o->has_arg == no_argument)
-            fprintf(stderr, "gpupeak: --%s takes no value ('%s')\n", o->name, arg);
+            gpk_say("--%s takes no value ('%s')", o->name, arg);
         else
             break; /* ambiguous */
         return;
     }
-    fprintf(stderr, "gpupeak: unknown option '%s'\n", arg);
+    gpk_say("unknown option '%s'", arg);
 }
 
 /* --only's list into r: 0, or -1 after naming the unknown line and the
@@ -89,12 +107,14 @@ static int gpk_only(gpk_results *r, const char *list)
             if (strlen(gpk_mems[i].key) == len && strncmp(gpk_mems[i].key, p, len) == 0)
                 found = r->only_mem[i] = 1;
         if (!found) {
-            fprintf(stderr, "gpupeak: --only: no line '%.*s'; the lines are:", (int)len, p);
-            for (int i = 0; i < GPK_T_COUNT; i++)
-                fprintf(stderr, " %s", gpk_tputs[i].key);
-            for (int i = 0; i < GPK_M_COUNT; i++)
-                fprintf(stderr, " %s", gpk_mems[i].key);
-            fputc('\n', stderr);
+            char known[2048];
+            size_t used = 0;
+            known[0] = 0;
+            for (int i = 0; i < GPK_T_COUNT + GPK_M_COUNT && used < sizeof known; i++)
+                used += (size_t)snprintf(
+                    known + used, sizeof known - used, " %s",
+                    i < GPK_T_COUNT ? gpk_tputs[i].key : gpk_mems[i - GPK_T_COUNT].key);
+            gpk_say("--only: no line '%.*s'; the lines are:%s", (int)len, p, known);
             return -1;
         }
         p += len + (p[len] == ',');
@@ -128,32 +148,31 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "gpupeak: unexpected argument '%s' (the folder goes after --out)\n",
-                argv[optind]);
+        gpk_say("unexpected argument '%s' (the folder goes after --out)", argv[optind]);
         return gpk_usage(stderr, 2);
     }
     if (!dir[0]) {
-        fprintf(stderr, "gpupeak: --out needs a folder\n");
+        gpk_say("--out needs a folder");
         return gpk_usage(stderr, 2);
     }
     /* the folder is made first, so a bad one is said before minutes of
      * measuring, and removed again if the run ends before writing */
     made = mkdir(dir, 0777) == 0;
     if (!made && errno != EEXIST) {
-        fprintf(stderr, "gpupeak: cannot create %s: %s\n", dir, strerror(errno));
+        gpk_say("cannot create %s: %s", dir, strerror(errno));
         return 1;
     }
     gpk_probe(&r); /* before this process touches CUDA */
     if (gpk_dev_open(&r.dev, why, sizeof why) != 0) {
-        fprintf(stderr, "gpupeak: %s\n", why);
+        gpk_say("%s", why);
         if (made)
             rmdir(dir);
         return 1;
     }
     if (r.probe_bulk_why)
         gpk_dev_skip_bulk(r.probe_bulk_why);
-    fprintf(stderr, "gpupeak: %s, %d SMs, cc %d.%d (%s run)\n", r.dev.name, r.dev.sm_count,
-            r.dev.cc_major, r.dev.cc_minor, r.quick ? "quick" : "full");
+    gpk_say("%s, %d SMs, cc %d.%d (%s run)", r.dev.name, r.dev.sm_count, r.dev.cc_major,
+            r.dev.cc_minor, r.quick ? "quick" : "full");
     gpk_measure(&r);
     gpk_fit_clock(&r);
     r.seconds = gpk_now() - t0;
@@ -165,7 +184,7 @@ int main(int argc, char **argv)
         gpk_write_table(&r, f);
         fclose(f);
     } else {
-        fprintf(stderr, "gpupeak: cannot write %s: %s\n", path, strerror(errno));
+        gpk_say("cannot write %s: %s", path, strerror(errno));
         rc = -1;
     }
     rc |= gpk_write_plots(&r, dir);

@@ -27,8 +27,11 @@
 
 #include "gpuprof.h"
 #include "preload/config.h"
+#include "metrics/ncu/sections.h"
 #include "query.h"
+#include "sets.h"
 #include "util/strutil.h"
+#include "util/textio.h"
 
 #define GPL "gpuprof"
 
@@ -55,8 +58,11 @@ static int gpl_usage(FILE *f)
         "      --nvtx-exclude EXPR            never launches inside these (repeatable)\n"
         "What to collect:\n"
         "      --metrics a,b,...              these PerfWorks metrics ('+a' adds to the set)\n"
-        "      --set NAME, --section NAME     default, fast, extended, source or warpstate\n"
-        "                                     (--list-sets; WarpStateStats, SourceCounters)\n"
+        "      --set NAME                     Nsight Compute's basic, detailed, full, roofline\n"
+        "                                     or gpuprof's default, fast, extended, source,\n"
+        "                                     warpstate (--list-sets)\n"
+        "      --section NAME|regex:EXPR      Nsight Compute's sections (repeatable; "
+        "--list-sections)\n"
         "      --sampling on|off|profiled     warp-stall sampling of the program's own launches\n"
         "                                     (profiled: only those the report profiles)\n"
         "      --warp-sampling-interval N     a sample every 2^(5+N) cycles (0..26, auto = 6)\n"
@@ -84,7 +90,7 @@ static int gpl_usage(FILE *f)
         "      --query-metrics-mode base|suffix|all  (suffix: of the names in --metrics)\n"
         "      --chip NAME, --chips NAME      the chip to query, e.g. GH100 (default: device "
         "0's)\n"
-        "      --list-chips, --list-sets\n"
+        "      --list-chips, --list-sets, --list-sections [--verbose]\n"
         "      --lib PATH                     libgpuprof.so (default: next to this program)\n"
         "      --dry-run                      print the environment and command, run nothing\n"
         "  -v, --version, -h, --help\n"
@@ -123,6 +129,7 @@ enum {
     O_CHIP,
     O_LIST_CHIPS,
     O_LIST_SETS,
+    O_LIST_SECTIONS,
     O_LIB,
     O_DRY_RUN,
     O_SAMPLING,
@@ -176,6 +183,7 @@ static const struct {
     {"chips", required_argument, O_CHIP, NULL},
     {"list-chips", no_argument, O_LIST_CHIPS, NULL},
     {"list-sets", no_argument, O_LIST_SETS, NULL},
+    {"list-sections", no_argument, O_LIST_SECTIONS, NULL},
     {"sampling", required_argument, O_SAMPLING, NULL},
     {"warp-sampling-interval", required_argument, O_SAMPLING_INTERVAL, NULL},
     {"lib", required_argument, O_LIB, NULL},
@@ -243,15 +251,36 @@ static void gpl_set(const char *var, const char *value)
     setenv(var, value, 1);
 }
 
+/* One message on stderr, "gpuprof: ..." and a newline, escaped whole
+ * (gp_text_plain): it may quote an option's value or the program's name,
+ * which must not move the cursor or reverse the line. */
+static void gpl_vsay(const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    fputs(GPL ": ", stderr);
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    gp_text_plain(stderr, msg ? msg : "(out of memory)");
+    fputc('\n', stderr);
+    free(msg);
+}
+
+static void gpl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void gpl_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gpl_vsay(fmt, ap);
+    va_end(ap);
+}
+
 static int gpl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int gpl_fail(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, GPL ": ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    gpl_vsay(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return 2;
 }
 
@@ -265,7 +294,9 @@ static int gpl_index(const char *opt, const char *value, const char *const *name
     fprintf(stderr, GPL ": --%s takes ", opt);
     for (i = 0; i < n; i++)
         fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
-    fprintf(stderr, ", not '%s'\n", value);
+    fputs(", not '", stderr);
+    gp_text_plain(stderr, value);
+    fputs("'\n", stderr);
     return -1;
 }
 
@@ -331,49 +362,6 @@ static int gpl_append_nvtx(char *buf, size_t len, const char *expr)
     }
     esc[o] = '\0';
     return gpl_append(buf, len, esc, ';');
-}
-
-static int gpl_set_name(const char *opt, const char *value, char *sets, size_t len)
-{
-    /* gpuprof's sets, and the two Nsight Compute sections gpuprof has a set for */
-    static const char *const names[][2] = {
-        {"default", "@default"},         {"extended", "@extended"},
-        {"fast", "@fast"},               {"source", "@source"},
-        {"warpstate", "@warpstate"},     {"WarpStateStats", "@warpstate"},
-        {"SourceCounters", "@source"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(value, names[i][0]) == 0)
-            return gpl_append(sets, len, names[i][1], ',') == 0 ? 0 : 2;
-    fprintf(stderr,
-            GPL ": --%s '%s': gpuprof's sets are 'default' (the counters its report needs), "
-                "'fast' (the same without the instrumented pass), 'extended' (more, in more "
-                "passes), 'source' (Nsight Compute's SourceCounters: the SASS pass's "
-                "per-instruction counts with stall sampling, no hardware counters) and "
-                "'warpstate' (Nsight Compute's WarpStateStats, added to the default set); "
-                "Nsight Compute's other sets and sections (basic, full, SpeedOfLight, ...) are "
-                "not gpuprof's (--list-sets)\n",
-            opt, value);
-    return 2;
-}
-
-static void gpl_list_sets(void)
-{
-    printf("default   the counters gpuprof-report needs for its metrics, roofline and verdicts\n"
-           "          (metrics/catalog/counters.def, set \"default\"): on GH100 one hardware pass, one\n"
-           "          pass instrumented by CUPTI (Nsight Compute's SASS metrics) and one SASS\n"
-           "          pass (gpuprof's own per-instruction metrics)\n"
-           "fast      default without its instrumented pass: the SASS pass counts the FP\n"
-           "          operations and sectors, Nsight Compute's instrumented efficiencies are\n"
-           "          left out; one hardware pass, batched across launches (cheaper)\n"
-           "extended  default plus request, pipe, bank-conflict and hit-rate counters (set\n"
-           "          \"extended\"): more passes\n"
-           "source    Nsight Compute's SourceCounters: the SASS pass's per-instruction counts\n"
-           "          (one replay a launch) and warp-stall sampling of the program's own\n"
-           "          launches; no hardware counters, so sampling can run beside it\n"
-           "warpstate Nsight Compute's WarpStateStats (stall reasons per issued instruction,\n"
-           "          issue-slot use, eligible warps), added to the default set: 7 more passes\n"
-           "          on GH100 (metrics/catalog/counters.def, set \"warpstate\")\n");
 }
 
 /* The library: --lib, else next to this executable. */
@@ -452,10 +440,10 @@ int main(int argc, char **argv)
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     static const char *const snaps[] = {"auto", "device", "host", "none"};
     static const char *const qmodes[] = {"base", "suffix", "all"};
-    char sets[64] = "", metrics[4096] = "", nvtx_inc[8192] = "", nvtx_exc[8192] = "";
+    char sets[4096] = "", metrics[8192] = "", nvtx_inc[8192] = "", nvtx_exc[8192] = "";
     char lib[PATH_MAX], preload[2 * PATH_MAX + 2], err[4096], chip[64] = "";
     const char *lib_given = NULL, *metrics_arg = NULL;
-    int c, rc, force = 0, query = 0, query_mode = GP_QUERY_BASE, dry_run = 0;
+    int c, rc, force = 0, query = 0, query_mode = GP_QUERY_BASE, dry_run = 0, list = 0, verbose = 0;
     gp_config cfg;
     struct option options[GPL_N_OPTS + GPL_N_NCU + 1];
 
@@ -503,10 +491,10 @@ int main(int argc, char **argv)
                 metrics_arg = optarg;
             break;
         case O_SET:
-            rc = gpl_set_name("set", optarg, sets, sizeof sets);
+            rc = gpl_set_option(optarg, sets, sizeof sets);
             break;
         case O_SECTION:
-            rc = gpl_set_name("section", optarg, sets, sizeof sets);
+            rc = gpl_section_option(optarg, sets, sizeof sets);
             break;
         case O_REPLAY:
             if (strcmp(optarg, "application") == 0 || strcmp(optarg, "range") == 0 ||
@@ -568,6 +556,7 @@ int main(int argc, char **argv)
             break;
         case O_VERBOSE:
             gpl_set("GPUPROF_LOG_LEVEL", "info");
+            verbose = 1;
             break;
         case 'q':
             gpl_set("GPUPROF_LOG_LEVEL", "error");
@@ -592,13 +581,14 @@ int main(int argc, char **argv)
             break;
         case O_LIST_CHIPS:
             if (gp_query_chips(stdout, err, sizeof err) != 0) {
-                fprintf(stderr, GPL ": %s\n", err);
+                gpl_say("%s", err);
                 return 1;
             }
             return 0;
         case O_LIST_SETS:
-            gpl_list_sets();
-            return 0;
+        case O_LIST_SECTIONS:
+            list = c; /* after every option: --list-sections --verbose */
+            break;
         case O_LIB:
             lib_given = optarg;
             break;
@@ -626,6 +616,14 @@ int main(int argc, char **argv)
             return rc;
     }
 
+    if (list == O_LIST_SETS) {
+        gp_ncu_list_sets(stdout);
+        return 0;
+    }
+    if (list == O_LIST_SECTIONS) {
+        gp_ncu_list_sections(stdout, verbose);
+        return 0;
+    }
     if (query) {
         const char *names[256];
         size_t n = 0;
@@ -633,7 +631,7 @@ int main(int argc, char **argv)
         long lines;
         if (!chip[0] && gp_query_device_chip(chip, sizeof chip, err, sizeof err) != 0) {
             free(copy);
-            fprintf(stderr, GPL ": %s; give the chip, e.g. --chip GH100 (--list-chips)\n", err);
+            gpl_say("%s; give the chip, e.g. --chip GH100 (--list-chips)", err);
             return 1;
         }
         if (copy)
@@ -646,7 +644,7 @@ int main(int argc, char **argv)
         lines = gp_query_metrics(chip, query_mode, names, n, stdout, err, sizeof err);
         free(copy);
         if (lines < 0) {
-            fprintf(stderr, GPL ": %s\n", err);
+            gpl_say("%s", err);
             return 1;
         }
         return 0;
@@ -675,9 +673,9 @@ int main(int argc, char **argv)
             next = strchr(line, '\n');
             if (next)
                 *next++ = '\0';
-            fprintf(stderr, GPL ": %s\n", line);
+            gpl_say("%s", line);
         }
-        fprintf(stderr, GPL ": not running %s (gpuprof --help for the options)\n", argv[optind]);
+        gpl_say("not running %s (gpuprof --help for the options)", argv[optind]);
         gp_config_free(&cfg);
         return 2;
     }
@@ -700,7 +698,8 @@ int main(int argc, char **argv)
         return 0;
     }
     execvp(argv[optind], argv + optind);
-    rc = errno == ENOENT ? 127 : 126;
-    fprintf(stderr, GPL ": cannot run '%s': %s\n", argv[optind], strerror(errno));
+    c = errno;
+    rc = c == ENOENT ? 127 : 126;
+    gpl_say("cannot run '%s': %s", argv[optind], strerror(c));
     return rc;
 }

@@ -18,10 +18,13 @@
 #include <string.h>
 
 #include "against_cmd.h"
-#include "metrics/model/baseline.h"
 #include "disasm.h"
 #include "gpuprof.h"
+#include "metrics/model/baseline.h"
+#include "metrics/ncu/sections.h"
+#include "metrics/report/details.h"
 #include "metrics/report/report.h"
+#include "pages.h"
 #include "report_db.h"
 #include "srctext.h"
 #include "util/safefile.h"
@@ -67,6 +70,9 @@ static int gp_report_usage(FILE *f)
             "                            database: -o FILE.db; docs/database.md)\n"
             "  -o, --output FILE         write to FILE instead of standard output\n"
             "      --force               with --format sqlite: replace an existing database\n"
+            "      --details             text and html: every derived metric of every kernel,\n"
+            "                            n/a ones with their reasons (the default report shows\n"
+            "                            only what was measured, briefly)\n"
             "      --peaks FILE          measured ceilings (a gpupeak peaks file)\n"
             "      --baseline OLD.jsonl  compare FILE.jsonl... (the new run) with OLD.jsonl; "
             "may be\n"
@@ -94,6 +100,17 @@ static int gp_report_usage(FILE *f)
             "repeat\n"
             "      --kernel-name-base B  function (short names, the default), demangled, "
             "mangled\n"
+            "Nsight Compute's pages (its option names; demangled names by default):\n"
+            "      --page details|raw|source  details: per launch and section ncu's rows, names,\n"
+            "                            units and values; raw: every metric; source: with --csv\n"
+            "      --csv                 the page in ncu's CSV layout (default page: details)\n"
+            "      --section NAME|regex:EXPR, --set NAME  the sections the details page shows\n"
+            "                            (default: those the run collected, else basic)\n"
+            "      --print-details header|body|all  rows of the sections' header (default) or "
+            "all\n"
+            "      --print-units auto|base  units scaled as ncu does (auto) or base units\n"
+            "      --print-summary none|per-kernel  per kernel: launches, each row's min/max/avg\n"
+            "      --list-sets, --list-sections [--verbose]  ncu's sets and sections\n"
             "      --nvdisasm PATH       the disassembler for SASS text (default: "
             "$CUDA_HOME/bin/nvdisasm,\n"
             "                            else nvdisasm on the PATH)\n"
@@ -246,6 +263,17 @@ int main(int argc, char **argv)
                                          {"nvdisasm-timeout", required_argument, NULL, 'T'},
                                          {"source-folders", required_argument, NULL, 'S'},
                                          {"no-source-text", no_argument, NULL, 'N'},
+                                         {"page", required_argument, NULL, 'G'},
+                                         {"csv", no_argument, NULL, 'C'},
+                                         {"print-units", required_argument, NULL, 'U'},
+                                         {"print-details", required_argument, NULL, 'Q'},
+                                         {"print-summary", required_argument, NULL, 'M'},
+                                         {"section", required_argument, NULL, 'Z'},
+                                         {"set", required_argument, NULL, 'Y'},
+                                         {"list-sets", no_argument, NULL, 'L'},
+                                         {"list-sections", no_argument, NULL, 'W'},
+                                         {"verbose", no_argument, NULL, 'v'},
+                                         {"details", no_argument, NULL, 'X'},
                                          {"force", no_argument, NULL, 'F'},
                                          {"version", no_argument, NULL, 'V'},
                                          {"help", no_argument, NULL, 'h'},
@@ -255,7 +283,7 @@ int main(int argc, char **argv)
     char **baseline = NULL, err[512];
     size_t n_baseline = 0;
     gp_against_opts against = {0};
-    int format = GP_FMT_TEXT, name_base = -1, c, rc = 1, force = 0;
+    int format = GP_FMT_TEXT, name_base = -1, details = 0, c, rc = 1, force = 0;
     gp_rdb *db = NULL;
     gp_peaks peaks;
     gp_report *r = NULL, *old = NULL;
@@ -263,6 +291,8 @@ int main(int argc, char **argv)
     FILE *out = stdout;
     char *folders[64];
     gp_report_where_opts where = {.folders = folders};
+    gp_report_page_opts page = {.page = -1};
+    int format_given = 0;
 
     baseline = calloc((size_t)argc, sizeof *baseline);
     against.ncu = calloc((size_t)argc, sizeof *against.ncu);
@@ -276,6 +306,20 @@ int main(int argc, char **argv)
         switch (c) {
         case 'f':
             if ((format = gp_report_choice("--format", optarg, gp_report_formats, GP_FMT_N)) < 0)
+                goto usage;
+            format_given = 1;
+            break;
+        case 'G':
+        case 'C':
+        case 'U':
+        case 'Q':
+        case 'M':
+        case 'Z':
+        case 'Y':
+        case 'L':
+        case 'W':
+        case 'v':
+            if (gp_report_page_option(&page, c, optarg) < 0)
                 goto usage;
             break;
         case 'o':
@@ -326,6 +370,9 @@ int main(int argc, char **argv)
         case 'F':
             force = 1;
             break;
+        case 'X':
+            details = 1;
+            break;
         case 'V':
             printf(GP_REPORT_PROG " %s\n", GPUPROF_VERSION);
             free(baseline);
@@ -346,12 +393,32 @@ int main(int argc, char **argv)
             goto usage;
         }
     }
+    if (page.list) {
+        if (page.list == 'L')
+            gp_ncu_list_sets(stdout);
+        else
+            gp_ncu_list_sections(stdout, page.verbose);
+        free(baseline);
+        free(against.ncu);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     if (optind >= argc) {
         gp_report_usage(stderr);
         goto usage;
     }
+    if (gp_report_page_check(&page, format_given, n_baseline, against.n_ncu) < 0)
+        goto usage;
     if (against.n_one_pass && !against.n_ncu) {
         gp_report_err("--against-one-pass needs --against (the full-list run)");
+        goto usage;
+    }
+    if (details && (n_baseline || against.n_ncu)) {
+        gp_report_err("--details is for a report, not for --baseline or --against");
+        goto usage;
+    }
+    if (details && format != GP_FMT_TEXT && format != GP_FMT_HTML) {
+        gp_report_err("--details is for --format text or html; %s holds every metric already",
+                      gp_report_formats[format]);
         goto usage;
     }
     if (against.n_ncu)
@@ -375,7 +442,8 @@ int main(int argc, char **argv)
     /* Nsight Compute names kernels by their demangled name in its CSV output;
      * gpuprof's own reports use short names */
     if (name_base < 0)
-        name_base = format == GP_FMT_NCU || format == GP_FMT_NCU_RAW || format == GP_FMT_NCU_SOURCE
+        name_base = format == GP_FMT_NCU || format == GP_FMT_NCU_RAW ||
+                            format == GP_FMT_NCU_SOURCE || page.writer
                         ? GP_REPORT_NAME_DEMANGLED
                         : GP_REPORT_NAME_FUNCTION;
     gp_peaks_none(&peaks);
@@ -391,7 +459,9 @@ int main(int argc, char **argv)
     }
     gp_report_init(r, &peaks);
     r->name_base = name_base;
-    r->keep_launches = format == GP_FMT_JSON || format == GP_FMT_NCU || format == GP_FMT_NCU_RAW;
+    r->keep_launches = format == GP_FMT_JSON || format == GP_FMT_NCU || format == GP_FMT_NCU_RAW ||
+                       page.writer != NULL;
+    r->keep_reasons = page.writer != NULL;
     if (old) {
         gp_report_init(old, &peaks);
         old->name_base = name_base;
@@ -399,7 +469,7 @@ int main(int argc, char **argv)
             goto out;
     }
     if (format == GP_FMT_SQLITE) { /* streamed while read: created first */
-        if (!(db = gp_rdb_create(out_path, force, GP_REPORT_PROG, err, sizeof err))) {
+        if (!(db = gp_rdb_create(out_path, force, 0, GP_REPORT_PROG, err, sizeof err))) {
             gp_report_err("%s", err);
             goto out;
         }
@@ -446,6 +516,10 @@ int main(int argc, char **argv)
              : format == GP_FMT_HTML ? gp_baseline_html(&b, out)
                                      : gp_baseline_text(&b, out);
         gp_baseline_free(&b);
+    } else if (page.writer) {
+        rc = page.writer(r, &page.details, out);
+    } else if (details) {
+        rc = format == GP_FMT_HTML ? gp_report_html_details(r, out) : gp_report_text_details(r, out);
     } else {
         rc = gp_report_writers[format](r, out);
     }

@@ -9,7 +9,7 @@ GP_DB_LIBS := -ldl -lpthread
 $(GP_DB_LIB): $(GP_DB_OBJS)
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
-GP_REPORT_TOOL_OBJS := $(patsubst %,$(BUILD)/tools/report/%.o,main disasm srctext against_cmd)
+GP_REPORT_TOOL_OBJS := $(patsubst %,$(BUILD)/tools/report/%.o,main disasm srctext against_cmd pages)
 $(BUILD)/gpuprof-report: $(GP_REPORT_TOOL_OBJS) $(GP_DB_LIB) $(GP_METRICS_LIB)
 	$(CC) $(CFLAGS) $^ -o $@ -lm $(GP_DB_LIBS)
 $(GP_REPORT_TOOL_OBJS) $(GP_DB_OBJS): $(GP_METRICS_HDR)

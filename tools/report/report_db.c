@@ -338,7 +338,8 @@ static int gp_rdb_meta(gp_rdb *w, const char *key, const char *value)
     return rc;
 }
 
-gp_rdb *gp_rdb_create(const char *path, int force, const char *tool, char *err, size_t errlen)
+gp_rdb *gp_rdb_create(const char *path, int force, int in_own_folder, const char *tool, char *err,
+                      size_t errlen)
 {
     gp_rdb *w;
     struct stat st;
@@ -356,7 +357,8 @@ gp_rdb *gp_rdb_create(const char *path, int force, const char *tool, char *err, 
     w->suite_time = NAN;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    if (gp_safefile_open(&w->sf, path, err, errlen) < 0) {
+    if ((in_own_folder ? gp_safefile_create(&w->sf, path, err, errlen)
+                       : gp_safefile_open(&w->sf, path, err, errlen)) < 0) {
         free(w);
         return NULL;
     }

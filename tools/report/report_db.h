@@ -24,8 +24,14 @@ typedef struct gp_rdb gp_rdb;
 
 /* Creates the database for path: refused when path exists, unless force
  * (then replaced at the end); tool names the writer in its meta table.
- * Returns the writer, or NULL with one sentence in err. */
-gp_rdb *gp_rdb_create(const char *path, int force, const char *tool, char *err, size_t errlen);
+ * in_own_folder: path is in a folder the writer made, where others' programs
+ * write too (characterize's summary): nothing at path is followed, only
+ * replaced (gp_safefile_create); otherwise path is opened as the report's
+ * other outputs are (gp_safefile_open: a link of the user's followed), and
+ * must be a regular file.  Returns the writer, or NULL with one sentence
+ * in err. */
+gp_rdb *gp_rdb_create(const char *path, int force, int in_own_folder, const char *tool, char *err,
+                      size_t errlen);
 
 /* The program (its programs.id, 1-based) whose files the next loads read;
  * 0: none (gpuprof-report's own database). */

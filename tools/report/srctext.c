@@ -28,16 +28,18 @@ static int gp_srctext_is_source(const char *name)
 }
 
 /* The whole file, or NULL with the reason.  Opened without blocking (a
- * FIFO would hang the report) and checked to be a regular file of at most
- * max bytes before anything is read. */
+ * FIFO would hang the report) and without following a link (a record that
+ * names kernel.cu, a link to /etc/passwd, must not put that file in the
+ * report), and checked to be a regular file of at most max bytes before
+ * anything is read. */
 static char *gp_srctext_load(const char *path, long max, size_t *len, char *why, size_t wlen)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
     struct stat st;
     char *buf = NULL;
     size_t n = 0;
     if (fd < 0) {
-        snprintf(why, wlen, "%s", strerror(errno));
+        snprintf(why, wlen, "%s", errno == ELOOP ? "not read: a symbolic link" : strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {

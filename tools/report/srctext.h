@@ -1,10 +1,11 @@
 /* srctext.h - the source files that instruction records name, read at
  * report time for the text and HTML reports' source lines.  Only regular
  * files with a source file's name (.cu, .cuh, .c, .cpp, .h, .py, ...) are
- * read, each at most GP_SRCTEXT_MAX_FILE bytes and GP_SRCTEXT_MAX_TOTAL in
- * all, never a file with NUL bytes: a report shared with others must not
- * carry a file that a record named by accident or on purpose
- * (/etc/passwd, a key). */
+ * read, never through a symbolic link at the file itself, each at most
+ * GP_SRCTEXT_MAX_FILE bytes and GP_SRCTEXT_MAX_TOTAL in all, never a file
+ * with NUL bytes: a report shared with others must not carry a file that a
+ * record named by accident or on purpose (/etc/passwd, a key, a link
+ * named kernel.cu to either). */
 #ifndef GP_SRCTEXT_H
 #define GP_SRCTEXT_H
 

@@ -229,3 +229,80 @@ for k,d in (("void ns::reduce<256>(float*, int)",300000),("void ns::reduce<512>(
     names.append(launch(k,[4096,1,1],[256,1,1],32,d,m))
 with open("tests/data/report/names.jsonl","w") as f:
     for x in names: f.write(dumps(x)+"\n")
+
+# A run of Nsight Compute's full set (gpuprof --set full), made up with plausible H100 values
+# (no recorded run of that set exists yet): the Speed Of Light and memory-chart counters of
+# counters.def's sets "basic" and "full", the extended set and the warp state, for four kernels
+# that each use another path of the memory chart: DRAM streaming, L1 and shared memory reuse,
+# host memory read through L2 (system memory) and a peer GPU's memory.
+lid[0]=0
+def full(m, sol_sm, sol_mem, l1, l2, l2hit, l1hit, ld_req, st_req, tex_rd, tex_wr, sys_rd=0, sys_wr=0,
+         peer_rd=0, peer_wr=0, sh_ld=0, sh_st=0, sh_wf=0, sh_conf=0, alu=5.0, fma=3.0, fp64=0.0, lsu=10.0,
+         lat=20.0, stalls=None, issue=0.3, elig=0.8, active=8.0):
+    m.update({
+     "sm__throughput.avg.pct_of_peak_sustained_elapsed": sol_sm,
+     "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": sol_mem,
+     "l1tex__throughput.avg.pct_of_peak_sustained_active": l1,
+     "lts__throughput.avg.pct_of_peak_sustained_elapsed": l2,
+     "lts__t_sector_hit_rate.pct": l2hit, "l1tex__t_sector_hit_rate.pct": l1hit,
+     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": ld_req,
+     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": st_req,
+     "lts__t_sectors_srcunit_tex_op_read.sum": tex_rd, "lts__t_sectors_srcunit_tex_op_write.sum": tex_wr,
+     "lts__t_sectors_aperture_sysmem_op_read.sum": sys_rd, "lts__t_sectors_aperture_sysmem_op_write.sum": sys_wr,
+     "lts__t_sectors_aperture_peer_op_read.sum": peer_rd, "lts__t_sectors_aperture_peer_op_write.sum": peer_wr,
+     "smsp__inst_executed_op_shared_ld.sum": sh_ld, "smsp__inst_executed_op_shared_st.sum": sh_st,
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": sh_wf, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": sh_conf,
+     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum": sh_wf,
+     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum": sh_wf - sh_conf,
+     "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active": alu,
+     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active": fma,
+     "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active": fp64,
+     "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active": lsu,
+     "sm__ops_path_tensor_src_fp16.sum": 0, "sm__ops_path_tensor_src_bf16_dst_fp32.sum": 0,
+     "sm__ops_path_tensor_src_fp16.sum.peak_sustained": 4096,
+     "smsp__average_warp_latency_per_inst_issued.ratio": lat,
+     "smsp__issue_active.avg.per_cycle_active": issue,
+     "smsp__warps_eligible.avg.per_cycle_active": elig,
+     "smsp__warps_active.avg.per_cycle_active": active,
+    })
+    # the default set's own sums behind nvprof's efficiencies (every sector's bytes used)
+    ld, stb = m["l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"], m["l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum"]
+    m.update({"gpuprof__sass_requested_bytes_mem_global_op_ld.sum": ld,
+              "gpuprof__sass_requested_bytes_mem_global_op_st.sum": stb,
+              "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum": ld/32,
+              "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum": stb/32,
+              "gpuprof__sass_requested_bytes_mem_shared.sum": 128*sh_wf*0.967,
+              "gpuprof__sass_thread_inst_executed_op_hfma_move_pred_on.sum": 0})
+    st = {"long_scoreboard": 0.1, "barrier": 0.1, "mio_throttle": 0.1, "lg_throttle": 0.1,
+          "math_pipe_throttle": 0.1, "imc_miss": 0.05, "no_instruction": 0.05, "branch_resolving": 0.1}
+    st.update(stalls or {})
+    for k, v in st.items():
+        m["smsp__average_warps_issue_stalled_%s_per_issue_active.ratio" % k] = v
+    return m
+fullrun=[device]
+# DRAM streaming copy, 256 MB each way, float4 loads and stores (16 sectors per request)
+m=g(B,B,B,B,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":88.0})
+full(m, 21.5, 89.3, 31.0, 46.8, 50.2, 0.0, B/32/16, B/32/16, B/32, B/32, alu=4.1, fma=0.5, lsu=12.6,
+     lat=61.0, stalls={"long_scoreboard": 48.0, "lg_throttle": 6.5}, issue=0.12, elig=0.15, active=13.9)
+fullrun.append(launch("copy_coalesced(const float4*, float4*, long)",[262144,1,1],[256,1,1],16,180000,m))
+# tiled SGEMM: FP32 compute bound, operands reused from shared memory and L1
+m=g(4e9,64e6,200e6,64e6,**fp32(0,0,ffma)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":24.0,
+ "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct":96.7})
+full(m, 78.4, 44.6, 44.6, 12.1, 67.3, 85.0, 4e9/32/4, 64e6/32/4, 4e9/32*0.15, 64e6/32,
+     sh_ld=50e6, sh_st=6.3e6, sh_wf=60e6, sh_conf=2e6, alu=11.8, fma=75.2, lsu=19.6,
+     lat=9.8, stalls={"math_pipe_throttle": 3.9, "barrier": 0.9, "mio_throttle": 0.6}, issue=0.72, elig=1.9, active=4.0)
+fullrun.append(launch("sgemm_tiled<128, 128>(int, int, int, const float*, const float*, float*)",[32,128,1],[256,1,1],128,1200000,m,static_smem=32768))
+# a kernel reading 64 MB of pinned host memory (zero copy) over PCIe
+H=67108864
+m=g(H,H,0,H,**fp32(0,0,H/4)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":91.0})
+full(m, 1.2, 3.1, 1.0, 2.6, 0.0, 0.0, H/32/4, H/32/4, H/32, H/32, sys_rd=H/32, alu=0.6, fma=0.1, lsu=0.4,
+     lat=2900.0, stalls={"long_scoreboard": 2850.0}, issue=0.01, elig=0.02, active=15.1)
+fullrun.append(launch("read_host_pinned(const float*, float*, int)",[65536,1,1],[256,1,1],16,1340000,m))
+# a kernel reading 128 MB of a peer GPU's memory over NVLink into its own
+m=g(2*H,2*H,0,2*H,**fp32(0,0,0)); m.update({"sm__warps_active.avg.pct_of_peak_sustained_active":86.0})
+full(m, 4.0, 12.9, 3.7, 12.9, 0.0, 0.0, 2*H/32/16, 2*H/32/16, 2*H/32, 2*H/32, peer_rd=2*H/32, alu=1.0, fma=0.1,
+     lsu=1.9, lat=420.0, stalls={"long_scoreboard": 395.0}, issue=0.02, elig=0.03, active=14.2)
+fullrun.append(launch("peer_gather(const float4*, float4*, long)",[131072,1,1],[256,1,1],16,430000,m))
+fullrun.append(summary)
+with open("tests/data/report/h100-full.jsonl","w") as f:
+    for r in fullrun: f.write(dumps(r)+"\n")

@@ -3,7 +3,7 @@
 # data (--set source: the SASS pass's counts and stall sampling of the
 # program's own run of the profiled launches, --sampling profiled, so that
 # both tools' samples come from the same launches) and warp-state
-# statistics (--section WarpStateStats) against Nsight Compute's source page and raw page, on code
+# statistics (--set warpstate: the default set and the warp-state ratios) against Nsight Compute's source page and raw page, on code
 # gpuprof did not write (cuBLAS, cuFFT, Thrust, Triton, PyTorch) and on the
 # stall kernels; outputs unchanged; then what it costs.
 #   sh tests/gpu/where/check.sh [program...]   (default: all; BENCH=0: no costs;
@@ -70,8 +70,8 @@ sys.exit(0 if got == want and want > 0 else 1)" "$O/$name.src.jsonl"; then
         ok "$name: --sampling profiled sampled the profiled launches alone"
     else bad "$name: --sampling profiled sampled other launches than the profiled ones"; fi
     grep -h "stall sampling\|NOT VALID" "$O/$name.prof.err" | head -3
-    timeout 300 $B/gpuprof --section WarpStateStats -c "$n" -o "$O/$name.ws" sh -c "$cmd" \
-        >"$O/$name.ws.out" 2>"$O/$name.ws.err" || bad "$name: gpuprof --section WarpStateStats failed"
+    timeout 300 $B/gpuprof --set warpstate -c "$n" -o "$O/$name.ws" sh -c "$cmd" \
+        >"$O/$name.ws.out" 2>"$O/$name.ws.err" || bad "$name: gpuprof --set warpstate failed"
     if [ $have_ncu = 0 ]; then skipped "$name: against ncu: ncu not installed"; continue; fi
     t=$(date +%s%N)
     timeout 400 ncu --clock-control none --section SourceCounters --section WarpStateStats \
@@ -185,13 +185,31 @@ sys.exit(0 if not f and s and s[0].get('state')=='off' and 'range profiler' in s
 then ok "counters asked for: no stall sampling, and the summary says why"
 else bad "counters asked for: sampling state not said"; grep -h "sampling" "$O/switch.err"; fi
 
-# a read before the buffer, in memory that is mapped natively: results unchanged
-for m in neighbor after; do
+# a read before the buffer, or past its end, in memory that is mapped
+# natively: results unchanged
+for m in neighbor after past-end; do
     $B/tests/gpu/oob_read $m >"$O/oob-$m.plain" 2>/dev/null
     $B/gpuprof -o "$O/oob-$m" -f $B/tests/gpu/oob_read $m >"$O/oob-$m.prof" 2>"$O/oob-$m.err"
     if cmp -s "$O/oob-$m.plain" "$O/oob-$m.prof" && ! grep -q "NOT VALID" "$O/oob-$m.err"; then
         ok "oob_read $m: results unchanged"
     else bad "oob_read $m: results changed"; grep -E "NOT VALID|checksum" "$O/oob-$m.prof" "$O/oob-$m.err"; fi
+done
+# which pass fails when one does: the same reads under the SASS pass alone
+# (gpuprof's own instrumented sums) and under the hardware counters alone (no
+# instrumented kernel); a difference between the two names the suspect
+for m in neighbor after past-end; do
+    for set in sass hw; do
+        case $set in
+        sass) list=gpuprof__sass_requested_bytes_mem_global_op_ld.sum ;;
+        hw) list=gpu__time_duration.sum,dram__bytes_read.sum,sm__cycles_elapsed.max ;;
+        esac
+        $B/gpuprof --metrics $list -o "$O/oob-$m-$set" -f $B/tests/gpu/oob_read $m \
+            >"$O/oob-$m-$set.prof" 2>"$O/oob-$m-$set.err"
+        if cmp -s "$O/oob-$m.plain" "$O/oob-$m-$set.prof" && ! grep -q "NOT VALID" "$O/oob-$m-$set.err"; then
+            ok "oob_read $m under the $set pass alone: results unchanged"
+        else bad "oob_read $m under the $set pass alone: results changed"
+            grep -hE "NOT VALID|checksum|address read" "$O/oob-$m-$set.prof" "$O/oob-$m-$set.err"; fi
+    done
 done
 # a program whose kernels fault: the summary opens with the line, the record says so
 $B/gpuprof -o "$O/oob-big" -f $B/tests/gpu/oob_read after-big >/dev/null 2>"$O/oob-big.err"
@@ -208,7 +226,7 @@ if [ "${BENCH:-1}" = 1 ]; then
     paste "$O/timed.native" "$O/timed.sampled" "$O/timed.sampled6" | awk '{printf "%-14s %9s %9s (%+.2f%%) %9s (%+.2f%%)\n", $1, $2, $8, 100*($8/$2-1), $14, 100*($14/$2-1)}'
     grep -h "stall sampling" "$O/timed.sampled.err" "$O/timed.sampled6.err"
     echo "-- per profiled launch (REPS=10 of 5 stall kernels): profiler ms / launch from the summary"
-    for s in default "default --section WarpStateStats" source; do
+    for s in default "default --set warpstate" source; do
         set -- $s
         extra=""; [ $# -gt 1 ] && extra="$2 $3"
         [ "$1" = source ] && extra="--set source"
@@ -222,7 +240,7 @@ for l in open('$O/cost.jsonl'):
     if r.get('type')=='summary': print('gpuprof %-36s %6.1f ms/launch (%d launches, %d passes, wall %d ms)' % ('$s', r['profiler_ms']/max(1,r['launches_profiled']), r['launches_profiled'], r['passes'], $w))"
     done
     echo "-- replay mode none, every launch profiled (REPS=200 of 5 stall kernels): profiler ms / launch beyond its set-up"
-    for s in default "default --section WarpStateStats"; do
+    for s in default "default --set warpstate"; do
         set -- $s
         extra=""; [ $# -gt 1 ] && extra="$2 $3"
         REPS=200 $B/gpuprof --replay-mode none --max-overhead 100 $extra -o "$O/cost-none" -f $P work \
