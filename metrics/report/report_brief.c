@@ -276,7 +276,7 @@ static void gp_brief_kernel_text(const gp_report *r, const gp_kernel_report *k, 
     gp_brief_kernel bk = {.a = a, .fb = {.next = 0}, .n_na = 0};
     char dev[sizeof r->dflt.name * 4], note[80];
     const char *name = gp_report_kernel_name(r, k), *sm, *dram, *t;
-    size_t i, nv = k->n_verdicts < GP_BRIEF_VERDICTS ? k->n_verdicts : GP_BRIEF_VERDICTS;
+    size_t nv = k->n_verdicts < GP_BRIEF_VERDICTS ? k->n_verdicts : GP_BRIEF_VERDICTS;
     fprintf(out, "\n#%zu ", rank);
     gp_text_plain(out, name);
     fputc('\n', out);
@@ -305,22 +305,7 @@ static void gp_brief_kernel_text(const gp_report *r, const gp_kernel_report *k, 
                 dram ? dram : "");
     if (!k->n_verdicts)
         fprintf(out, "   verdicts: none (no rule fired)\n");
-    for (i = 0; i < nv; i++) {
-        char label[64];
-        gp_verdict_label(&k->verdicts[i], label, sizeof label);
-        /* evidence, where and advice quote reasons and names from the input */
-        fprintf(out, "   %zu. ", i + 1);
-        gp_text_plain(out, k->verdicts[i].title);
-        fprintf(out, " [%s]\n      evidence: ", label);
-        gp_text_plain(out, k->verdicts[i].evidence);
-        if (k->verdicts[i].where[0]) {
-            fputs("\n      where:    ", out);
-            gp_text_plain(out, k->verdicts[i].where);
-        }
-        fputs("\n      advice:   ", out);
-        gp_text_plain(out, k->verdicts[i].advice);
-        fputc('\n', out);
-    }
+    gp_report_text_verdicts(k, nv, out);
     if (k->n_verdicts > nv)
         fprintf(out, "   (%zu more verdict%s: gpuprof-report --details)\n", k->n_verdicts - nv,
                 k->n_verdicts - nv == 1 ? "" : "s");

@@ -43,22 +43,7 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
             gp_fmt(&fb, a->row.v[GP_M_SM_CLOCK], "Hz"), gp_fmt(&fb, a->row.v[GP_M_DRAM_CLOCK], "Hz"));
     if (!k->n_verdicts)
         fprintf(out, "   verdicts: none (no rule fired)\n");
-    for (i = 0; i < k->n_verdicts; i++) {
-        char label[64];
-        gp_verdict_label(&k->verdicts[i], label, sizeof label);
-        /* evidence, where and advice quote reasons and names from the input */
-        fprintf(out, "   %zu. ", i + 1);
-        gp_text_plain(out, k->verdicts[i].title);
-        fprintf(out, " [%s]\n      evidence: ", label);
-        gp_text_plain(out, k->verdicts[i].evidence);
-        if (k->verdicts[i].where[0]) {
-            fputs("\n      where:    ", out);
-            gp_text_plain(out, k->verdicts[i].where);
-        }
-        fputs("\n      advice:   ", out);
-        gp_text_plain(out, k->verdicts[i].advice);
-        fputc('\n', out);
-    }
+    gp_report_text_verdicts(k, k->n_verdicts, out);
     gp_report_where_text(r, k, out);
     fprintf(out, "   occupancy: theoretical %s (%d blocks, %d warps per SM; limiter: %s), achieved "
                  "%s\n",

@@ -119,3 +119,23 @@ void gp_report_text_estimate_head(const gp_report *r, size_t i, FILE *out)
                 gp_fmt(&fb, dur * (double)e->launches, "s"),
                 gp_fmt(&fb, e->bound[GP_M_DURATION] * (double)e->launches, "s"));
 }
+
+void gp_report_text_verdicts(const gp_kernel_report *k, size_t n, FILE *out)
+{
+    for (size_t i = 0; i < n && i < k->n_verdicts; i++) {
+        char label[64];
+        gp_verdict_label(&k->verdicts[i], label, sizeof label);
+        /* evidence, where and advice quote reasons and names from the input */
+        fprintf(out, "   %zu. ", i + 1);
+        gp_text_plain(out, k->verdicts[i].title);
+        fprintf(out, " [%s]\n      evidence: ", label);
+        gp_text_plain(out, k->verdicts[i].evidence);
+        if (k->verdicts[i].where[0]) {
+            fputs("\n      where:    ", out);
+            gp_text_plain(out, k->verdicts[i].where);
+        }
+        fputs("\n      advice:   ", out);
+        gp_text_plain(out, k->verdicts[i].advice);
+        fputc('\n', out);
+    }
+}

@@ -19,4 +19,8 @@ const char *gp_report_text_estimated(const gp_kernel_agg *a, char *buf, size_t l
  * total time (before the first, the section's heading). */
 void gp_report_text_estimate_head(const gp_report *r, size_t i, FILE *out);
 
+/* The first n verdicts of k, numbered, each with its evidence, "where" and
+ * advice (strings from the input escaped). */
+void gp_report_text_verdicts(const gp_kernel_report *k, size_t n, FILE *out);
+
 #endif

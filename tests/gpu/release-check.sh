@@ -26,14 +26,14 @@ stamp() { echo "== $1 ($(date +%T))"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 if has same; then
     stamp same
-    OLD=${OLD:-$B/old} timeout 240 sh tests/gpu/same_as_before.sh 2>&1 | tail -4
+    OLD=${OLD:-$B/old} timeout ${SAME_S:-240} sh tests/gpu/same_as_before.sh 2>&1 | tail -4
 fi
 if has cost; then
     stamp cost
     NEWLIB=$(cd "$B" && pwd)/libgpuprof.so
     OLDLIB=$(cd "${OLD:-$B/old}" && pwd)/libgpuprof.so
     N=${ML_N:-200000}
-    for r in 1 2 3 4 5; do
+    for r in $(seq ${ML_ROUNDS:-5}); do
         $G/many_launches $N >>"$L/ml.plain"
         for v in old new; do
             lib=$([ $v = old ] && echo "$OLDLIB" || echo "$NEWLIB")
@@ -45,7 +45,7 @@ if has cost; then
     median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
     for field in 6 8; do
         m() { awk -v f=$field '{print $f}' "$L/ml.$1" | median; }
-        echo "cost (field $field, $([ $field = 6 ] && echo until finished || echo until enqueued), us per $N launches, median of 5): plain $(m plain); filtered, no cross-check: old $(m old.filt0) new $(m new.filt0); filtered, default: old $(m old.filt1) new $(m new.filt1); GPUPROF_ENABLE=0: old $(m old.off) new $(m new.off)"
+        echo "cost (field $field, $([ $field = 6 ] && echo until finished || echo until enqueued), us per $N launches, median of ${ML_ROUNDS:-5}): plain $(m plain); filtered, no cross-check: old $(m old.filt0) new $(m new.filt0); filtered, default: old $(m old.filt1) new $(m new.filt1); GPUPROF_ENABLE=0: old $(m old.off) new $(m new.off)"
     done
 fi
 if has tests; then
@@ -62,12 +62,12 @@ if has details && [ -f tests/gpu/details/check.sh ]; then
 fi
 if has setup && [ -f tests/gpu/bench/setup_cache.sh ]; then
     stamp setup
-    timeout 150 sh tests/gpu/bench/setup_cache.sh 2>&1 | tail -6
+    timeout ${SETUP_S:-150} sh tests/gpu/bench/setup_cache.sh 2>&1 | tail -6
 fi
 if has bench; then
     stamp bench
-    REPEAT=${REPEAT:-3} timeout 120 sh tests/gpu/bench.sh 2>&1 | grep -v "launch cost" | sed 's/^/default: /'
-    GPUPROF_SASS_EFFICIENCY=own REPEAT=${REPEAT:-3} timeout 120 sh tests/gpu/bench.sh 2>&1 | grep -v "launch cost\|ncu " | sed 's/^/own: /'
+    ML_N=1 REPEAT=${REPEAT:-3} timeout ${BENCH_S:-120} sh tests/gpu/bench.sh 2>&1 | grep -v "launch cost" | sed 's/^/default: /'
+    [ "${BENCH_OWN:-1}" = 1 ] && GPUPROF_SASS_EFFICIENCY=own REPEAT=${REPEAT:-3} timeout 120 sh tests/gpu/bench.sh 2>&1 | grep -v "launch cost\|ncu " | sed 's/^/own: /'
 fi
 if has oob; then
     stamp oob
