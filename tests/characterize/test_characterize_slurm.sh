@@ -20,6 +20,13 @@ rep=$(pwd)/tests/data/report
 tmp=$(mktemp -d /tmp/gpcslurm.XXXXXX)
 pids=
 cleanup() {
+    # no job left behind: its step would outlive slurmd
+    if [ -s "$tmp/run/slurmctld.pid" ] && [ -n "$SLURM_CONF" ]; then
+        scancel --user="$(id -un)" 2>/dev/null
+        n=0
+        while [ -n "$(squeue -h 2>/dev/null)" ] && [ "$n" -lt 30 ]; do sleep 0.5; n=$((n + 1)); done
+        sleep 1
+    fi
     # our own daemons only, by the ids they wrote
     for f in slurmd.pid slurmctld.pid munged.pid; do
         [ -s "$tmp/run/$f" ] && kill "$(cat "$tmp/run/$f")" 2>/dev/null
