@@ -6,7 +6,7 @@
 # the rooms of metrics/ in layers: a file of a room includes only util/ and
 # the rooms its face header names on its "May use:" line, and each room's
 # list names only rooms below it; no two object files of metrics/, replay/,
-# preload/, util/ (and of each folder named in CALL_DIRS) that call each other in a
+# preload/, util/, tools/ (and of each folder named in CALL_DIRS) that call each other in a
 # loop, read from the built objects with nm (SKIP when they are not built);
 # replay/, metrics/ and util/ never include a preload/ header, metrics/ and
 # util/ never a replay/ one; the driver table only in replay/; the CUPTI
@@ -114,7 +114,7 @@ calls_of() { # object files -> "from to" lines (names relative to $B)
         END { for (i = 1; i <= n; i++) if ((use[i] in def) && def[use[i]] != by[i])
                   print by[i], def[use[i]] }' | sort -u
 }
-for d in metrics util lib/replay lib/preload ${CALL_DIRS:-}; do
+for d in metrics util lib/replay lib/preload tools ${CALL_DIRS:-}; do
     objs=$(find "$B/$d" -name '*.o' 2>/dev/null)
     if [ -z "$objs" ] || ! command -v nm >/dev/null 2>&1; then
         skip=$((skip + 1)); echo "SKIP no call circle in $d: $B/$d is not built (or no nm)"

@@ -2,8 +2,8 @@
 # (docs/characterize.md), built on the report library (libgpmetrics.a) and
 # the SQLite writer of gpuprof-report (libgpdb.a, tools/report/module.mk,
 # named by its path: that fragment is read after this one).
-GPC_SRCS := suite result compare validity run libcheck progress summary summary_html study_db \
-            slurm slurm_watch
+GPC_SRCS := suite result compare validity run libcheck progress classes summary summary_html study_db \
+            slurm slurm_cmd slurm_watch
 GPC_OBJS := $(GPC_SRCS:%=$(BUILD)/tools/characterize/%.o)
 GPC_LIB  := $(BUILD)/tools/characterize/libgpc.a
 

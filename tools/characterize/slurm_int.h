@@ -41,7 +41,7 @@ double gpc_slurm_now(void);
  * Returns 0, or -1 with one sentence in err. */
 int gpc_slurm_submit(gpc_slurm_ctx *c, size_t base, const size_t *tasks, size_t n, char *err,
                      size_t errlen);
-/* Records a submitted job and its tasks (slurm_watch.c).  0 or -1 (memory). */
+/* Records a submitted job and its tasks.  0 or -1 (memory). */
 int gpc_slurm_add_job(gpc_slurm_ctx *c, const char *id, size_t base, const size_t *tasks, size_t n);
 void gpc_slurm_cancel_all(gpc_slurm_ctx *c);
 void gpc_slurm_cancel_task(gpc_slurm_ctx *c, const char *task);

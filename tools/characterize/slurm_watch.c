@@ -44,32 +44,6 @@ static int gpc_slurm_in(const char *s, const char *const *list, size_t n)
     return 0;
 }
 
-int gpc_slurm_add_job(gpc_slurm_ctx *c, const char *id, size_t base, const size_t *tasks, size_t n)
-{
-    gpc_slurm_job *nj = realloc(c->jobs, (c->n_jobs + 1) * sizeof *nj);
-    gpc_slurm_task *nt;
-    size_t i;
-    if (!nj)
-        return -1;
-    c->jobs = nj;
-    if (!(nt = realloc(c->tasks, (c->n_tasks + n) * sizeof *nt)))
-        return -1;
-    c->tasks = nt;
-    snprintf(nj[c->n_jobs].id, sizeof nj[c->n_jobs].id, "%s", id);
-    nj[c->n_jobs].base = base;
-    for (i = 0; i < n; i++) {
-        gpc_slurm_task *t = &nt[c->n_tasks + i];
-        memset(t, 0, sizeof *t);
-        t->prog = base + tasks[i];
-        t->job = c->n_jobs;
-        t->task = tasks[i];
-        snprintf(t->state, sizeof t->state, "PENDING");
-    }
-    c->n_jobs++;
-    c->n_tasks += n;
-    return 0;
-}
-
 static void gpc_slurm_result_path(const gpc_slurm_ctx *c, size_t prog, const char *name, char *buf,
                                   size_t len)
 {

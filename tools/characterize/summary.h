@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "metrics/model/load.h"
+#include "classes.h"
 #include "result.h"
 
 typedef struct {
@@ -32,36 +33,6 @@ typedef struct {
     int (*on_report)(void *arg, size_t prog, gp_report *rep, int finished);
     void *on_report_arg;
 } gpc_summary;
-
-/* The study's metric classes: one chart each, counts against two
- * thresholds, extremes.  metric[1] is -1 for one-metric classes; metric[0]
- * is GPC_FP_MAIN for the FP-unit utilization of each kernel's main
- * precision (the roofline's). */
-#define GPC_FP_MAIN (-2)
-typedef struct {
-    const char *id, *title, *unit;
-    int metric[2];
-    double low, high;
-    const char *low_means, *high_means;
-    /* per metric: the guard (metrics/records/guards.def) whose reason marks a kernel
-     * that did none of what the metric measures, or -1; such kernels have no
-     * place in the class and are counted apart, "N kernels without <what>" */
-    int absent[2];
-    const char *absent_what[2];
-} gpc_class;
-
-extern const gpc_class gpc_classes[];
-extern const size_t gpc_n_classes;
-
-/* A metric's name, for GPC_FP_MAIN "fp_util". */
-const char *gpc_metric_name(int m);
-/* A kernel's value of metric m (GPC_FP_MAIN included), NaN when n/a. */
-double gpc_metric_value(const gp_kernel_report *k, int m);
-
-/* 1 when kernel k has no value of class c's metric number mi (0 or 1)
- * because it did none of what that metric measures (no shared-memory
- * accesses for the shared-memory efficiency). */
-int gpc_class_absent(const gpc_class *c, int mi, const gp_kernel_report *k);
 
 void gpc_summary_init(gpc_summary *s, const gp_peaks *peaks);
 void gpc_summary_free(gpc_summary *s);

@@ -2,7 +2,7 @@
 # it shares with gpuprof-characterize (libgpdb.a: sqlite_db.c, the one file
 # that talks to SQLite, loaded at run time; report_db*.c, the schema and the
 # rows).
-GP_DB_SRCS := sqlite_db report_db report_db_schema report_db_records report_db_model
+GP_DB_SRCS := sqlite_db report_db report_db_queue report_db_schema report_db_records report_db_model
 GP_DB_OBJS := $(GP_DB_SRCS:%=$(BUILD)/tools/report/%.o)
 GP_DB_LIB  := $(BUILD)/tools/report/libgpdb.a
 GP_DB_LIBS := -ldl -lpthread

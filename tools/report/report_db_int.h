@@ -1,6 +1,7 @@
 /* report_db_int.h - inside the database writer (report_db.h): the tables'
  * insert statements, the queue of rows between the report's reading and
- * SQLite, and the id spaces.  Shared by report_db.c (file, schema, queue),
+ * SQLite, and the id spaces.  Shared by report_db.c (file, meta, commit),
+ * report_db_queue.c (the queue, its thread, the id spaces),
  * report_db_records.c (records as they are read) and report_db_model.c
  * (the finished report: kernels, verdicts, estimates). */
 #ifndef GP_REPORT_DB_INT_H
@@ -137,6 +138,13 @@ int64_t gp_rdb_reason_id(gp_rdb *w, const char *text);
 int gp_rdb_drain(gp_rdb *w);
 /* Sets w->err once (the first failure wins) and w->failed. */
 void gp_rdb_fail(gp_rdb *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For report_db.c: a chunk's buffers (0 or -1), freed; the writer thread's
+ * body (arg: the gp_rdb); the catalog's metrics queued first, with their
+ * units and descriptions (0 or -1). */
+int gp_rdb_chunk_init(gp_rdb_chunk *c);
+void gp_rdb_chunk_free(gp_rdb_chunk *c);
+void *gp_rdb_writer(void *arg);
+int gp_rdb_known_names(gp_rdb *w);
 
 /* report_db_records.c: the stream hook (gp_report.on_record). */
 int gp_rdb_on_record(void *arg, const gp_report *r, const gp_report_record *rec);
