@@ -91,6 +91,23 @@ static void gp_brief_print(const gp_brief_line *l, const char *head, FILE *out)
         fprintf(out, "   %s: %s\n", head, l->s);
 }
 
+/* One line of figures as data: a label (may be empty) and its metric. */
+typedef struct {
+    const char *label;
+    int metric;
+} gp_brief_figdef;
+
+/* "head: label value, ..." of the figures that have a value, or nothing. */
+static void gp_brief_figs(gp_brief_kernel *bk, const gp_brief_figdef *f, size_t n, const char *head,
+                          FILE *out)
+{
+    gp_brief_line l = {.n = 0};
+    size_t i;
+    for (i = 0; i < n; i++)
+        gp_brief_fig(bk, &l, f[i].label, f[i].metric);
+    gp_brief_print(&l, head, out);
+}
+
 /* Speed Of Light, as Nsight Compute's section heads it: only with its own
  * SM and memory throughputs (the study's utilizations are below). */
 static void gp_brief_sol(gp_brief_kernel *bk, FILE *out)
@@ -163,20 +180,22 @@ static void gp_brief_roofline(const gp_kernel_report *k, FILE *out)
 
 /* The study's compute figures: rate, compute/memory ratio, unit
  * utilizations, pipes. */
+static const gp_brief_figdef gp_brief_compute_figs[] = {
+    {"", GP_M_FLOPS_PER_S},
+    {"compute/memory (Rf-g)", GP_M_RF_G},
+    {"FP32 unit", GP_M_FP32_UTIL},
+    {"FP64 unit", GP_M_FP64_UTIL},
+    {"FP16 unit", GP_M_FP16_UTIL},
+    {"tensor pipe", GP_M_TENSOR_UTIL},
+    {"ALU pipe", GP_M_PIPE_ALU_UTIL},
+    {"FMA pipe", GP_M_PIPE_FMA_UTIL},
+    {"FP64 pipe", GP_M_PIPE_FP64_UTIL},
+    {"LSU pipe", GP_M_PIPE_LSU_UTIL},
+};
 static void gp_brief_compute(gp_brief_kernel *bk, FILE *out)
 {
-    gp_brief_line l = {.n = 0};
-    gp_brief_fig(bk, &l, "", GP_M_FLOPS_PER_S);
-    gp_brief_fig(bk, &l, "compute/memory (Rf-g)", GP_M_RF_G);
-    gp_brief_fig(bk, &l, "FP32 unit", GP_M_FP32_UTIL);
-    gp_brief_fig(bk, &l, "FP64 unit", GP_M_FP64_UTIL);
-    gp_brief_fig(bk, &l, "FP16 unit", GP_M_FP16_UTIL);
-    gp_brief_fig(bk, &l, "tensor pipe", GP_M_TENSOR_UTIL);
-    gp_brief_fig(bk, &l, "ALU pipe", GP_M_PIPE_ALU_UTIL);
-    gp_brief_fig(bk, &l, "FMA pipe", GP_M_PIPE_FMA_UTIL);
-    gp_brief_fig(bk, &l, "FP64 pipe", GP_M_PIPE_FP64_UTIL);
-    gp_brief_fig(bk, &l, "LSU pipe", GP_M_PIPE_LSU_UTIL);
-    gp_brief_print(&l, "compute", out);
+    gp_brief_figs(bk, gp_brief_compute_figs,
+                  sizeof gp_brief_compute_figs / sizeof gp_brief_compute_figs[0], "compute", out);
 }
 
 /* "label RATE (UTIL of peak)" for one level of the memory. */
@@ -205,28 +224,33 @@ static void gp_brief_memory(gp_brief_kernel *bk, FILE *out)
 }
 
 /* The study's efficiencies. */
+static const gp_brief_figdef gp_brief_efficiency_figs[] = {
+    {"global load", GP_M_GLD_EFFICIENCY},
+    {"global store", GP_M_GST_EFFICIENCY},
+    {"shared", GP_M_SHARED_EFFICIENCY},
+    {"shared banks", GP_M_SHARED_BANK_EFFICIENCY},
+    {"warp execution", GP_M_WARP_EXECUTION_EFFICIENCY},
+    {"predicated-on", GP_M_WARP_NONPRED_EXECUTION_EFFICIENCY},
+    {"branch", GP_M_BRANCH_EFFICIENCY},
+};
 static void gp_brief_efficiency(gp_brief_kernel *bk, FILE *out)
 {
-    gp_brief_line l = {.n = 0};
-    gp_brief_fig(bk, &l, "global load", GP_M_GLD_EFFICIENCY);
-    gp_brief_fig(bk, &l, "global store", GP_M_GST_EFFICIENCY);
-    gp_brief_fig(bk, &l, "shared", GP_M_SHARED_EFFICIENCY);
-    gp_brief_fig(bk, &l, "shared banks", GP_M_SHARED_BANK_EFFICIENCY);
-    gp_brief_fig(bk, &l, "warp execution", GP_M_WARP_EXECUTION_EFFICIENCY);
-    gp_brief_fig(bk, &l, "predicated-on", GP_M_WARP_NONPRED_EXECUTION_EFFICIENCY);
-    gp_brief_fig(bk, &l, "branch", GP_M_BRANCH_EFFICIENCY);
-    gp_brief_print(&l, "efficiency", out);
+    gp_brief_figs(bk, gp_brief_efficiency_figs,
+                  sizeof gp_brief_efficiency_figs / sizeof gp_brief_efficiency_figs[0],
+                  "efficiency", out);
 }
 
 /* Nsight Compute's warp state figures, when the section was collected. */
+static const gp_brief_figdef gp_brief_warps_figs[] = {
+    {"cycles per issued instruction", GP_M_WARP_CYCLES_PER_ISSUED_INST},
+    {"issue slots used", GP_M_ISSUE_SLOT_UTIL},
+    {"eligible per scheduler", GP_M_ELIGIBLE_WARPS_PER_SCHEDULER},
+    {"active per scheduler", GP_M_ACTIVE_WARPS_PER_SCHEDULER},
+};
 static void gp_brief_warps(gp_brief_kernel *bk, FILE *out)
 {
-    gp_brief_line l = {.n = 0};
-    gp_brief_fig(bk, &l, "cycles per issued instruction", GP_M_WARP_CYCLES_PER_ISSUED_INST);
-    gp_brief_fig(bk, &l, "issue slots used", GP_M_ISSUE_SLOT_UTIL);
-    gp_brief_fig(bk, &l, "eligible per scheduler", GP_M_ELIGIBLE_WARPS_PER_SCHEDULER);
-    gp_brief_fig(bk, &l, "active per scheduler", GP_M_ACTIVE_WARPS_PER_SCHEDULER);
-    gp_brief_print(&l, "warp state", out);
+    gp_brief_figs(bk, gp_brief_warps_figs,
+                  sizeof gp_brief_warps_figs / sizeof gp_brief_warps_figs[0], "warp state", out);
 }
 
 /* A reason without the counter it names first ("<counter>: <why>" gives
@@ -350,13 +374,7 @@ static void gp_brief_estimates(const gp_report *r, FILE *out)
 
 int gp_report_text(const gp_report *r, FILE *out)
 {
-    size_t i;
-    int several = gp_report_n_models(r) > 1;
-    gp_report_text_head(r, 1, out);
-    if (!r->n)
-        fprintf(out, "\nno profiled launches in the input\n");
-    for (i = 0; i < r->n; i++)
-        gp_brief_kernel_text(r, &r->kernels[i], i + 1, several, out);
+    gp_report_text_body(r, 1, gp_brief_kernel_text, out);
     gp_brief_estimates(r, out);
     if (r->n)
         fprintf(out, "\nevery metric of every kernel, n/a ones with their reasons: "

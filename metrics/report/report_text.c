@@ -34,19 +34,21 @@ static void gp_report_text_kernel(const gp_report *r, const gp_kernel_report *k,
             "   %s of kernel time, %s in %ld launch%s%s; device %d%s%s%s; main launch: %ld "
             "blocks x %ld threads, %ld registers/thread, %ld bytes shared/block\n",
             gp_fmt(&fb, gp_report_time_share(r, k), "%"), gp_fmt(&fb, a->row.v[GP_M_DURATION], "s"),
-            a->launches, a->launches == 1 ? "" : "es", gp_report_text_estimated(a, note, sizeof note),
-            a->device, several ? " (" : "",
+            a->launches, a->launches == 1 ? "" : "es",
+            gp_report_text_estimated(a, note, sizeof note), a->device, several ? " (" : "",
             several ? gp_text_plain_buf(dev, sizeof dev, gp_report_kernel_device(r, k)->name) : "",
             several ? ")" : "", a->blocks, a->threads_per_block, a->regs_per_thread,
             a->smem_per_block);
     fprintf(out, "   clocks while it ran: SM %s, DRAM %s (measured; gpuprof never sets clocks)\n",
-            gp_fmt(&fb, a->row.v[GP_M_SM_CLOCK], "Hz"), gp_fmt(&fb, a->row.v[GP_M_DRAM_CLOCK], "Hz"));
+            gp_fmt(&fb, a->row.v[GP_M_SM_CLOCK], "Hz"),
+            gp_fmt(&fb, a->row.v[GP_M_DRAM_CLOCK], "Hz"));
     if (!k->n_verdicts)
         fprintf(out, "   verdicts: none (no rule fired)\n");
     gp_report_text_verdicts(k, k->n_verdicts, out);
     gp_report_where_text(r, k, out);
-    fprintf(out, "   occupancy: theoretical %s (%d blocks, %d warps per SM; limiter: %s), achieved "
-                 "%s\n",
+    fprintf(out,
+            "   occupancy: theoretical %s (%d blocks, %d warps per SM; limiter: %s), achieved "
+            "%s\n",
             gp_fmt(&fb, a->row.v[GP_M_THEORETICAL_OCCUPANCY], "%"), a->occ.blocks_per_sm,
             a->occ.warps_per_sm, gp_occupancy_limiter_name(a->occ.limiter),
             gp_fmt(&fb, a->row.v[GP_M_ACHIEVED_OCCUPANCY], "%"));
@@ -113,13 +115,7 @@ static void gp_report_text_estimates(const gp_report *r, FILE *out)
 
 int gp_report_text_details(const gp_report *r, FILE *out)
 {
-    size_t i;
-    int several = gp_report_n_models(r) > 1;
-    gp_report_text_head(r, 0, out);
-    if (!r->n)
-        fprintf(out, "\nno profiled launches in the input\n");
-    for (i = 0; i < r->n; i++)
-        gp_report_text_kernel(r, &r->kernels[i], i + 1, several, out);
+    gp_report_text_body(r, 0, gp_report_text_kernel, out);
     gp_report_text_estimates(r, out);
     return ferror(out) ? -1 : 0;
 }
@@ -128,8 +124,8 @@ int gp_report_summary(const gp_report *r, FILE *out, int top_n)
 {
     gp_fmtbuf fb = {.next = 0};
     size_t i;
-    fprintf(out, "gpuprof: %ld launches of %zu kernels profiled, %s of kernel time",
-            r->launches, r->n, gp_fmt(&fb, gp_report_total_time(r), "s"));
+    fprintf(out, "gpuprof: %ld launches of %zu kernels profiled, %s of kernel time", r->launches,
+            r->n, gp_fmt(&fb, gp_report_total_time(r), "s"));
     if (top_n > 0 && (size_t)top_n < r->n)
         fprintf(out, "; top %d:\n", top_n);
     else

@@ -102,8 +102,7 @@ void gp_report_text_estimate_head(const gp_report *r, size_t i, FILE *out)
             fprintf(out, "%s %zu (%s, %ld passes over successive launches) %ld collections",
                     c ? "," : "", c + 1, kind, e->cfg_passes[c], e->cfg_launches[c]);
         else
-            fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, kind,
-                    e->cfg_launches[c]);
+            fprintf(out, "%s %zu (%s) %ld launches", c ? "," : "", c + 1, kind, e->cfg_launches[c]);
     }
     fputc('\n', out);
     for (size_t v = 0; v < e->n_verdicts; v++) {
@@ -138,4 +137,16 @@ void gp_report_text_verdicts(const gp_kernel_report *k, size_t n, FILE *out)
         gp_text_plain(out, k->verdicts[i].advice);
         fputc('\n', out);
     }
+}
+
+void gp_report_text_body(const gp_report *r, int brief, gp_report_text_kernel_fn kernel_fn,
+                         FILE *out)
+{
+    size_t i;
+    int several = gp_report_n_models(r) > 1;
+    gp_report_text_head(r, brief, out);
+    if (!r->n)
+        fprintf(out, "\nno profiled launches in the input\n");
+    for (i = 0; i < r->n; i++)
+        kernel_fn(r, &r->kernels[i], i + 1, several, out);
 }

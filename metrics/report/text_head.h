@@ -12,6 +12,14 @@
  * the run did not collect (report_missing.h). */
 void gp_report_text_head(const gp_report *r, int brief, FILE *out);
 
+/* Writes one kernel's part of a text report (rank from 1; several: more
+ * than one device model in the input). */
+typedef void (*gp_report_text_kernel_fn)(const gp_report *r, const gp_kernel_report *k, size_t rank,
+                                         int several, FILE *out);
+/* The header, then each kernel by kernel_fn (a line when there is none). */
+void gp_report_text_body(const gp_report *r, int brief, gp_report_text_kernel_fn kernel_fn,
+                         FILE *out);
+
 /* " (~: N of them estimated, replay mode none)" into buf, or "". */
 const char *gp_report_text_estimated(const gp_kernel_agg *a, char *buf, size_t len);
 
