@@ -145,6 +145,13 @@ int gpc_jsonl_name_ok(const char *name)
     return 1;
 }
 
+/* text as it is (a key and its punctuation), then s as a JSON string */
+static void gpc_json_field(FILE *f, const char *text, const char *s)
+{
+    fputs(text, f);
+    gpc_json_str(f, s);
+}
+
 static void gpc_exec_save(FILE *f, const char *key, const gpc_exec *e)
 {
     fprintf(f, "  \"%s\": ", key);
@@ -174,12 +181,9 @@ static void gpc_result_validity_save(FILE *f, const gpc_validity *v)
         fprintf(f, "%ld", v->from_launch);
     else
         fputs("null", f);
-    fputs(", \"kernel\": ", f);
-    gpc_json_str(f, v->kernel);
-    fputs(", \"reason\": ", f);
-    gpc_json_str(f, v->reason);
-    fputs(", \"file\": ", f);
-    gpc_json_str(f, v->file);
+    gpc_json_field(f, ", \"kernel\": ", v->kernel);
+    gpc_json_field(f, ", \"reason\": ", v->reason);
+    gpc_json_field(f, ", \"file\": ", v->file);
     fprintf(f, ", \"processes_invalid\": %ld}", v->n_invalid);
 }
 
@@ -195,16 +199,11 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
     f = sf.f;
     fprintf(f, "{\n  \"format\": \"%s\",\n  \"name\": ", GPC_RESULT_FORMAT);
     gpc_json_str(f, r->name);
-    fputs(",\n  \"status\": ", f);
-    gpc_json_str(f, gpc_status_name(r->status));
-    fputs(",\n  \"message\": ", f);
-    gpc_json_str(f, r->message ? r->message : "");
-    fputs(",\n  \"cmd\": ", f);
-    gpc_json_str(f, r->cmd);
-    fputs(",\n  \"dir\": ", f);
-    gpc_json_str(f, r->dir);
-    fputs(",\n  \"gpu\": ", f);
-    gpc_json_str(f, r->gpu);
+    gpc_json_field(f, ",\n  \"status\": ", gpc_status_name(r->status));
+    gpc_json_field(f, ",\n  \"message\": ", r->message ? r->message : "");
+    gpc_json_field(f, ",\n  \"cmd\": ", r->cmd);
+    gpc_json_field(f, ",\n  \"dir\": ", r->dir);
+    gpc_json_field(f, ",\n  \"gpu\": ", r->gpu);
     fputs(",\n", f);
     gpc_exec_save(f, "native", &r->native);
     gpc_exec_save(f, "profiled", &r->profiled);
@@ -217,8 +216,7 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
                 ", \"line\": %ld, \"line_profiled\": %ld, \"differing_lines\": %ld, \"native\": ",
                 d->line, d->line_prof, d->n_differ);
         gpc_json_str(f, d->native);
-        fputs(", \"profiled\": ", f);
-        gpc_json_str(f, d->profiled);
+        gpc_json_field(f, ", \"profiled\": ", d->profiled);
         fputs("}", f);
     }
     fputs(r->n_diffs ? "\n  ],\n  \"jsonl\": [" : "],\n  \"jsonl\": [", f);
@@ -230,14 +228,10 @@ int gpc_result_save(const gpc_result *r, const char *dir, char *err, size_t errl
     gpc_result_validity_save(f, &r->results);
     fputs(",\n  \"slurm\": ", f);
     if (r->slurm_job) {
-        fputs("{\"job\": ", f);
-        gpc_json_str(f, r->slurm_job);
-        fputs(", \"state\": ", f);
-        gpc_json_str(f, r->slurm_state);
-        fputs(", \"reason\": ", f);
-        gpc_json_str(f, r->slurm_reason);
-        fputs(", \"node\": ", f);
-        gpc_json_str(f, r->slurm_node);
+        gpc_json_field(f, "{\"job\": ", r->slurm_job);
+        gpc_json_field(f, ", \"state\": ", r->slurm_state);
+        gpc_json_field(f, ", \"reason\": ", r->slurm_reason);
+        gpc_json_field(f, ", \"node\": ", r->slurm_node);
         fputs("}", f);
     } else {
         fputs("null", f);
