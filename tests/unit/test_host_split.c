@@ -11,6 +11,7 @@
 #include "replay/host_group.h"
 #include "replay/host_split.h"
 #include "tests/unit/gp_test.h"
+#include "tests/unit/log_capture.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -19,26 +20,6 @@
 #include <unistd.h>
 
 enum { MAXN = 400, MAXG = 48 };
-
-static FILE *log_sink;
-
-static int log_lines(char *last, size_t len)
-{
-    static long seen;
-    fflush(log_sink);
-    long end = ftell(log_sink);
-    int lines = 0;
-    char buf[1024];
-    fseek(log_sink, seen, SEEK_SET);
-    while (fgets(buf, sizeof(buf), log_sink)) {
-        lines++;
-        if (last)
-            snprintf(last, len, "%s", buf);
-    }
-    seen = end;
-    fseek(log_sink, end, SEEK_SET);
-    return lines;
-}
 
 /* The check the library makes (rp_rotation.c, range_profiler.c): a CUPTI
  * host configuration of each configuration, one pass unless stepped. */
@@ -178,8 +159,7 @@ static void kernel_split(void)
 int main(void)
 {
     snprintf(dir, sizeof(dir), "/tmp/gp-host-split-%d", (int)getpid());
-    log_sink = tmpfile();
-    gp_log_setup(GP_LOG_WARN, log_sink);
+    log_capture_start(GP_LOG_WARN);
     const char *names[MAXN];
     int every[MAXN];
     size_t n = read_250(names, every);

@@ -7,6 +7,7 @@
  * made is not fatal. */
 #include "replay/setup_cache.h"
 #include "tests/unit/gp_test.h"
+#include "tests/unit/log_capture.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -15,26 +16,6 @@
 #include <unistd.h>
 
 static char dir[256];
-static FILE *log_sink;
-
-/* Lines the log has taken since the last call. */
-static int log_lines(char *last, size_t len)
-{
-    static long seen;
-    fflush(log_sink);
-    long end = ftell(log_sink);
-    int lines = 0;
-    char buf[1024];
-    fseek(log_sink, seen, SEEK_SET);
-    while (fgets(buf, sizeof(buf), log_sink)) {
-        lines++;
-        if (last)
-            snprintf(last, len, "%s", buf);
-    }
-    seen = end;
-    fseek(log_sink, end, SEEK_SET);
-    return lines;
-}
 
 enum { N = 12, G = 4 };
 static int want_group[N] = {-2, -2, 0, 0, 1, -1, 1, 2, 3, 3, 2, 0};
@@ -101,8 +82,7 @@ static void refused(const char *what, const char *key, const char *says)
 int main(void)
 {
     snprintf(dir, sizeof(dir), "/tmp/gp-setup-cache-%d", (int)getpid());
-    log_sink = tmpfile();
-    gp_log_setup(GP_LOG_INFO, log_sink);
+    log_capture_start(GP_LOG_INFO);
     int group[N], carries[8];
     memcpy(group, want_group, sizeof(group));
     memcpy(carries, want_carries, sizeof(want_carries));
