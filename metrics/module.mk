@@ -68,6 +68,7 @@ UNIT_TESTS += $(GP_METRICS_TESTS:%=$(BUILD)/tests/report/%)
 # only UNIT_TESTS): order-only, so they are not linked in
 $(BUILD)/tests/report/test_report: | $(BUILD)/gpuprof-report docs/metrics-list.md
 TEST_SCRIPTS += tests/report/test_metrics_doc.sh tests/report/test_report_cli.sh \
+                tests/report/test_details_oracle.sh \
                 tests/report/test_html_chromium.sh tests/report/test_report_hostile.sh \
                 tests/report/test_report_scale.sh tests/report/test_where_cli.sh \
                 tests/report/test_where_html.sh tests/report/test_no_access.sh \

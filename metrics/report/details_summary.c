@@ -3,9 +3,10 @@
  * name, grid and block), the groups by kernel name, each group's sections
  * by display name, and for each row of the details page the minimum,
  * maximum and average over the group's launches that have a value, with two
- * decimals.  A row no launch of the group has a value for is left out, as
- * ncu leaves out its rows of names (CachePreferNone); why is said once
- * after the summary.  Text:
+ * decimals.  A row no launch of the group has a value for is left out of
+ * the text, as ncu leaves out its rows of names (CachePreferNone), and why
+ * is said once after the summary; the CSV keeps it with n/a in its three
+ * value columns.  Text:
  *
  *   [pid] process@host
  *     kernel (gx, gy, gz)x(bx, by, bz), Device D, CC M.m, Invocations N
@@ -328,8 +329,9 @@ int gp_report_summary_csv(const gp_report *r, const gp_details_opts *o, FILE *ou
                 if (strcmp(row->section, gp_ncu_sections[s].id) != 0 || !gp_dl_shows(o, row))
                     continue;
                 gp_ds_row(r, &g[gi], row, es, &st);
-                if (!st.n)
-                    continue;
+                /* a row without a value stays, as n/a: the CSV has no room
+                 * for the reason (the details page and --list-sections
+                 * --verbose give it), but the row is named, not dropped */
                 gp_ds_cells(row, &st, o->base_units, &c);
                 f[0] = x->pid >= 0 ? fixed[0] : "";
                 f[1] = x->process ? x->process : "";

@@ -2,6 +2,7 @@
 """compare_details.py - gpuprof's details page against Nsight Compute's.
 
 usage: compare_details.py NCU.csv GPUPROF.csv [--label NAME] [--min 0.99] [--detail]
+       compare_details.py --summary NCU.csv GPUPROF.csv [--label NAME] [--min 0.99]
 
 NCU.csv: `ncu --page details --csv` (any output of the program before its
 header is skipped); GPUPROF.csv: `gpuprof-report --page details --csv` of the
@@ -30,7 +31,11 @@ gpuprof lacks, one line per metric with its agreement, then
     judged, N agree (P%); clock-sensitive N, N within 10%; N unmatched launches
 and the same counts as `details-counts key=N ...` for scripts to add up; exits
 1 when a row is missing, a launch is unmatched or fewer than --min
-of the judged values agree.  Python 3 standard library only."""
+of the judged values agree.
+--summary: the pages are `--print-summary per-kernel --csv`: ncu's header,
+every ncu row (kernel, block, grid, section, metric) with ncu's invocations
+in gpuprof's page (n/a counted, not judged), and each minimum, maximum and
+average judged as above.  Python 3 standard library only."""
 import csv
 import os
 import re
@@ -203,6 +208,68 @@ def compare(ncu_path, gp_path, label='', min_share=0.99, detail=False, out=sys.s
     return (0 if ok else 1), counts
 
 
+def load_summary(path):
+    """({(kernel, block, grid, section, metric): row dict}, header) of a
+    --print-summary per-kernel --csv page"""
+    rows = list(csv.reader(open(path, errors='replace', newline='')))
+    try:
+        start = next(i for i, r in enumerate(rows) if r[:2] == ['Process ID', 'Process Name'])
+    except StopIteration:
+        return {}, []
+    head, out = rows[start], {}
+    for r in rows[start + 1:]:
+        if len(r) == len(head):
+            d = dict(zip(head, r))
+            out[(d['Kernel Name'], d['Block Size'], d['Grid Size'], d['Section Name'],
+                 d['Metric Name'])] = d
+    return out, head
+
+
+def compare_summary(ncu_path, gp_path, label='', min_share=0.99, out=sys.stdout):
+    """The per-kernel summary's CSV: ncu's header; every ncu row (kernel,
+    shape, section, metric) in gpuprof's, with ncu's invocations; each
+    minimum, maximum and average judged as a details value is."""
+    ncu, nhead = load_summary(ncu_path)
+    gp, ghead = load_summary(gp_path)
+    c = dict(rows=len(ncu), missing=0, na=0, judged=0, agree=0, clock=0, clock_ok=0)
+    if nhead != ghead:
+        print('  HEADER gpuprof %s, ncu %s' % (ghead, nhead), file=out)
+        c['missing'] += 1
+        gp = {}
+    for key, n in sorted(ncu.items()):
+        g = gp.get(key)
+        if g is None or g['Invocations'] != n['Invocations']:
+            c['missing'] += 1
+            print('  MISSING %s / %s / %s: %s' % (short_name(key[0]), key[3], key[4],
+                                                  'absent' if g is None else 'invocations %s, ncu %s'
+                                                  % (g['Invocations'], n['Invocations'])), file=out)
+            continue
+        if g['Average'] == 'n/a':
+            c['na'] += 1
+            continue
+        for col in ('Minimum', 'Maximum', 'Average'):
+            verdict, text = judge(key[4], {'Metric Value': n[col], 'Metric Unit': n['Metric Unit']},
+                                  {'Metric Value': g[col], 'Metric Unit': g['Metric Unit']})
+            if verdict == 'ncu-na':
+                continue
+            if verdict.startswith('clock'):
+                c['clock'] += 1
+                c['clock_ok'] += verdict == 'clock-agree'
+            else:
+                c['judged'] += 1
+                c['agree'] += verdict == 'agree'
+            if verdict in ('differ', 'clock-differ'):
+                print('  DIFFER %s / %s / %s %s: %s' % (short_name(key[0]), key[3], key[4], col,
+                                                        text), file=out)
+    share = c['agree'] / c['judged'] if c['judged'] else 0.0
+    print('summary %s: %d ncu rows, %d missing, %d n/a; %d values judged, %d agree (%.2f%%); '
+          'clock-sensitive %d, %d within 10%%' % (label, c['rows'], c['missing'], c['na'],
+                                                  c['judged'], c['agree'], 100 * share,
+                                                  c['clock'], c['clock_ok']), file=out)
+    ok = c['missing'] == 0 and c['judged'] > 0 and share >= min_share
+    return (0 if ok else 1), c
+
+
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser(description='gpuprof\'s details page against ncu\'s')
@@ -211,7 +278,11 @@ def main(argv):
     ap.add_argument('--label', default='')
     ap.add_argument('--min', type=float, default=0.99)
     ap.add_argument('--detail', action='store_true')
+    ap.add_argument('--summary', action='store_true',
+                    help='the pages are --print-summary per-kernel --csv')
     a = ap.parse_args(argv[1:])
+    if a.summary:
+        return compare_summary(a.ncu, a.gpuprof, a.label, a.min)[0]
     return compare(a.ncu, a.gpuprof, a.label, a.min, a.detail)[0]
 
 

@@ -122,6 +122,50 @@ check(cd.base_unit('Tbyte/s') == ('byte/s', 1e12) and cd.base_unit('Ghz') == ('h
       cd.base_unit('Kbyte/block') == ('byte/block', 1e3) and cd.base_unit('msecond') == ('ns', 1e6),
       'units')
 
+# the per-kernel summary's CSV: a row gpuprof lacks, or with other
+# invocations, is missing; values judged as details values; n/a counted
+SHEAD = ('"Process ID","Process Name","Host Name","Kernel Name","Block Size","Grid Size",'
+         '"Device","CC","Invocations","Section Name","Metric Name","Metric Unit","Minimum",'
+         '"Maximum","Average"\n')
+
+
+def srow(kernel, inv, metric, unit, lo, hi, avg):
+    return ('"1","app","h","%s","(128, 1, 1)","(8, 1, 1)","0","9.0","%d","%s","%s","%s",'
+            '"%s","%s","%s"\n' % (kernel, inv, SOL, metric, unit, lo, hi, avg))
+
+
+def srun(ncu_rows, gp_rows, head=SHEAD):
+    files = []
+    for h, rows in ((SHEAD, ncu_rows), (head, gp_rows)):
+        f = tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False)
+        f.write(h + ''.join(rows))
+        f.close()
+        files.append(f.name)
+    out = io.StringIO()
+    rc, counts = cd.compare_summary(files[0], files[1], 'test', 0.99, out)
+    for f in files:
+        os.unlink(f)
+    return rc, counts, out.getvalue()
+
+
+sn = [srow(K, 2, 'Memory Throughput', '%', '10.00', '12.00', '11.00'),
+      srow(K, 2, 'Elapsed Cycles', 'cycle', '1,000.00', '1,100.00', '1,050.00'),
+      srow(K, 2, 'Stack Size', '', '1,024.00', '1,024.00', '1,024.00')]
+sg = [srow(K, 2, 'Memory Throughput', '%', '10.40', '12.00', '11.00'),
+      srow(K, 2, 'Elapsed Cycles', 'cycle', '1,010.00', '1,100.00', '1,050.00'),
+      srow(K, 2, 'Stack Size', '', 'n/a', 'n/a', 'n/a')]
+rc, c, out = srun(sn, sg)
+check(rc == 0 and c['judged'] == 3 and c['agree'] == 3 and c['clock'] == 3 and c['na'] == 1,
+      'summary: agreeing pages', out)
+rc, c, out = srun(sn, sg[:1] + sg[2:])
+check(rc == 1 and c['missing'] == 1 and 'Elapsed Cycles: absent' in out, 'summary: absent row', out)
+rc, c, out = srun(sn, [srow(K, 1, 'Memory Throughput', '%', '10', '12', '11')] + sg[1:])
+check(rc == 1 and 'invocations 1, ncu 2' in out, 'summary: invocations', out)
+rc, c, out = srun(sn, [srow(K, 2, 'Memory Throughput', '%', '10', '14', '11')] + sg[1:])
+check(rc == 1 and c['agree'] == 2 and 'DIFFER' in out and 'Maximum' in out, 'summary: a value', out)
+rc, c, out = srun(sn, sg, SHEAD.replace('"Average"', '"Mean"'))
+check(rc == 1 and 'HEADER' in out, 'summary: header', out)
+
 # the page gpuprof-report writes reads back as itself: every row present
 if len(sys.argv) > 1:
     out = io.StringIO()
