@@ -54,3 +54,20 @@ size_t gp_guard_apply(const char *const *names, double *values, size_t n,
     }
     return withheld;
 }
+
+size_t gp_guard_unallocated_shared(const char *const *names, double *values, size_t n,
+                                   void (*set_missing)(void *ctx, size_t i, const char *reason),
+                                   void *ctx)
+{
+    static const char why[] = "no shared-memory accesses (0 shared wavefronts), the launch "
+                              "allocates no shared memory";
+    long r = gp_guard_find(names, n, gp_guards[GP_GUARD_SHARED].ratio);
+    /* with the count there the table's guard has decided; a ratio above 0
+     * is left for the invariant checks to question */
+    if (r < 0 || values[r] != 0 || gp_guard_find(names, n, gp_guards[GP_GUARD_SHARED].count) >= 0)
+        return 0;
+    values[r] = NAN;
+    if (set_missing)
+        set_missing(ctx, (size_t)r, why);
+    return 1;
+}

@@ -31,4 +31,14 @@ int gp_guard_of_reason(const char *why);
 size_t gp_guard_apply(const char *const *names, double *values, size_t n,
                       void (*set_missing)(void *ctx, size_t i, const char *reason), void *ctx);
 
+/* The shared-memory guard of a launch that allocates no shared memory
+ * (static and dynamic both 0, as its record says): such a launch made no
+ * shared-memory access, so where the record has the ratio as 0 but not the
+ * wavefront count (records of runs that did not collect it), the ratio is
+ * withheld as the guard would withhold it, its reason carrying the guard's.
+ * The caller knows the allocation; returns 1 when it withheld the ratio. */
+size_t gp_guard_unallocated_shared(const char *const *names, double *values, size_t n,
+                                   void (*set_missing)(void *ctx, size_t i, const char *reason),
+                                   void *ctx);
+
 #endif

@@ -329,6 +329,19 @@ int gp_record_launch(const gp_json *obj, gp_launch *l, char *err, size_t errlen)
             gp_record_launch_free(l);
             return -1;
         }
+    /* a launch that allocates no shared memory accessed none: CUPTI's 0
+     * efficiency of a record without the wavefront count is no measurement */
+    if (gp_json_get(obj, "static_smem") && gp_json_get(obj, "dynamic_smem") &&
+        l->static_smem == 0 && l->dynamic_smem == 0) {
+        gp_record_guarded g = {l, 0};
+        gp_guard_unallocated_shared((const char *const *)l->names, l->values, l->n_metrics,
+                                    gp_record_guard_why, &g);
+        if (g.oom) {
+            gp_record_launch_free(l);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
     return 0;
 }
 

@@ -56,5 +56,19 @@ assert data["withshared"][col(sh)] == "25" and data["withshared"][col(ld)] == "0
 det = {(r[4], r[12]): r[14] for r in csv.reader(open(sys.argv[2]))}
 assert det[("noshared", sh)] == "n/a" and det[("withshared", sh)] == "25"
 PY' "ncu layouts: n/a where Nsight Compute prints 0 over no accesses"
+# records without the wavefront count (runs that did not collect it): a
+# launch that allocates no shared memory made no shared access, so CUPTI's 0
+# is withheld as well; with shared memory allocated, or the allocation not
+# in the record, there is no way to tell and the 0 stays
+"$rep" -f json tests/data/report/no-count.jsonl >"$tmp/nc" 2>/dev/null
+t 'python3 - "$tmp/nc" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = {x["kernel"]: x for x in d["kernels"]}
+m = lambda x: x["metrics"]["shared_efficiency"]
+assert m(k["nosmem"]) is None, m(k["nosmem"])
+assert "no shared-memory accesses (0 shared wavefronts), the launch allocates no shared memory" in k["nosmem"]["missing"]["shared_efficiency"]
+assert m(k["dynsmem"]) == 0 and m(k["unknownsmem"]) == 0
+PY' "no wavefront count: withheld only where the launch allocates no shared memory"
 echo "$suite: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

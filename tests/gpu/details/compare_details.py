@@ -133,6 +133,16 @@ def judge(label, n_row, g_row):
     return ('agree' if rel <= 0.05 or abs(a - b) <= rounding + 1e-12 else 'differ'), text
 
 
+def tally(counts, verdict):
+    """counts a judged verdict: clock-sensitive ones apart"""
+    if verdict.startswith('clock'):
+        counts['clock'] += 1
+        counts['clock_ok'] += verdict == 'clock-agree'
+    else:
+        counts['judged'] += 1
+        counts['agree'] += verdict == 'agree'
+
+
 def compare(ncu_path, gp_path, label='', min_share=0.99, detail=False, out=sys.stdout):
     ncu, gp = load(ncu_path), load(gp_path)
     by_key, seen = {}, {}
@@ -173,12 +183,7 @@ def compare(ncu_path, gp_path, label='', min_share=0.99, detail=False, out=sys.s
             if verdict == 'ncu-na':
                 counts['ncu_na'] += 1
                 continue
-            if verdict.startswith('clock'):
-                counts['clock'] += 1
-                counts['clock_ok'] += verdict == 'clock-agree'
-            else:
-                counts['judged'] += 1
-                counts['agree'] += verdict == 'agree'
+            tally(counts, verdict)
             m[0] += 1
             m[1] += verdict in ('agree', 'clock-agree')
             if verdict in ('differ', 'clock-differ'):
@@ -252,12 +257,7 @@ def compare_summary(ncu_path, gp_path, label='', min_share=0.99, out=sys.stdout)
                                   {'Metric Value': g[col], 'Metric Unit': g['Metric Unit']})
             if verdict == 'ncu-na':
                 continue
-            if verdict.startswith('clock'):
-                c['clock'] += 1
-                c['clock_ok'] += verdict == 'clock-agree'
-            else:
-                c['judged'] += 1
-                c['agree'] += verdict == 'agree'
+            tally(c, verdict)
             if verdict in ('differ', 'clock-differ'):
                 print('  DIFFER %s / %s / %s %s: %s' % (short_name(key[0]), key[3], key[4], col,
                                                         text), file=out)
