@@ -68,6 +68,7 @@ def device_record(d):
         'regs_per_sm': whole(d, 'device__attribute_max_registers_per_multiprocessor'),
         'max_regs_per_block': whole(d, 'device__attribute_max_registers_per_block'),
         'max_regs_per_thread': whole(d, 'device__attribute_max_registers_per_thread'),
+        # not on the raw page: GH100's allocation units, as the library records them
         'reg_alloc_unit': 256, 'warp_alloc_granularity': 4,
         'smem_per_sm': whole(d, 'device__attribute_max_shared_memory_per_multiprocessor'),
         'smem_per_block': whole(d, 'device__attribute_max_shared_memory_per_block'),

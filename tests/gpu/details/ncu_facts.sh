@@ -4,6 +4,9 @@
 # once into $OUT (the facts the section table metrics/ncu/sections.def is
 # written from; ncu's own files are read here, never copied into the tree).
 #   OUT=dir sh tests/gpu/details/ncu_facts.sh
+# The pages of its two --set full reports (raw, details, summary) and of its
+# basic, detailed and regex: runs, as an H100 printed them, are kept in
+# tests/data/details/ncu-h100 (the oracle of tests/report/test_details_oracle.sh).
 O=${OUT:-build/ncu-facts}; mkdir -p "$O"; T=$(mktemp -d)
 B=${BUILD:-build}
 ncu --version > "$T/version.txt" 2>&1
