@@ -220,6 +220,11 @@ void gp_finish_launch(gp_launch_state *ls, double *values, const char *hw_why)
     }
     /* an efficiency over no accesses is CUPTI's 0: n/a with its reason */
     gp_guard_apply(gp_core.metric_names, values, gp_core.n_metrics, guard_why, missing);
+    /* ... and so is a shared efficiency of a launch with no shared memory,
+     * where the list lacks the wavefront count that would say so */
+    if (ls->kernel->attrs.static_smem == 0 && ls->ev.exec.smem == 0)
+        gp_guard_unallocated_shared(gp_core.metric_names, values, gp_core.n_metrics, guard_why,
+                                    missing);
     write_record(ls, &ls->ev, values, missing);
     free(missing);
     pthread_mutex_lock(&gp_core.state_lock);
