@@ -8,11 +8,18 @@
 #include "metrics/catalog/expr.h"
 #include "util/regex_safe.h"
 
-enum { GP_NCU_FACTS_V = 0, GP_NCU_FACTS_P = 1 };
+enum { GP_NCU_FACTS_V = 0, GP_NCU_FACTS_P = 1, GP_NCU_FACTS_N = 2 };
 
 const gp_ncu_row gp_ncu_rows[] = {
 #define GP_NCU_ROW(sec, place, label, metric, unit, value, facts)                                  \
-    {sec, label, metric, unit, value, GP_NCU_##place, GP_NCU_FACTS_##facts},
+    {sec,                                                                                          \
+     label,                                                                                        \
+     metric,                                                                                       \
+     unit,                                                                                         \
+     value,                                                                                        \
+     GP_NCU_##place,                                                                               \
+     GP_NCU_FACTS_##facts == GP_NCU_FACTS_P,                                                       \
+     GP_NCU_FACTS_##facts == GP_NCU_FACTS_N},
 #include "metrics/ncu/sections.def"
 };
 const size_t gp_ncu_n_rows = sizeof gp_ncu_rows / sizeof gp_ncu_rows[0];

@@ -24,6 +24,8 @@ typedef struct {
     const char *section, *label, *metric, *unit, *value;
     gp_ncu_place place;
     int provisional;
+    int named; /* Nsight Compute's value is a name or text (PolicySpread), not
+                * a number: its per-kernel summary leaves the row out */
 } gp_ncu_row;
 
 typedef struct {

@@ -6,7 +6,8 @@
  * decimals.  A row no launch of the group has a value for is left out of
  * the text, as ncu leaves out its rows of names (CachePreferNone), and why
  * is said once after the summary; the CSV keeps it with n/a in its three
- * value columns.  Text:
+ * value columns, but for the rows whose value is a name in ncu (sections.def's
+ * facts N), which ncu's summary has not.  Text:
  *
  *   [pid] process@host
  *     kernel (gx, gy, gz)x(bx, by, bz), Device D, CC M.m, Invocations N
@@ -331,7 +332,10 @@ int gp_report_summary_csv(const gp_report *r, const gp_details_opts *o, FILE *ou
                 gp_ds_row(r, &g[gi], row, es, &st);
                 /* a row without a value stays, as n/a: the CSV has no room
                  * for the reason (the details page and --list-sections
-                 * --verbose give it), but the row is named, not dropped */
+                 * --verbose give it), but the row is named, not dropped;
+                 * unless ncu's value is a name, a row its summary has not */
+                if (!st.n && row->named)
+                    continue;
                 gp_ds_cells(row, &st, o->base_units, &c);
                 f[0] = x->pid >= 0 ? fixed[0] : "";
                 f[1] = x->process ? x->process : "";

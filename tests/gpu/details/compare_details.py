@@ -34,8 +34,8 @@ and the same counts as `details-counts key=N ...` for scripts to add up; exits
 of the judged values agree.
 --summary: the pages are `--print-summary per-kernel --csv`: ncu's header,
 every ncu row (kernel, block, grid, section, metric) with ncu's invocations
-in gpuprof's page (n/a counted, not judged), and each minimum, maximum and
-average judged as above.  Python 3 standard library only."""
+in gpuprof's page (n/a counted, not judged) and no row ncu's page lacks for
+those kernels, and each minimum, maximum and average judged as above.  Python 3 standard library only."""
 import csv
 import os
 import re
@@ -261,12 +261,20 @@ def compare_summary(ncu_path, gp_path, label='', min_share=0.99, out=sys.stdout)
             if verdict in ('differ', 'clock-differ'):
                 print('  DIFFER %s / %s / %s %s: %s' % (short_name(key[0]), key[3], key[4], col,
                                                         text), file=out)
+    # rows ncu's summary has not, for the launches both have (a script
+    # reading ncu's rows must find the same ones)
+    kernels = set(k[:3] for k in ncu)
+    extra = sorted(k for k in gp if k[:3] in kernels and k not in ncu)
+    c['extra'] = len(extra)
+    for key in extra[:10]:
+        print('  EXTRA %s / %s / %s' % (short_name(key[0]), key[3], key[4]), file=out)
     share = c['agree'] / c['judged'] if c['judged'] else 0.0
-    print('summary %s: %d ncu rows, %d missing, %d n/a; %d values judged, %d agree (%.2f%%); '
-          'clock-sensitive %d, %d within 10%%' % (label, c['rows'], c['missing'], c['na'],
-                                                  c['judged'], c['agree'], 100 * share,
-                                                  c['clock'], c['clock_ok']), file=out)
-    ok = c['missing'] == 0 and c['judged'] > 0 and share >= min_share
+    print('summary %s: %d ncu rows, %d missing, %d extra, %d n/a; %d values judged, %d agree '
+          '(%.2f%%); clock-sensitive %d, %d within 10%%' % (label, c['rows'], c['missing'],
+                                                           c['extra'], c['na'], c['judged'],
+                                                           c['agree'], 100 * share, c['clock'],
+                                                           c['clock_ok']), file=out)
+    ok = c['missing'] == 0 and c['extra'] == 0 and c['judged'] > 0 and share >= min_share
     return (0 if ok else 1), c
 
 

@@ -163,6 +163,8 @@ rc, c, out = srun(sn, [srow(K, 1, 'Memory Throughput', '%', '10', '12', '11')] +
 check(rc == 1 and 'invocations 1, ncu 2' in out, 'summary: invocations', out)
 rc, c, out = srun(sn, [srow(K, 2, 'Memory Throughput', '%', '10', '14', '11')] + sg[1:])
 check(rc == 1 and c['agree'] == 2 and 'DIFFER' in out and 'Maximum' in out, 'summary: a value', out)
+rc, c, out = srun(sn, sg + [srow(K, 2, 'Function Cache Configuration', '', 'n/a', 'n/a', 'n/a')])
+check(rc == 1 and c['extra'] == 1 and 'EXTRA' in out, 'summary: a row ncu has not', out)
 rc, c, out = srun(sn, sg, SHEAD.replace('"Average"', '"Mean"'))
 check(rc == 1 and 'HEADER' in out, 'summary: header', out)
 
